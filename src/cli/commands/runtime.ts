@@ -1,0 +1,37 @@
+// `i --runtime manifest PROFILE`: print the manifest generated from profile + plugins.json + bindings.json.
+import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
+import { configDir } from "../../config/paths.ts";
+import { generateManifest } from "../../manifest/generate.ts";
+import { defineSubcommand } from "../command.ts";
+import { UserError } from "../errors.ts";
+
+export const command = defineSubcommand(
+  {
+    name: "i --runtime",
+    description: "Print runtime documents (only `manifest` today)",
+    args: {
+      what: { type: "positional", description: "what to print: manifest", required: true },
+      profile: {
+        type: "positional",
+        description: "profile name (default: plugins.json profile, else standard)",
+        required: false,
+      },
+    },
+  },
+  async (args) => {
+    if (args.what !== "manifest") {
+      throw new UserError(
+        `i --runtime: unknown document "${args.what}"; use \`i --runtime manifest PROFILE\``,
+      );
+    }
+    const dir = configDir();
+    const manifest = generateManifest({
+      profile: args.profile || undefined,
+      configDir: dir,
+      plugins: loadPluginsFile(dir),
+      bindings: loadBindingsFile(dir),
+    });
+    process.stdout.write(`${JSON.stringify(manifest, null, 2)}\n`);
+    return 0;
+  },
+);

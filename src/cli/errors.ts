@@ -1,0 +1,23 @@
+// A user mistake is reported as one clear line and a non-zero exit, never a stack trace.
+
+/** An error caused by the user's input (flag, config file, binding). Exit code 2 by default. */
+export class UserError extends Error {
+  readonly exitCode: number;
+  constructor(message: string, exitCode = 2) {
+    super(message);
+    this.name = "UserError";
+    this.exitCode = exitCode;
+  }
+}
+
+/** A feature that exists in the command surface but is not built yet: says so and exits non-zero. */
+export class NotImplementedError extends UserError {
+  constructor(what: string) {
+    super(`${what}: not implemented yet`, 3);
+    this.name = "NotImplementedError";
+  }
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,57 @@
+// Reading a user's JSON file and turning any problem into one clear line: file, field, what is wrong, fix.
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { UserError } from "../cli/errors.ts";
+
+/** The parsed JSON of `file`, or undefined when it does not exist. Malformed JSON is a UserError. */
+export function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new UserError(`${file}: cannot read: ${(err as Error).message}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new UserError(
+      `${file}: malformed JSON (${(err as Error).message}); fix the syntax or delete the file`,
+    );
+  }
+}
+
+function fieldPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out || "(top level)";
+}
+
+/** One line describing the first zod issue, phrased for a person editing `file`. */
+export function describeIssue(
+  file: string,
+  error: z.ZodError,
+  hint?: (issue: z.core.$ZodIssue) => string | undefined,
+): string {
+  const issue = error.issues[0];
+  if (!issue) return `${file}: invalid`;
+  const where = fieldPath(issue.path);
+  const extra = hint?.(issue);
+  if (issue.code === "unrecognized_keys") {
+    const keys = issue.keys.map((k) => `"${k}"`).join(", ");
+    return `${file}: unknown key ${keys} in ${where}; ${extra ?? "remove it (unknown keys are errors)"}`;
+  }
+  return `${file}: field ${where}: ${issue.message}${extra ? `; ${extra}` : ""}`;
+}
+
+/** Validate parsed JSON against a schema, throwing a UserError (exit 2) with one clear line. */
+export function parseWith<S extends z.ZodType>(
+  file: string,
+  schema: S,
+  value: unknown,
+  hint?: (issue: z.core.$ZodIssue) => string | undefined,
+): z.infer<S> {
+  const r = schema.safeParse(value);
+  if (!r.success) throw new UserError(describeIssue(file, r.error, hint));
+  return r.data;
+}

@@ -1,0 +1,167 @@
+// Loads and validates every config_dir file. All optional; every problem is one clear line and exit 2.
+import { readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve, win32 } from "node:path";
+import { UserError } from "../cli/errors.ts";
+import { MODULE_NAMES } from "../manifest/modules.ts";
+import { PROFILE_NAMES } from "../manifest/profiles.ts";
+import { credentialReason } from "./credentials.ts";
+import { parseWith, readJson } from "./json-file.ts";
+import {
+  type BindingsFile,
+  BindingsFile as BindingsSchema,
+  type BudgetFile,
+  BudgetFile as BudgetSchema,
+  type CompactFile,
+  CompactFile as CompactSchema,
+  type ConfigFile,
+  ConfigFile as ConfigSchema,
+  MAX_PROMPT_CHARS,
+  type PluginsFile,
+  PluginsFile as PluginsSchema,
+} from "./schemas.ts";
+
+export interface LoadedConfig {
+  dir: string;
+  config: ConfigFile;
+  plugins: PluginsFile;
+  bindings: BindingsFile;
+  compact: CompactFile;
+  budget: BudgetFile;
+}
+
+const moduleList = MODULE_NAMES.join(", ");
+
+function isAbsolutePath(p: string): boolean {
+  return isAbsolute(p) || win32.isAbsolute(p);
+}
+
+export function loadConfigFile(dir: string): ConfigFile {
+  const file = join(dir, "config.json");
+  return parseWith(file, ConfigSchema, readJson(file) ?? {});
+}
+
+/** True when a value in portable plugins.json looks like an executable path or argv. */
+function looksLikeExecutable(v: unknown): boolean {
+  if (typeof v === "string") return v.includes("/") || v.includes("\\");
+  if (Array.isArray(v)) return v.some(looksLikeExecutable);
+  if (v && typeof v === "object") return Object.values(v).some(looksLikeExecutable);
+  return false;
+}
+
+export function loadPluginsFile(dir: string): PluginsFile {
+  const file = join(dir, "plugins.json");
+  const raw = readJson(file) ?? {};
+  if (raw && typeof raw === "object" && !Array.isArray(raw)) {
+    for (const [k, v] of Object.entries(raw)) {
+      if (k.startsWith("$")) continue;
+      if (k === "exec" || k === "bindings" || k === "cwd" || looksLikeExecutable(v)) {
+        throw new UserError(
+          `${file}: field ${k}: executable paths are not allowed in portable plugins.json; put them in bindings.json as {"MODULE":{"exec":["/abs/prog"]}}`,
+        );
+      }
+    }
+  }
+  const plugins = parseWith(file, PluginsSchema, raw, (issue) =>
+    issue.path[0] === "disabled" ? `use module names from: ${moduleList}` : undefined,
+  );
+  if (plugins.profile !== undefined && !PROFILE_NAMES.includes(plugins.profile)) {
+    throw new UserError(
+      `${file}: field profile: unknown profile "${plugins.profile}"; use one of: ${PROFILE_NAMES.join(", ")}`,
+    );
+  }
+  return plugins;
+}
+
+export function loadBindingsFile(dir: string): BindingsFile {
+  const file = join(dir, "bindings.json");
+  const raw = readJson(file) ?? {};
+  if (raw && typeof raw === "object" && !Array.isArray(raw)) {
+    for (const [mod, b] of Object.entries(raw)) {
+      if (mod.startsWith("$")) continue;
+      if (!(MODULE_NAMES as readonly string[]).includes(mod)) {
+        throw new UserError(`${file}: unknown module "${mod}"; bindable modules are: ${moduleList}`);
+      }
+      const exec = (b as { exec?: unknown } | null)?.exec;
+      if (typeof exec === "string") {
+        throw new UserError(
+          `${file}: field ${mod}.exec: must be an argv array such as ["/abs/path/prog","--opt"], not a shell string`,
+        );
+      }
+    }
+  }
+  const bindings = parseWith(file, BindingsSchema, raw);
+  for (const [mod, b] of Object.entries(bindings)) {
+    if (!b || typeof b === "string") continue;
+    const [prog] = b.exec;
+    if (!prog || !isAbsolutePath(prog)) {
+      throw new UserError(
+        `${file}: field ${mod}.exec[0]: "${prog}" is not an absolute path; give the full path to the executable`,
+      );
+    }
+    if (b.cwd !== undefined && !isAbsolutePath(b.cwd)) {
+      throw new UserError(
+        `${file}: field ${mod}.cwd: "${b.cwd}" is not an absolute path; give an absolute directory or omit cwd`,
+      );
+    }
+    b.exec.forEach((arg, i) => {
+      const why = credentialReason(arg);
+      if (why) {
+        throw new UserError(
+          `${file}: field ${mod}.exec[${i}]: refused: looks like a credential (${why}); workers never get credentials, remove it from argv`,
+        );
+      }
+    });
+  }
+  return bindings;
+}
+
+/** compact.json plus, when it names a prompt, a check that the prompt file exists and is ≤ 32000 chars. */
+export function loadCompactFile(dir: string): CompactFile {
+  const file = join(dir, "compact.json");
+  const compact = parseWith(file, CompactSchema, readJson(file) ?? {});
+  if (compact.prompt !== undefined) readCompactPrompt(file, compact.prompt);
+  return compact;
+}
+
+/** The text of a compact.json prompt, resolved relative to that file. */
+export function readCompactPrompt(compactFile: string, prompt: string): string {
+  const path = resolve(dirname(compactFile), prompt);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch {
+    throw new UserError(
+      `${compactFile}: field prompt: cannot read "${path}"; create it or fix the path (relative to compact.json)`,
+    );
+  }
+  if (text.length > MAX_PROMPT_CHARS) {
+    throw new UserError(
+      `${compactFile}: field prompt: "${path}" has ${text.length} characters, over the ${MAX_PROMPT_CHARS} limit; shorten it`,
+    );
+  }
+  return text;
+}
+
+export function loadBudgetFile(dir: string): BudgetFile {
+  const file = join(dir, "budget.json");
+  const budget = parseWith(file, BudgetSchema, readJson(file) ?? {});
+  const trigger = budget.trigger_ratio ?? 0.85;
+  const rearm = budget.rearm_ratio ?? 0.7;
+  if (rearm >= trigger) {
+    throw new UserError(
+      `${file}: field rearm_ratio: ${rearm} must be below trigger_ratio ${trigger}; lower rearm_ratio`,
+    );
+  }
+  return budget;
+}
+
+export function loadConfig(dir: string): LoadedConfig {
+  return {
+    dir,
+    config: loadConfigFile(dir),
+    plugins: loadPluginsFile(dir),
+    bindings: loadBindingsFile(dir),
+    compact: loadCompactFile(dir),
+    budget: loadBudgetFile(dir),
+  };
+}

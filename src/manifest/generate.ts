@@ -1,0 +1,67 @@
+// Manifest generation: profile + plugins.json + bindings.json → manifest (DESIGN §5, seed 000).
+import { UserError } from "../cli/errors.ts";
+import type { Binding, BindingsFile, PluginsFile } from "../config/schemas.ts";
+import { selfArgv } from "../runtime/runtime.ts";
+import { PROTOCOL_VERSION } from "../worker/protocol.ts";
+import { MODULES, type ModuleName, moduleToolDecls } from "./modules.ts";
+import { DEFAULT_PROFILE, PROFILE_NAMES, profileModules } from "./profiles.ts";
+import type { Manifest, ManifestModule } from "./schema.ts";
+
+export interface GenerateOptions {
+  profile?: string;
+  configDir: string;
+  plugins: PluginsFile;
+  bindings: BindingsFile;
+  /** argv prefix that re-runs this program; defaults to the running executable */
+  self?: string[];
+  /** modules added whatever the profile says (the console injects steering) */
+  inject?: ModuleName[];
+}
+
+/**
+ * Built-in modules that are not rebound share one worker process (`i worker a,b,c`) to keep memory low;
+ * a bound module always runs alone with exactly the argv the user gave.
+ */
+/** The binding of a module, if bindings.json rebinds it. */
+export function bindingOf(bindings: BindingsFile, m: ModuleName): Binding | undefined {
+  return bindings[m];
+}
+
+export function generateManifest(opts: GenerateOptions): Manifest {
+  const profile = opts.profile ?? opts.plugins.profile ?? DEFAULT_PROFILE;
+  const members = profileModules(profile);
+  if (!members) throw new UserError(`unknown profile "${profile}"; use one of: ${PROFILE_NAMES.join(", ")}`);
+  const disabled = new Set(opts.plugins.disabled ?? []);
+  const chosen = members.filter((m) => !disabled.has(m));
+  for (const m of opts.inject ?? []) if (!chosen.includes(m)) chosen.push(m);
+
+  const builtins = chosen.filter((m) => !bindingOf(opts.bindings, m));
+  const self = opts.self ?? selfArgv();
+  const sharedExec = [...self, "worker", builtins.join(",")];
+
+  const modules: ManifestModule[] = chosen.map((name) => {
+    const bound = bindingOf(opts.bindings, name);
+    return {
+      name,
+      builtin: !bound,
+      exec: bound ? [...bound.exec] : sharedExec,
+      cwd: bound?.cwd ?? opts.configDir,
+      hooks: [...MODULES[name].hooks],
+      tools: moduleToolDecls(name),
+    };
+  });
+
+  const hooks: Manifest["hooks"] = {};
+  const tools: Manifest["tools"] = {};
+  for (const m of modules) {
+    const ref = { module: m.name, exec: m.exec, cwd: m.cwd, builtin: m.builtin };
+    for (const h of m.hooks) {
+      const list = hooks[h] ?? [];
+      list.push(ref);
+      hooks[h] = list;
+    }
+    for (const t of m.tools)
+      tools[t.name] = { ...ref, description: t.description, input_schema: t.input_schema };
+  }
+  return { protocol: PROTOCOL_VERSION, profile, config_dir: opts.configDir, modules, hooks, tools };
+}

@@ -1,0 +1,44 @@
+// The one place that knows which JavaScript runtime we are on. Everything else uses node: builtins and
+// web APIs so the code runs unmodified under Bun and Deno 2; anything Bun-only goes behind this module.
+
+declare const Deno: { execPath(): string; version: { deno: string } } | undefined;
+
+export const runtimeName: "bun" | "deno" | "node" =
+  typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
+    ? "bun"
+    : typeof (globalThis as { Deno?: unknown }).Deno !== "undefined"
+      ? "deno"
+      : "node";
+
+interface BunGlobal {
+  main: string;
+  version: string;
+  nanoseconds(): number;
+}
+
+function bun(): BunGlobal | undefined {
+  return (globalThis as { Bun?: BunGlobal }).Bun;
+}
+
+/** True when running as a `bun build --compile` standalone executable. */
+export function isCompiled(): boolean {
+  const b = bun();
+  // Bun compiled binaries serve their bundled sources from a virtual `/$bunfs/` (or `B:/~BUN/`) root.
+  return !!b && (b.main.startsWith("/$bunfs/") || b.main.includes("~BUN"));
+}
+
+/**
+ * The argv prefix that re-runs this program: the binary itself when compiled, otherwise the runtime plus
+ * the entry script. Built-in worker bindings use it (`[...selfArgv(), "worker", MODULE]`).
+ */
+export function selfArgv(): string[] {
+  if (isCompiled()) return [process.execPath];
+  const entry = process.argv[1] ?? "";
+  if (runtimeName === "deno") return [process.execPath, "run", "-A", entry];
+  return [process.execPath, entry];
+}
+
+/** Monotonic clock in nanoseconds, for benchmarks and round-trip figures. */
+export function nowNs(): bigint {
+  return process.hrtime.bigint();
+}
