@@ -1,0 +1,65 @@
+// What a provider (wire format) offers the agent core. Providers own transport, credentials and retries.
+import type { ProviderName } from "../config/schemas.ts";
+import type { History, Message } from "../history/schema.ts";
+import type { ToolDecl } from "../worker/protocol.ts";
+
+export interface Usage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_read_tokens?: number;
+  cache_write_tokens?: number;
+}
+
+export interface ModelRequest {
+  model: string;
+  /** history[0] is the system message */
+  messages: History;
+  tools: ToolDecl[];
+  max_output_tokens?: number;
+  signal?: AbortSignal;
+  /** provider-specific hints from `before_request` (e.g. cache breakpoints); unknown keys are ignored */
+  hints?: Record<string, unknown>;
+}
+
+export type StreamEvent =
+  | { type: "text_delta"; text: string }
+  | { type: "tool_call"; id: string; name: string }
+  | { type: "tool_call_delta"; id: string; arguments: string }
+  | { type: "retry"; attempt: number; delay_ms: number; reason: string };
+
+export type StopReason = "end" | "tool_calls" | "length" | "other";
+
+export interface ModelResponse {
+  /** the assistant message, tool calls paired with ids */
+  message: Message;
+  usage?: Usage;
+  stop: StopReason;
+}
+
+export type ProviderErrorKind =
+  | "auth"
+  | "not_found"
+  | "bad_request"
+  | "context_overflow"
+  | "rate_limit"
+  | "server"
+  | "network"
+  | "cancelled";
+
+/** A provider failure, classified so the agent can react (overflow → compaction recovery). */
+export class ProviderError extends Error {
+  constructor(
+    readonly kind: ProviderErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "ProviderError";
+  }
+}
+
+export interface Provider {
+  readonly name: ProviderName;
+  /** stream one model reply; resolves when the reply is complete, rejects with ProviderError */
+  stream(req: ModelRequest, onEvent?: (ev: StreamEvent) => void): Promise<ModelResponse>;
+}

@@ -1,0 +1,25 @@
+// Core tools: mandatory, not replaceable. Declared with zod like module tools; run in the core process.
+import type { z } from "zod";
+import type { ToolDecl, ToolResult } from "../worker/protocol.ts";
+
+export type ApprovalPolicy = "all" | "ask" | "none";
+
+export interface ToolContext {
+  /** absolute, real path of the workspace */
+  workspace: string;
+  signal?: AbortSignal;
+  /** bash policy: all runs, none refuses, ask calls `ask` */
+  approve: ApprovalPolicy;
+  ask?: (question: string) => Promise<boolean>;
+  /** the user allowed file tools outside the workspace */
+  allowOutside?: boolean;
+}
+
+export interface CoreTool<S extends z.ZodType = z.ZodType> {
+  name: string;
+  description: string;
+  input: S;
+  run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+}
+
+export type { ToolDecl, ToolResult };

@@ -1,0 +1,17 @@
+// What the agent core needs from the worker runtime. The WorkerHost implements it.
+import type { HookEvent, ToolDecl, ToolResult } from "./protocol.ts";
+
+export type HookData = Record<string, unknown>;
+
+export interface HookRunner {
+  /** true when at least one module in the manifest declares this event */
+  hasHook(event: HookEvent): boolean;
+  /** run every module declaring `event`, in manifest order, each getting the previous one's data */
+  runHook(event: HookEvent, data: HookData): Promise<HookData>;
+  /** call a module tool through the worker that owns it */
+  callTool(name: string, args: unknown, callId: string): Promise<ToolResult>;
+  /** module tools, for the model, beside the core tools */
+  toolDecls(): ToolDecl[];
+  /** stop every worker process (kill and reap) */
+  close(): Promise<void>;
+}

@@ -1,0 +1,8 @@
+// The default worker modules built into the `i` executable, loaded only when `i worker` names them.
+import type { ModuleName } from "../src/manifest/modules.ts";
+import type { WorkerModule } from "./sdk/module.ts";
+
+type Loader = () => Promise<WorkerModule>;
+
+/** Filled in as each default module lands; a module missing here makes `i worker` fail clearly. */
+export const BUILTIN_WORKERS: Partial<Record<ModuleName, Loader>> = {};
