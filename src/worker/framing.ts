@@ -29,7 +29,10 @@ export class LineDecoder {
     while (start < chunk.length) {
       const nl = chunk.indexOf(NL, start);
       const end = nl < 0 ? chunk.length : nl;
-      if (this.size + (end - start) > this.maxBytes) return this.fail("oversize");
+      if (this.size + (end - start) > this.maxBytes) {
+        this.fail("oversize");
+        return;
+      }
       if (nl < 0) {
         this.parts.push(chunk.subarray(start));
         this.size += chunk.length - start;
@@ -44,7 +47,8 @@ export class LineDecoder {
       try {
         text = this.decoder.decode(bytes);
       } catch {
-        return this.fail("encoding");
+        this.fail("encoding");
+        return;
       }
       this.onLine(text);
       if (this.failed) return;
