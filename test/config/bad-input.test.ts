@@ -1,0 +1,164 @@
+// Every config rule of DESIGN §3 and seed 000: one clear line naming file, field and fix; exit 2.
+import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { removeDir, runCli, tempDir } from "../helpers/cli.ts";
+
+let dir: string;
+beforeEach(() => {
+  dir = tempDir();
+});
+afterEach(() => removeDir(dir));
+
+function write(name: string, content: unknown): void {
+  const path = join(dir, name);
+  mkdirSync(join(path, ".."), { recursive: true });
+  writeFileSync(path, typeof content === "string" ? content : JSON.stringify(content));
+}
+
+function manifestErr(): { code: number; line: string } {
+  const r = runCli(["--runtime", "manifest", "standard"], { I_CONFIG_DIR: dir });
+  const lines = r.stderr.trim().split("\n");
+  expect(lines.length).toBe(1);
+  expect(r.stdout).toBe("");
+  return { code: r.code, line: lines[0] ?? "" };
+}
+
+describe("bad config input", () => {
+  test("unknown key in plugins.json", () => {
+    write("plugins.json", { profile: "standard", colour: "blue" });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("plugins.json");
+    expect(line).toContain('unknown key "colour"');
+    expect(line).toContain("remove it");
+  });
+
+  test("unknown module in plugins.json disabled", () => {
+    write("plugins.json", { disabled: ["compactor"] });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("field disabled[0]");
+    expect(line).toContain("use module names from: budget");
+  });
+
+  test("unknown module in bindings.json", () => {
+    write("bindings.json", { compactor: { exec: ["/bin/true"] } });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain('unknown module "compactor"');
+    expect(line).toContain("bindable modules are");
+  });
+
+  test("relative executable in bindings.json", () => {
+    write("bindings.json", { compact: { exec: ["./my-compactor"] } });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("compact.exec[0]");
+    expect(line).toContain("not an absolute path");
+  });
+
+  test("relative cwd in bindings.json", () => {
+    write("bindings.json", { compact: { exec: ["/bin/true"], cwd: "plugin" } });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("compact.cwd");
+    expect(line).toContain("not an absolute path");
+  });
+
+  test("exec given as a shell string", () => {
+    write("bindings.json", { compact: { exec: "/usr/bin/my-compactor --fast" } });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("compact.exec");
+    expect(line).toContain("argv array");
+    expect(line).toContain("not a shell string");
+  });
+
+  test("credential-looking argv is refused", () => {
+    write("bindings.json", { compact: { exec: ["/bin/true", "sk-abcdefghijklmnopqrstuvwxyz123456"] } });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("compact.exec[1]");
+    expect(line).toContain("credential");
+    expect(line).not.toContain("sk-abcdefghijklmnop");
+  });
+
+  test("executable path in portable plugins.json", () => {
+    write("plugins.json", { exec: ["/usr/bin/compactor"] });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("plugins.json");
+    expect(line).toContain("bindings.json");
+  });
+
+  test("unknown profile in plugins.json", () => {
+    write("plugins.json", { profile: "huge" });
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain('unknown profile "huge"');
+    expect(line).toContain("standard");
+  });
+
+  test("malformed JSON", () => {
+    write("bindings.json", "{ not json");
+    const { code, line } = manifestErr();
+    expect(code).toBe(2);
+    expect(line).toContain("bindings.json: malformed JSON");
+  });
+});
+
+describe("compact.json rules", () => {
+  function doctorlessCheck(): { code: number; line: string } {
+    const r = runCli(["--runtime", "manifest", "standard"], { I_CONFIG_DIR: dir });
+    return { code: r.code, line: r.stderr.trim() };
+  }
+  // compact.json is validated wherever the whole config is loaded; check it through the loader directly.
+  test("keep_recent outside 1..10000", async () => {
+    const { loadCompactFile } = await import("../../src/config/load.ts");
+    for (const bad of [0, 10001, 2.5]) {
+      write("compact.json", { keep_recent: bad });
+      expect(() => loadCompactFile(dir)).toThrow(/compact\.json: field keep_recent/);
+    }
+    write("compact.json", { keep_recent: 10000 });
+    expect(loadCompactFile(dir).keep_recent).toBe(10000);
+    expect(doctorlessCheck().code).toBe(0);
+  });
+
+  test("prompt over 32000 characters", async () => {
+    const { loadCompactFile } = await import("../../src/config/load.ts");
+    write("prompts/long.txt", "x".repeat(32001));
+    write("compact.json", { prompt: "prompts/long.txt" });
+    expect(() => loadCompactFile(dir)).toThrow(
+      /field prompt: .* 32001 characters, over the 32000 limit; shorten it/,
+    );
+    write("prompts/long.txt", "x".repeat(32000));
+    expect(loadCompactFile(dir).prompt).toBe("prompts/long.txt");
+  });
+
+  test("missing prompt file", async () => {
+    const { loadCompactFile } = await import("../../src/config/load.ts");
+    write("compact.json", { prompt: "nope.txt" });
+    expect(() => loadCompactFile(dir)).toThrow(/field prompt: cannot read .*nope\.txt/);
+  });
+
+  test("images must be keep, omit or describe; unknown keys refused", async () => {
+    const { loadCompactFile } = await import("../../src/config/load.ts");
+    write("compact.json", { images: "blur" });
+    expect(() => loadCompactFile(dir)).toThrow(/compact\.json: field images/);
+    write("compact.json", { keep: 4 });
+    expect(() => loadCompactFile(dir)).toThrow(/unknown key "keep"/);
+  });
+
+  test("budget.json rearm must be below trigger", async () => {
+    const { loadBudgetFile } = await import("../../src/config/load.ts");
+    write("budget.json", { trigger_ratio: 0.6, rearm_ratio: 0.7 });
+    expect(() => loadBudgetFile(dir)).toThrow(/rearm_ratio: 0.7 must be below trigger_ratio 0.6/);
+  });
+
+  test("config.json unknown provider", async () => {
+    const { loadConfigFile } = await import("../../src/config/load.ts");
+    write("config.json", { provider: "gemini" });
+    expect(() => loadConfigFile(dir)).toThrow(/config\.json: field provider/);
+  });
+});
