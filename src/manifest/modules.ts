@@ -33,22 +33,22 @@ export interface ModuleSpec {
   optionalTools?: readonly ToolSpec[];
 }
 
-const SkillInput = z.strictObject({
+export const SkillInput = z.strictObject({
   name: z.string().min(1).describe("skill name as listed in the system prompt"),
 });
-const MemoryInput = z.strictObject({
+export const MemoryInput = z.strictObject({
   action: z.enum(["add", "list", "remove"]).describe("add a note, list notes, or remove one by id"),
   text: z.string().optional().describe("the note to remember (add)"),
   id: z.string().optional().describe("the note id (remove)"),
 });
-const GrepInput = z.strictObject({
+export const GrepInput = z.strictObject({
   pattern: z.string().min(1).describe("regular expression (JavaScript syntax)"),
   path: z.string().optional().describe("file or directory relative to the workspace (default: workspace)"),
   glob: z.string().optional().describe("only files whose path matches this glob, e.g. **/*.ts"),
   ignore_case: z.boolean().optional(),
   max_results: z.number().int().positive().max(5000).optional(),
 });
-const FindInput = z.strictObject({
+export const FindInput = z.strictObject({
   pattern: z
     .string()
     .min(1)
@@ -56,11 +56,11 @@ const FindInput = z.strictObject({
   path: z.string().optional().describe("directory to search from (default: workspace)"),
   max_results: z.number().int().positive().max(5000).optional(),
 });
-const WebFetchInput = z.strictObject({
+export const WebFetchInput = z.strictObject({
   url: z.string().url().describe("http or https URL"),
   max_bytes: z.number().int().positive().optional(),
 });
-const WebSearchInput = z.strictObject({ query: z.string().min(1) });
+export const WebSearchInput = z.strictObject({ query: z.string().min(1) });
 
 /**
  * Registry order is the pipeline order when several modules declare one event (DESIGN §4): prompts runs
