@@ -35,7 +35,8 @@ export function generateManifest(opts: GenerateOptions): Manifest {
   const chosen = members.filter((m) => !disabled.has(m));
   for (const m of opts.inject ?? []) if (!chosen.includes(m)) chosen.push(m);
 
-  const builtins = chosen.filter((m) => !bindingOf(opts.bindings, m));
+  // steering runs alone: the console appends `--queue PATH` to its argv (seed 000).
+  const builtins = chosen.filter((m) => !bindingOf(opts.bindings, m) && m !== "steering");
   const self = opts.self ?? selfArgv();
   const sharedExec = [...self, "worker", builtins.join(",")];
 
@@ -44,7 +45,7 @@ export function generateManifest(opts: GenerateOptions): Manifest {
     return {
       name,
       builtin: !bound,
-      exec: bound ? [...bound.exec] : sharedExec,
+      exec: bound ? [...bound.exec] : name === "steering" ? [...self, "worker", "steering"] : sharedExec,
       cwd: bound?.cwd ?? opts.configDir,
       hooks: [...MODULES[name].hooks],
       tools: moduleToolDecls(name),
