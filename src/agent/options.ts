@@ -1,0 +1,55 @@
+// Resolves what one run needs from flags, environment and config.json, in that order of precedence.
+import { realpathSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { UserError } from "../cli/errors.ts";
+import type { ConfigFile, ProviderName } from "../config/schemas.ts";
+
+export interface RunFlags {
+  model?: string;
+  provider?: string;
+  baseUrl?: string;
+  workspace?: string;
+}
+
+export interface ResolvedTarget {
+  provider: ProviderName;
+  model: string;
+  baseUrl?: string;
+}
+
+const PROVIDERS: readonly ProviderName[] = ["openai", "anthropic", "responses"];
+
+export function resolveTarget(flags: RunFlags, config: ConfigFile, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+  const provider = flags.provider ?? env.I_PROVIDER ?? config.provider ?? "openai";
+  if (!PROVIDERS.includes(provider as ProviderName)) {
+    const from = flags.provider ? "--provider" : "I_PROVIDER";
+    throw new UserError(`${from}: unknown provider "${provider}"; use openai, anthropic or responses`);
+  }
+  const model = flags.model ?? env.I_MODEL ?? config.model;
+  if (!model) {
+    throw new UserError('no model chosen: pass -m NAME, set I_MODEL, or set "model" in config.json');
+  }
+  const baseUrl = flags.baseUrl ?? env.I_BASE_URL ?? config.base_url;
+  if (baseUrl !== undefined) {
+    try {
+      const u = new URL(baseUrl);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
+    } catch {
+      throw new UserError(`base URL "${baseUrl}" is not an http(s) URL; fix --base-url, I_BASE_URL or config.json base_url`);
+    }
+  }
+  return { provider: provider as ProviderName, model, ...(baseUrl ? { baseUrl } : {}) };
+}
+
+/** The workspace: an existing directory, resolved to its real path so path checks cannot be fooled. */
+export function resolveWorkspace(dir: string | undefined): string {
+  const abs = resolve(dir ?? process.cwd());
+  let st: ReturnType<typeof statSync>;
+  try {
+    st = statSync(abs);
+  } catch {
+    throw new UserError(`--workspace: "${abs}" does not exist; pass an existing directory`);
+  }
+  if (!st.isDirectory()) throw new UserError(`--workspace: "${abs}" is not a directory`);
+  return realpathSync(abs);
+}

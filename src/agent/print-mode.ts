@@ -1,0 +1,53 @@
+// `i -p PROMPT`: one non-interactive run. Prints the final assistant text (or, with --json, every event as
+// NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
+import { UserError } from "../cli/errors.ts";
+import type { AgentEvent } from "./events.ts";
+import { type SetupOptions, setupAgent } from "./setup.ts";
+
+export interface PrintOptions extends Omit<SetupOptions, "emit"> {
+  prompt: string;
+  json: boolean;
+}
+
+function writeLine(stream: NodeJS.WriteStream, line: string): void {
+  stream.write(`${line}\n`);
+}
+
+export async function runPrintMode(opts: PrintOptions): Promise<number> {
+  const emit = opts.json
+    ? (ev: AgentEvent) => writeLine(process.stdout, JSON.stringify(ev))
+    : (ev: AgentEvent) => {
+        if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
+        else if (ev.type === "compaction" && ev.phase === "failed") writeLine(process.stderr, `i: compaction failed: ${ev.error}`);
+        else if (ev.type === "retry") writeLine(process.stderr, `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms`);
+      };
+  const rt = await setupAgent({ ...opts, emit });
+  const abort = new AbortController();
+  let interrupts = 0;
+  const onSigint = () => {
+    interrupts++;
+    if (interrupts > 1) process.exit(130);
+    abort.abort();
+  };
+  process.on("SIGINT", onSigint);
+  try {
+    const result = await rt.agent.send(opts.prompt, abort.signal);
+    if (result.stop === "cancelled") {
+      if (!opts.json) writeLine(process.stderr, `i: cancelled; session ${rt.session.id} saved (resume with -r ${rt.session.id})`);
+      return 130;
+    }
+    if (!opts.json) writeLine(process.stdout, result.text);
+    if (result.stop === "max_turns") return 1;
+    return 0;
+  } catch (err) {
+    if (err instanceof UserError) throw err;
+    const message = err instanceof Error ? err.message : String(err);
+    const kind = (err as { kind?: string }).kind ?? (err as Error).name ?? "error";
+    if (opts.json) emit({ type: "error", kind, message });
+    writeLine(process.stderr, `i: ${message} (session ${rt.session.id} saved)`);
+    return 1;
+  } finally {
+    process.off("SIGINT", onSigint);
+    await rt.close();
+  }
+}

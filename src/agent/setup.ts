@@ -1,0 +1,135 @@
+// Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
+// worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
+import { CompactionController } from "../compaction/controller.ts";
+import { loadConfig } from "../config/load.ts";
+import { configDir, dataDir } from "../config/paths.ts";
+import { NotImplementedError, UserError } from "../cli/errors.ts";
+import type { History } from "../history/schema.ts";
+import { generateManifest } from "../manifest/generate.ts";
+import { loadManifestFile } from "../manifest/load.ts";
+import type { Manifest } from "../manifest/schema.ts";
+import { resolveApiKey } from "../provider/credentials.ts";
+import { createProvider } from "../provider/index.ts";
+import { resolveModel } from "../provider/models.ts";
+import { Session } from "../session/session.ts";
+import { coreToolDecls } from "../tools/index.ts";
+import type { ApprovalPolicy } from "../tools/types.ts";
+import { WorkerHost } from "../worker/host.ts";
+import type { EmitEvent } from "./events.ts";
+import { Agent } from "./loop.ts";
+import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+
+export interface SetupOptions extends RunFlags {
+  profile?: string;
+  manifest?: string;
+  continue?: boolean;
+  resume?: string;
+  approve: ApprovalPolicy;
+  ask?: (question: string) => Promise<boolean>;
+  maxTurns: number;
+  emit: EmitEvent;
+  /** console only: the steering queue file; injects the steering module with `--queue PATH` */
+  steeringQueue?: string;
+  /** sessions must already exist (i compact) */
+  requireExisting?: boolean;
+}
+
+export interface AgentRuntime {
+  agent: Agent;
+  session: Session;
+  host: WorkerHost;
+  manifest: Manifest;
+  workspace: string;
+  close(): Promise<void>;
+}
+
+function openSession(opts: SetupOptions, workspace: string, provider: string, model: string): { session: Session; resumed: boolean } {
+  const dir = dataDir();
+  if (opts.resume) return { session: Session.open(dir, opts.resume), resumed: true };
+  if (opts.continue || opts.requireExisting) {
+    const s = Session.newest(dir, workspace);
+    if (!s) throw new UserError(`no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``);
+    return { session: s, resumed: true };
+  }
+  return { session: Session.create({ dataDir: dir, workspace, provider, model }), resumed: false };
+}
+
+function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeof loadConfig>): Manifest {
+  if (opts.manifest) return loadManifestFile(opts.manifest);
+  const manifest = generateManifest({
+    ...(opts.profile ? { profile: opts.profile } : {}),
+    configDir: cfgDir,
+    plugins: cfg.plugins,
+    bindings: cfg.bindings,
+    ...(opts.steeringQueue ? { inject: ["steering" as const] } : {}),
+  });
+  if (opts.steeringQueue) {
+    for (const m of manifest.modules) if (m.name === "steering") m.exec = [...m.exec, "--queue", opts.steeringQueue];
+    for (const entries of Object.values(manifest.hooks))
+      for (const e of entries) if (e.module === "steering") e.exec = [...e.exec, "--queue", opts.steeringQueue];
+  }
+  return manifest;
+}
+
+export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
+  const workspace = resolveWorkspace(opts.workspace);
+  const cfgDir = configDir();
+  const cfg = loadConfig(cfgDir);
+  const target = resolveTarget(opts, cfg.config);
+  if (target.provider === "responses") throw new NotImplementedError("the OpenAI Responses wire format (--provider responses)");
+  const model = resolveModel(target.model, cfg.config);
+  const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
+  const provider = createProvider({ provider: target.provider, apiKey, ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}) });
+  const manifest = buildManifest(opts, cfgDir, cfg);
+  const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
+  const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
+  try {
+    const core = coreToolDecls();
+    const tools = [...core, ...host.toolDecls()];
+    let history: History = session.history();
+    if (history.length === 0) {
+      const system = await buildSystemPrompt(host, {
+        workspace,
+        model: model.name,
+        provider: target.provider,
+        tools: tools.map((t) => t.name),
+      });
+      history = [{ role: "system", content: system }];
+    }
+    opts.emit({ type: "session", id: session.id, resumed, workspace });
+    const controller = new CompactionController({
+      hooks: host,
+      provider,
+      model,
+      policy: {
+        trigger_ratio: cfg.budget.trigger_ratio ?? 0.85,
+        rearm_ratio: cfg.budget.rearm_ratio ?? 0.7,
+        ...(cfg.budget.reserve_tokens !== undefined ? { reserve_tokens: cfg.budget.reserve_tokens } : {}),
+      },
+      workspace,
+      session,
+      emit: opts.emit,
+    });
+    const agent = new Agent(
+      {
+        provider,
+        providerName: target.provider,
+        model,
+        hooks: host,
+        session,
+        controller,
+        tools,
+        coreToolNames: new Set(core.map((t) => t.name)),
+        toolContext: { workspace, approve: opts.approve, ...(opts.ask ? { ask: opts.ask } : {}) },
+        emit: opts.emit,
+        maxTurns: opts.maxTurns,
+      },
+      history,
+    );
+    return { agent, session, host, manifest, workspace, close: () => host.close() };
+  } catch (err) {
+    await host.close();
+    throw err;
+  }
+}
