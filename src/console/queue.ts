@@ -1,0 +1,18 @@
+// The steering queue: lines typed while a turn runs are appended here; the steering worker delivers them at
+// the next safe point. Each entry is one JSON line, written with a single append so it is never torn by us.
+import { appendFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+export function queuePath(dataDir: string): string {
+  const dir = join(dataDir, "queues");
+  mkdirSync(dir, { recursive: true });
+  return join(dir, `${Date.now().toString(36)}-${process.pid}.jsonl`);
+}
+
+let seq = 0;
+
+export function enqueue(path: string, text: string): string {
+  const id = `${Date.now().toString(36)}-${process.pid}-${++seq}`;
+  appendFileSync(path, `${JSON.stringify({ id, text })}\n`);
+  return id;
+}
