@@ -1,6 +1,7 @@
-// `i compact`: compact a saved session now (manual trigger).
+// `i compact`: compact a saved session now (manual trigger), through the same pipeline as automatic runs.
+import type { AgentEvent } from "../../agent/events.ts";
 import { defineSubcommand } from "../command.ts";
-import { NotImplementedError } from "../errors.ts";
+import { UserError } from "../errors.ts";
 
 export const command = defineSubcommand(
   {
@@ -10,9 +11,49 @@ export const command = defineSubcommand(
       resume: { type: "string", alias: "r", description: "session id (default: newest of this workspace)" },
       instructions: { type: "string", description: "extra instructions for the summary" },
       workspace: { type: "string", description: "workspace directory (default: cwd)" },
+      model: { type: "string", alias: "m", description: "model for a model-written summary" },
+      provider: { type: "enum", options: ["openai", "anthropic", "responses"], description: "wire format" },
+      "base-url": { type: "string", description: "provider base URL" },
+      profile: { type: "string", description: "module profile" },
+      manifest: { type: "string", description: "use this manifest as-is" },
+      json: { type: "boolean", description: "print events as NDJSON" },
     },
   },
-  async () => {
-    throw new NotImplementedError("i compact");
+  async (args) => {
+    const { setupAgent } = await import("../../agent/setup.ts");
+    let outcome: AgentEvent | undefined;
+    const emit = (ev: AgentEvent) => {
+      if (args.json) process.stdout.write(`${JSON.stringify(ev)}\n`);
+      if (ev.type === "compaction" && ev.phase !== "start") outcome = ev;
+    };
+    const rt = await setupAgent({
+      model: args.model,
+      provider: args.provider,
+      baseUrl: args["base-url"],
+      workspace: args.workspace,
+      profile: args.profile,
+      manifest: args.manifest,
+      resume: args.resume,
+      requireExisting: true,
+      approve: "none",
+      maxTurns: 1,
+      emit,
+    });
+    try {
+      if (rt.agent.history.length < 3) throw new UserError(`session ${rt.session.id} is too short to compact`);
+      await rt.agent.compact(args.instructions);
+      if (!args.json && outcome?.type === "compaction") {
+        process.stdout.write(
+          `compacted session ${rt.session.id}: ${outcome.before_tokens} → ${outcome.after_tokens} tokens (${outcome.route} summary); previous history kept in .precompact.json\n`,
+        );
+      }
+      return 0;
+    } catch (err) {
+      if (err instanceof UserError) throw err;
+      process.stderr.write(`i compact: ${(err as Error).message}; nothing was committed\n`);
+      return 1;
+    } finally {
+      await rt.close();
+    }
   },
 );
