@@ -5,4 +5,7 @@ import type { WorkerModule } from "./sdk/module.ts";
 type Loader = () => Promise<WorkerModule>;
 
 /** Filled in as each default module lands; a module missing here makes `i worker` fail clearly. */
-export const BUILTIN_WORKERS: Partial<Record<ModuleName, Loader>> = {};
+export const BUILTIN_WORKERS: Partial<Record<ModuleName, Loader>> = {
+  budget: () => import("./budget/index.ts").then((m) => m.budgetModule),
+  compact: () => import("./compact/index.ts").then((m) => m.compactModule),
+};

@@ -1,0 +1,163 @@
+// The built-in token estimator: a linear character heuristic, no tokenizer. It is deliberately simple and
+// fast (one native regex scan per string in the common ASCII case) because it runs before every model
+// request over the whole history. Real usage from the provider calibrates it (see calibrate()).
+//
+// Weights: English text and code average about 4 characters per token; scripts outside ASCII tokenize far
+// denser (2-byte scripts such as Cyrillic about 2 characters per token, CJK about 1), so counting them at
+// a quarter token would under-estimate by 4x exactly where users least expect it.
+
+/** Changing any weight below changes estimates: bump the version so old and new are never compared. */
+export const ESTIMATOR = { id: "i-chars", version: 1 } as const;
+
+const ASCII_PER_TOKEN = 4;
+/** framing tokens per message (role, separators) */
+export const MESSAGE_OVERHEAD = 4;
+/** framing tokens per tool call and per tool declaration */
+export const TOOL_CALL_OVERHEAD = 8;
+export const TOOL_DECL_OVERHEAD = 8;
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
+/** Estimated tokens of a text (fractional; callers round once per component). */
+export function textTokens(s: string): number {
+  const first = s.search(NON_ASCII);
+  if (first < 0) return s.length / ASCII_PER_TOKEN;
+  let tokens = first / ASCII_PER_TOKEN;
+  for (let i = first; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A surrogate pair (emoji, rare CJK) counts 0.5 + 0.5 = one token.
+    tokens += c < 0x80 ? 0.25 : c < 0x800 ? 0.5 : c >= 0xd800 && c <= 0xdfff ? 0.5 : 1;
+  }
+  return tokens;
+}
+
+export interface MessageTally {
+  text: number;
+  images: number;
+}
+
+/** Adds one message's text tokens and image-part count to `t`. Unknown shapes count as their JSON. */
+export function tallyMessage(m: unknown, t: MessageTally): void {
+  if (!m || typeof m !== "object") return;
+  const msg = m as {
+    content?: unknown;
+    tool_calls?: unknown;
+    tool_call_id?: unknown;
+    adapter?: unknown;
+  };
+  t.text += MESSAGE_OVERHEAD;
+  const c = msg.content;
+  if (typeof c === "string") t.text += textTokens(c);
+  else if (Array.isArray(c)) {
+    for (const p of c) {
+      const part = p as { type?: unknown; text?: unknown };
+      if (part?.type === "text" && typeof part.text === "string") t.text += textTokens(part.text);
+      // Image bytes are never text: base64 would inflate the estimate tenfold.
+      else if (part?.type === "image") t.images++;
+      else if (p !== undefined) t.text += textTokens(JSON.stringify(p) ?? "");
+    }
+  }
+  if (Array.isArray(msg.tool_calls)) {
+    for (const call of msg.tool_calls) {
+      const tc = call as { name?: unknown; arguments?: unknown; id?: unknown };
+      t.text += TOOL_CALL_OVERHEAD;
+      if (typeof tc?.name === "string") t.text += textTokens(tc.name);
+      if (typeof tc?.arguments === "string") t.text += textTokens(tc.arguments);
+    }
+  }
+  if (typeof msg.tool_call_id === "string") t.text += msg.tool_call_id.length / ASCII_PER_TOKEN;
+  // Private wire state (e.g. encrypted reasoning) goes back to the provider, so it costs context too.
+  if (msg.adapter !== undefined) t.text += textTokens(JSON.stringify(msg.adapter) ?? "");
+}
+
+export function toolsTokens(tools: readonly unknown[]): number {
+  let n = 0;
+  for (const t of tools) n += TOOL_DECL_OVERHEAD + textTokens(JSON.stringify(t) ?? "");
+  return n;
+}
+
+export interface RawEstimate {
+  system: number;
+  tools: number;
+  messages: number;
+  images: number;
+  /** image parts seen in the history */
+  image_parts: number;
+  total: number;
+  /** the estimate of system + tools + history[0..covered) when `covered` was given */
+  prefix?: number;
+}
+
+/**
+ * Raw estimate of a request: the system prompt, the tool declarations and history[1..] (history[0] is the
+ * system message; `system`, when given, is what is actually sent in its place). `imageTokens` undefined
+ * means unknown: images then add nothing and the caller must say so.
+ */
+export function estimateRequest(
+  history: readonly unknown[],
+  system: string | undefined,
+  tools: readonly unknown[],
+  imageTokens: number | undefined,
+  covered?: number,
+): RawEstimate {
+  const first = history[0] as { content?: unknown } | undefined;
+  const sysText =
+    system ??
+    (typeof first?.content === "string"
+      ? first.content
+      : Array.isArray(first?.content)
+        ? first.content.map((p) => (p as { text?: string }).text ?? "").join("\n")
+        : "");
+  const systemTokens = Math.ceil(MESSAGE_OVERHEAD + textTokens(sysText));
+  const toolTokens = Math.ceil(toolsTokens(tools));
+  const t: MessageTally = { text: 0, images: 0 };
+  let prefixText = 0;
+  let prefixImages = 0;
+  for (let i = 1; i < history.length; i++) {
+    if (i === covered) {
+      prefixText = t.text;
+      prefixImages = t.images;
+    }
+    tallyMessage(history[i], t);
+  }
+  if (covered !== undefined && covered >= history.length) {
+    prefixText = t.text;
+    prefixImages = t.images;
+  }
+  const perImage = imageTokens ?? 0;
+  const messages = Math.ceil(t.text);
+  const images = t.images * perImage;
+  const est: RawEstimate = {
+    system: systemTokens,
+    tools: toolTokens,
+    messages,
+    images,
+    image_parts: t.images,
+    total: systemTokens + toolTokens + messages + images,
+  };
+  if (covered !== undefined) {
+    est.prefix = systemTokens + toolTokens + Math.ceil(prefixText) + prefixImages * perImage;
+  }
+  return est;
+}
+
+/** Observed/estimated ratios outside this band mean the usage figure is not about this content. */
+export const CALIBRATION_MIN = 0.25;
+export const CALIBRATION_MAX = 4;
+
+/**
+ * Calibrated total: the covered prefix counts as what the provider really charged, and the rest is scaled
+ * by the same observed ratio (the tokenizer's behaviour on this session's content). Returns undefined
+ * when the sample cannot be trusted (empty prefix, zero tokens, ratio far outside the plausible band).
+ */
+export function calibrate(
+  est: RawEstimate,
+  inputTokens: number,
+): { total: number; factor: number } | undefined {
+  const prefix = est.prefix;
+  if (prefix === undefined || prefix <= 0 || inputTokens <= 0) return undefined;
+  const factor = inputTokens / prefix;
+  if (factor < CALIBRATION_MIN || factor > CALIBRATION_MAX) return undefined;
+  const rest = est.total - prefix;
+  return { total: inputTokens + Math.ceil(rest * factor), factor };
+}

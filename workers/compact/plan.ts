@@ -1,0 +1,55 @@
+// `compact_plan`: decide whether to compact now and where to cut. The cut keeps at least keep_recent
+// messages and walks back to the nearest turn boundary, so a tool batch is never split and no tool
+// result is orphaned from the call that asked for it.
+import type { History } from "../../src/history/schema.ts";
+import { turnStarts } from "../../src/history/tool-batches.ts";
+import type { Data } from "../sdk/module.ts";
+import { type CompactPolicy, imagesPolicy } from "./policy.ts";
+
+/** The opaque state handed from planning to preparation (the core stores and returns it untouched). */
+export interface PlanState {
+  by: "i-compact";
+  version: 1;
+  keep_recent: number;
+  images: "keep" | "omit" | "describe";
+}
+
+/** The largest turn start at or before history.length - keepRecent, if one is ≥ 2. */
+export function chooseCut(history: History, keepRecent: number): number | undefined {
+  const limit = history.length - keepRecent;
+  const starts = turnStarts(history);
+  for (let k = starts.length - 1; k >= 0; k--) {
+    const i = starts[k] as number;
+    if (i <= limit) return i >= 2 ? i : undefined;
+  }
+  return undefined;
+}
+
+function decline(data: Data, reason: string): Data {
+  return { ...data, cut: null, state: null, decline_reason: reason };
+}
+
+export function plan(data: Data, policy: CompactPolicy): Data {
+  if (!policy.enabled) return decline(data, `compaction is disabled in ${policy.file} (enabled: false)`);
+  const budget = data.budget as { recommendation?: unknown } | undefined;
+  const rec = budget?.recommendation;
+  if (data.force !== true && rec !== "compact" && rec !== "over") {
+    return decline(data, "the budget does not recommend compaction");
+  }
+  const history = data.history;
+  if (!Array.isArray(history)) throw new Error("compact_plan: data.history is not an array");
+  const cut = chooseCut(history as History, policy.keepRecent);
+  if (cut === undefined) {
+    return decline(
+      data,
+      `no turn boundary leaves the ${policy.keepRecent} most recent messages (compact.json keep_recent) and something older to summarise`,
+    );
+  }
+  const state: PlanState = {
+    by: "i-compact",
+    version: 1,
+    keep_recent: policy.keepRecent,
+    images: imagesPolicy(policy, data.model),
+  };
+  return { ...data, cut, state };
+}

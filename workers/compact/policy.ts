@@ -1,0 +1,72 @@
+// The built-in compaction policy, read from config_dir/compact.json (the worker's cwd) on every
+// compaction so edits apply without a restart. Bad files are errors that name the file and the fix.
+import { join } from "node:path";
+import { MAX_COMPACT_PROMPT_CHARS } from "../../src/compaction/schemas.ts";
+import { loadCompactFile, readCompactPrompt } from "../../src/config/load.ts";
+import type { CompactFile, ImagesPolicy } from "../../src/config/schemas.ts";
+import { PROMPTS } from "../../src/generated/prompts.ts";
+
+export const DEFAULT_KEEP_RECENT = 4;
+
+export interface CompactPolicy {
+  enabled: boolean;
+  keepRecent: number;
+  /** from compact.json; undefined lets the model's `images` setting decide */
+  images: ImagesPolicy | undefined;
+  file: string;
+  config: CompactFile;
+}
+
+export function loadPolicy(configDir: string): CompactPolicy {
+  const config = loadCompactFile(configDir);
+  return {
+    enabled: config.enabled ?? true,
+    keepRecent: config.keep_recent ?? DEFAULT_KEEP_RECENT,
+    images: config.images,
+    file: join(configDir, "compact.json"),
+    config,
+  };
+}
+
+/** compact.json `images`, else the model's `images` setting, else keep. */
+export function imagesPolicy(policy: CompactPolicy, model: unknown): ImagesPolicy {
+  const fromModel = (model as { images?: unknown } | undefined)?.images;
+  if (policy.images) return policy.images;
+  if (fromModel === "keep" || fromModel === "omit" || fromModel === "describe") return fromModel;
+  return "keep";
+}
+
+function withInstructions(prompt: string, instructions: unknown): string {
+  if (typeof instructions !== "string" || instructions.trim() === "") return prompt;
+  return `${prompt.trimEnd()}\n\n## Additional instructions from the user for this summary\n${instructions.trim()}\n`;
+}
+
+/**
+ * The summary prompt, by precedence: the compact.json prompt file (plus the user's instructions), else a
+ * prompt an earlier hook supplied (already including instructions, used as-is), else the embedded
+ * default (plus instructions). {{workspace}} is substituted in the texts this module owns.
+ */
+export function choosePrompt(
+  policy: CompactPolicy,
+  data: Record<string, unknown>,
+  workspace: string,
+): string {
+  let prompt: string;
+  let source: string;
+  if (policy.config.prompt !== undefined) {
+    const text = readCompactPrompt(policy.file, policy.config.prompt);
+    prompt = withInstructions(text.replaceAll("{{workspace}}", workspace), data.instructions);
+    source = `${policy.file} prompt`;
+  } else if (typeof data.prompt === "string" && data.prompt.trim() !== "") {
+    return data.prompt;
+  } else {
+    prompt = withInstructions(PROMPTS.compact.replaceAll("{{workspace}}", workspace), data.instructions);
+    source = "the default prompt";
+  }
+  if (prompt.length > MAX_COMPACT_PROMPT_CHARS) {
+    throw new Error(
+      `compact: ${source} with the /compact instructions has ${prompt.length} characters, over the ${MAX_COMPACT_PROMPT_CHARS} limit; shorten the instructions`,
+    );
+  }
+  return prompt;
+}

@@ -1,0 +1,113 @@
+// `before_compact_commit`: restore reference snapshots. Files the agent read, wrote or edited in the
+// compacted part are listed in the summary message, and the current content of the most recent few is
+// re-attached (within a small bound), so the agent does not lose track of its workspace after compaction.
+import { readFileSync, statSync } from "node:fs";
+import type { Content, Message } from "../../src/history/schema.ts";
+import { resolveInWorkspace } from "../../src/tools/paths.ts";
+
+/** Tools whose `path` argument names a workspace file. */
+const FILE_TOOLS: Record<string, string> = { read: "read", write: "written", edit: "edited" };
+export const MAX_LISTED_FILES = 40;
+export const MAX_SNAPSHOT_FILES = 3;
+export const MAX_SNAPSHOT_BYTES = 8 * 1024;
+
+interface FileUse {
+  path: string;
+  actions: Set<string>;
+  /** order of the last use */
+  last: number;
+}
+
+/** Files touched by file tools in `messages`, least recently used first. */
+export function touchedFiles(messages: readonly Message[]): FileUse[] {
+  const uses = new Map<string, FileUse>();
+  let order = 0;
+  for (const m of messages) {
+    for (const c of m.tool_calls ?? []) {
+      const action = FILE_TOOLS[c.name];
+      if (!action) continue;
+      let path: unknown;
+      try {
+        path = (JSON.parse(c.arguments) as { path?: unknown })?.path;
+      } catch {
+        continue;
+      }
+      if (typeof path !== "string" || path.trim() === "") continue;
+      const use = uses.get(path) ?? { path, actions: new Set<string>(), last: 0 };
+      use.actions.add(action);
+      use.last = ++order;
+      uses.set(path, use);
+    }
+  }
+  return [...uses.values()].sort((a, b) => a.last - b.last);
+}
+
+/** Current text of a workspace file, or undefined (outside the workspace, missing, binary, too big). */
+function currentText(workspace: string, path: string, maxBytes: number): string | undefined {
+  try {
+    // Paths come from model output: the same containment check as the file tools.
+    const real = resolveInWorkspace(workspace, path);
+    const st = statSync(real);
+    if (!st.isFile() || st.size > 1024 * 1024) return undefined;
+    const buf = readFileSync(real);
+    if (buf.includes(0)) return undefined;
+    const text = buf.toString("utf8");
+    if (buf.length <= maxBytes) return text;
+    return `${buf
+      .subarray(0, maxBytes)
+      .toString("utf8")
+      .replace(/\uFFFD$/, "")}\n[… ${buf.length - maxBytes} more bytes; read the file for the rest …]`;
+  } catch {
+    return undefined;
+  }
+}
+
+export function snapshotText(
+  compacted: readonly Message[],
+  suffix: readonly Message[],
+  workspace: string,
+): string {
+  const files = touchedFiles(compacted);
+  if (files.length === 0) return "";
+  const stillVisible = new Set(touchedFiles(suffix).map((f) => f.path));
+  const listed = files.slice(-MAX_LISTED_FILES);
+  const lines = listed.map((f) => `- ${f.path} (${[...f.actions].join(", ")})`);
+  let out = `\n\n[Files the agent used in the compacted part, least recent first]\n${lines.join("\n")}`;
+  if (files.length > listed.length) out += `\n- … and ${files.length - listed.length} more`;
+  let budget = MAX_SNAPSHOT_BYTES;
+  let attached = 0;
+  for (let k = files.length - 1; k >= 0 && attached < MAX_SNAPSHOT_FILES && budget > 0; k--) {
+    const f = files[k] as FileUse;
+    if (stillVisible.has(f.path)) continue;
+    const text = currentText(workspace, f.path, budget);
+    if (text === undefined) continue;
+    out += `\n\n[Current content of ${f.path} at compaction time]\n${text}`;
+    budget -= Buffer.byteLength(text);
+    attached++;
+  }
+  return out;
+}
+
+function appendText(content: Content, extra: string): Content {
+  if (typeof content === "string") return content + extra;
+  const i = content.findIndex((p) => p.type === "text");
+  if (i < 0) return [{ type: "text", text: extra.trimStart() }, ...content];
+  return content.map((p, k) => (k === i && p.type === "text" ? { ...p, text: p.text + extra } : p));
+}
+
+/** The candidate with the snapshot text added to its summary message (candidate[1]). */
+export function restoreSnapshots(
+  candidate: Message[],
+  compacted: readonly Message[],
+  workspace: string,
+): Message[] {
+  const summary = candidate[1];
+  if (!summary || summary.meta?.summary !== true) return candidate;
+  // The core builds [system, summary, ...recent suffix]; the recent suffix is still in context.
+  const suffix = candidate.slice(2);
+  const extra = snapshotText(compacted, suffix, workspace);
+  if (extra === "") return candidate;
+  const next = [...candidate];
+  next[1] = { ...summary, content: appendText(summary.content, extra) };
+  return next;
+}
