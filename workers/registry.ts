@@ -8,4 +8,11 @@ type Loader = () => Promise<WorkerModule>;
 export const BUILTIN_WORKERS: Partial<Record<ModuleName, Loader>> = {
   budget: () => import("./budget/index.ts").then((m) => m.budgetModule),
   compact: () => import("./compact/index.ts").then((m) => m.compactModule),
+  cache: () => import("./cache/index.ts").then((m) => m.cacheModule),
+  prompts: () => import("./prompts/index.ts").then((m) => m.createPromptsModule()),
+  skills: () => import("./skills/index.ts").then((m) => m.createSkillsModule()),
+  memory: () => import("./memory/index.ts").then((m) => m.createMemoryModule()),
+  search: () => import("./search/index.ts").then((m) => m.createSearchModule()),
+  web: () => import("./web/index.ts").then((m) => m.loadWebModule()),
+  steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
 };

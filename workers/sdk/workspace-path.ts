@@ -1,0 +1,45 @@
+// Paths a worker reads on behalf of the model or the workspace must stay inside the workspace. Checking the
+// lexical path is not enough: a symlink inside the workspace may point anywhere, so the real path of the
+// target is checked too.
+import { realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve, sep } from "node:path";
+
+/** True when `p` is `root` or below it (both absolute, already normalised). */
+export function isInside(root: string, p: string): boolean {
+  const rel = relative(root, p);
+  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
+}
+
+/** The real path of the workspace (symlinks in the workspace path itself resolved). */
+export function realWorkspace(workspace: string): string {
+  return realpathSync(resolve(workspace));
+}
+
+export type Resolved = { ok: true; path: string; real: string } | { ok: false; reason: string };
+
+/**
+ * Resolve `userPath` (relative to the workspace, or absolute) and make sure both the path and, when it
+ * exists, its real path stay inside the workspace. A missing path is reported as such.
+ */
+export function resolveInWorkspace(workspace: string, userPath: string | undefined): Resolved {
+  const root = resolve(workspace);
+  const path = resolve(root, userPath ?? ".");
+  const shown = userPath ?? ".";
+  if (!isInside(root, path)) return { ok: false, reason: `path "${shown}" is outside the workspace` };
+  let realRoot: string;
+  let real: string;
+  try {
+    realRoot = realWorkspace(root);
+  } catch {
+    return { ok: false, reason: `the workspace ${root} does not exist` };
+  }
+  try {
+    real = realpathSync(path);
+  } catch {
+    return { ok: false, reason: `path "${shown}" does not exist in the workspace` };
+  }
+  if (!isInside(realRoot, real)) {
+    return { ok: false, reason: `path "${shown}" leads outside the workspace (through a symbolic link)` };
+  }
+  return { ok: true, path, real };
+}

@@ -1,0 +1,59 @@
+// The `find` tool: workspace files whose relative path matches a glob, sorted, capped.
+import { statSync } from "node:fs";
+import { relative, sep } from "node:path";
+import type { z } from "zod";
+import type { FindInput } from "../../src/manifest/modules.ts";
+import type { ToolResult } from "../../src/worker/protocol.ts";
+import { toolError, toolText } from "../sdk/module.ts";
+import { resolveInWorkspace } from "../sdk/workspace-path.ts";
+import { compileGlob, type PathMatcher } from "./glob.ts";
+import { SEARCH_TIME_BUDGET_MS } from "./grep.ts";
+import { loadIgnore } from "./ignore.ts";
+import { walkFiles } from "./walk.ts";
+
+export const DEFAULT_FIND_RESULTS = 500;
+
+type FindArgs = z.infer<typeof FindInput>;
+
+export function find(workspace: string, args: FindArgs): ToolResult {
+  let match: PathMatcher;
+  try {
+    match = compileGlob(args.pattern);
+  } catch (err) {
+    return toolError(`find: invalid glob: ${(err as Error).message}`);
+  }
+  const where = resolveInWorkspace(workspace, args.path);
+  if (!where.ok) return toolError(`find: ${where.reason}`);
+  const root = resolveInWorkspace(workspace, ".");
+  if (!root.ok) return toolError(`find: ${root.reason}`);
+  if (!statSync(where.real).isDirectory()) return toolError(`find: path "${args.path}" is not a directory`);
+
+  const max = args.max_results ?? DEFAULT_FIND_RESULTS;
+  const deadline = Date.now() + SEARCH_TIME_BUDGET_MS;
+  let timedOut = false;
+  const found: string[] = [];
+  let more = false;
+  const files = walkFiles(relative(root.real, where.real).split(sep).join("/"), {
+    realRoot: root.real,
+    ignored: loadIgnore(root.real),
+    shouldStop: () => {
+      timedOut = Date.now() > deadline;
+      return timedOut;
+    },
+  });
+  for (const f of files) {
+    if (!match(f.rel)) continue;
+    if (found.length >= max) {
+      more = true;
+      break;
+    }
+    found.push(f.rel);
+  }
+  // walkFiles already yields in path order; the result is sorted as it is.
+  if (found.length === 0)
+    return toolText(timedOut ? "no files found before the time limit" : "no files found");
+  if (more) found.push(`[results capped at ${max}; narrow the pattern or path to see the rest]`);
+  else if (timedOut)
+    found.push(`[search stopped after ${SEARCH_TIME_BUDGET_MS / 1000} s; results are partial]`);
+  return toolText(found.join("\n"));
+}

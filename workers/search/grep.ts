@@ -1,0 +1,88 @@
+// The `grep` tool: a regular expression over the workspace's files, `path:line: text` per match.
+import { statSync } from "node:fs";
+import { relative, sep } from "node:path";
+import type { z } from "zod";
+import type { GrepInput } from "../../src/manifest/modules.ts";
+import type { ToolResult } from "../../src/worker/protocol.ts";
+import { toolError, toolText } from "../sdk/module.ts";
+import { clipLine } from "../sdk/text-limits.ts";
+import { resolveInWorkspace } from "../sdk/workspace-path.ts";
+import { compileGlob, type PathMatcher } from "./glob.ts";
+import { loadIgnore } from "./ignore.ts";
+import { scanFile } from "./scan-file.ts";
+import { walkFiles } from "./walk.ts";
+
+export const DEFAULT_GREP_RESULTS = 200;
+export const MAX_LINE_CHARS = 300;
+/** Whole-result bound, whatever max_results says. */
+export const MAX_GREP_OUTPUT_CHARS = 100_000;
+/** Stop searching (and say so) well before the host's 15 s request deadline. */
+export const SEARCH_TIME_BUDGET_MS = 10_000;
+
+type GrepArgs = z.infer<typeof GrepInput>;
+
+function toRel(realRoot: string, real: string): string {
+  return relative(realRoot, real).split(sep).join("/");
+}
+
+export function grep(workspace: string, args: GrepArgs): ToolResult {
+  let re: RegExp;
+  try {
+    re = new RegExp(args.pattern, args.ignore_case ? "i" : "");
+  } catch (err) {
+    return toolError(`grep: invalid regular expression: ${(err as Error).message}`);
+  }
+  let globMatch: PathMatcher | undefined;
+  try {
+    globMatch = args.glob ? compileGlob(args.glob) : undefined;
+  } catch (err) {
+    return toolError(`grep: invalid glob: ${(err as Error).message}`);
+  }
+  const where = resolveInWorkspace(workspace, args.path);
+  if (!where.ok) return toolError(`grep: ${where.reason}`);
+  const realRoot = resolveInWorkspace(workspace, ".");
+  if (!realRoot.ok) return toolError(`grep: ${realRoot.reason}`);
+
+  const max = args.max_results ?? DEFAULT_GREP_RESULTS;
+  const deadline = Date.now() + SEARCH_TIME_BUDGET_MS;
+  const out: string[] = [];
+  let size = 0;
+  let stop: string | undefined;
+  const onHit = (rel: string) => (hit: { line: number; text: string }) => {
+    const entry = `${rel}:${hit.line}: ${clipLine(hit.text, MAX_LINE_CHARS)}`;
+    if (size + entry.length > MAX_GREP_OUTPUT_CHARS) {
+      stop = `[output capped at ${MAX_GREP_OUTPUT_CHARS} characters; narrow the pattern, path or glob]`;
+      return false;
+    }
+    out.push(entry);
+    size += entry.length + 1;
+    if (out.length >= max) {
+      stop = `[results capped at ${max}; there may be more: narrow the pattern, path or glob]`;
+      return false;
+    }
+    return true;
+  };
+
+  const startRel = toRel(realRoot.real, where.real);
+  if (statSync(where.real).isFile()) {
+    if (scanFile(where.real, re, onHit(startRel)) === "binary")
+      return toolText(`${startRel} is a binary file`);
+  } else {
+    const files = walkFiles(startRel, {
+      realRoot: realRoot.real,
+      ignored: loadIgnore(realRoot.real),
+      shouldStop: () => stop !== undefined || Date.now() > deadline,
+    });
+    for (const f of files) {
+      if (globMatch && !globMatch(f.rel)) continue;
+      if (scanFile(f.abs, re, onHit(f.rel)) === "stopped") break;
+      if (Date.now() > deadline) {
+        stop = `[search stopped after ${SEARCH_TIME_BUDGET_MS / 1000} s; results are partial: narrow the path or glob]`;
+        break;
+      }
+    }
+  }
+  if (out.length === 0 && stop === undefined) return toolText("no matches");
+  if (stop !== undefined) out.push(stop);
+  return toolText(out.join("\n"));
+}

@@ -1,0 +1,72 @@
+// The skills module: lists the available skills in the system prompt and loads one on demand.
+import { dirname } from "node:path";
+import { SkillInput } from "../../src/manifest/modules.ts";
+import { defineWorkerModule, toolError, toolText } from "../sdk/module.ts";
+import { registryToolDecl } from "../sdk/registry-decl.ts";
+import { appendToSystem } from "../sdk/system-prompt.ts";
+import { clipLine, clipText } from "../sdk/text-limits.ts";
+import { parseToolArgs } from "../sdk/tool-args.ts";
+import { workerConfigDir } from "../sdk/worker-env.ts";
+import { type Skill, SkillCatalog } from "./catalog.ts";
+
+/** At most this many skills are listed in the system prompt; the tool can still load any of them. */
+export const MAX_LISTED = 100;
+export const MAX_DESCRIPTION_CHARS = 200;
+/** Largest skill text returned by the tool; longer skills are cut with a note. */
+export const MAX_SKILL_CHARS = 64000;
+
+export function skillListing(skills: Skill[]): string {
+  if (skills.length === 0) return "";
+  const shown = skills.slice(0, MAX_LISTED);
+  const lines = shown.map((s) => `- ${s.name}: ${clipLine(s.description, MAX_DESCRIPTION_CHARS)}`);
+  if (skills.length > shown.length) {
+    lines.push(
+      `- … and ${skills.length - shown.length} more (ask the skill tool for a name to see them all)`,
+    );
+  }
+  return [
+    "## Skills",
+    "These skills hold instructions for specific tasks. When one fits the task, call the `skill` tool with its name to load it before you start.",
+    ...lines,
+  ].join("\n");
+}
+
+export function createSkillsModule(configDir = workerConfigDir()) {
+  let catalog: SkillCatalog | undefined;
+  const skillsOf = (workspace: string, log: (m: string) => void) => {
+    catalog ??= new SkillCatalog(log);
+    return catalog.list(configDir, workspace);
+  };
+  return defineWorkerModule({
+    name: "skills",
+    hooks: {
+      system_prompt: (data, ctx) =>
+        appendToSystem(data, "skills", skillListing(skillsOf(ctx.workspace, ctx.log))),
+    },
+    tools: [
+      {
+        decl: registryToolDecl("skills", "skill"),
+        run: (args, ctx) => {
+          const parsed = parseToolArgs("skill", SkillInput, args);
+          if (!parsed.ok) return parsed.error;
+          const skills = skillsOf(ctx.workspace, ctx.log);
+          const skill = skills.find((s) => s.name === parsed.value.name);
+          if (!skill) {
+            const names = skills.map((s) => s.name).join(", ");
+            return toolError(
+              `no skill named "${parsed.value.name}"; ${names ? `available skills: ${names}` : "no skills are installed"}`,
+            );
+          }
+          const body = clipText(
+            skill.text,
+            MAX_SKILL_CHARS,
+            (total) => `[skill cut: ${total} characters, only the first ${MAX_SKILL_CHARS} are shown]`,
+          );
+          return toolText(
+            `Skill "${skill.name}" (folder ${dirname(skill.file)}; paths in it are relative to that folder)\n\n${body}`,
+          );
+        },
+      },
+    ],
+  });
+}
