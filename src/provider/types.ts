@@ -4,6 +4,7 @@ import type { History, Message } from "../history/schema.ts";
 import type { ToolDecl } from "../worker/protocol.ts";
 
 export interface Usage {
+  /** the whole prompt, cached parts included (what the context window holds) */
   input_tokens: number;
   output_tokens: number;
   cache_read_tokens?: number;
@@ -46,15 +47,31 @@ export type ProviderErrorKind =
   | "network"
   | "cancelled";
 
+/** Kinds worth another attempt: the same request may succeed a little later. */
+const TRANSIENT_KINDS: ReadonlySet<ProviderErrorKind> = new Set(["rate_limit", "server", "network"]);
+
+export interface ProviderErrorOptions {
+  /** the server asked us to wait this long before trying again (retry-after) */
+  retryAfterMs?: number;
+  /** override the kind's default (e.g. a 429 for an exhausted quota will not clear by waiting) */
+  retryable?: boolean;
+}
+
 /** A provider failure, classified so the agent can react (overflow → compaction recovery). */
 export class ProviderError extends Error {
+  /** whether sending the same request again may succeed */
+  readonly retryable: boolean;
+  readonly retryAfterMs?: number;
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
     readonly status?: number,
+    options: ProviderErrorOptions = {},
   ) {
     super(message);
     this.name = "ProviderError";
+    this.retryable = options.retryable ?? TRANSIENT_KINDS.has(kind);
+    if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }
 

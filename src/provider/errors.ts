@@ -1,0 +1,149 @@
+// Turning a failed HTTP exchange into a classified ProviderError whose message a person can act on:
+// provider, model, HTTP status and the server's own explanation — with the API key scrubbed out.
+import type { ProviderName } from "../config/schemas.ts";
+import { ProviderError, type ProviderErrorKind } from "./types.ts";
+
+/** Who was asked what; every message names them. */
+export interface CallSite {
+  provider: ProviderName;
+  model: string;
+  /** scrubbed from any text we repeat (some servers echo the key they were given) */
+  apiKey?: string;
+}
+
+/**
+ * How servers say "the prompt does not fit": OpenAI and OpenRouter, Anthropic, llama.cpp, vLLM, Ollama,
+ * LM Studio and a few generic phrasings. Matched case-insensitively against the error body.
+ */
+const OVERFLOW_PATTERNS: RegExp[] = [
+  /context_length_exceeded/, // OpenAI error code
+  /maximum context length/, // OpenAI, OpenRouter, vLLM
+  /reduce the length of the (messages|prompt|input)/,
+  /prompt is too long/, // Anthropic
+  /input length and `?max_tokens`? exceed context limit/, // Anthropic (input + reserved output)
+  /exceeds? the (available )?context (size|length|window)/, // llama.cpp, Ollama
+  /exceed_context_size_error/, // llama.cpp error type
+  /context (length|window|size) (is )?exceeded/,
+  /exceeded (the )?(max(imum)? )?context (length|window)/,
+  /longer than the maximum model length/, // vLLM
+  /too long to fit into the model/, // vLLM
+  /context.{0,20}overflows?/, // LM Studio ("when context the overflows"), generic
+  /input is too large to process/, // llama.cpp (batch)
+  /(input|prompt) tokens? (count )?exceeds?/, // "input tokens exceed the configured limit", Gemini-style
+  /too many (input )?tokens/,
+  /request_too_large|request (entity )?too large/, // Anthropic 413 and proxies
+];
+
+export function looksLikeContextOverflow(text: string): boolean {
+  const lower = text.toLowerCase();
+  return OVERFLOW_PATTERNS.some((re) => re.test(lower));
+}
+
+/** Known API-key shapes, scrubbed even when they are not the key we sent (a proxy may echo another). */
+const KEY_SHAPES = /\b(sk-[A-Za-z0-9_*.-]{8,}|sk_[A-Za-z0-9]{16,}|Bearer\s+\S+)/g;
+
+export function redact(text: string, apiKey?: string): string {
+  let out = text;
+  if (apiKey && apiKey.length >= 4) out = out.split(apiKey).join("[redacted]");
+  return out.replace(KEY_SHAPES, "[redacted]");
+}
+
+/** The most useful line from an error body: JSON `error.message`, `error`, `message`, `detail`, or text. */
+export function errorBodyMessage(body: string): string {
+  let msg = body;
+  try {
+    msg = pickMessage(JSON.parse(body)) ?? body;
+  } catch {
+    // not JSON: an HTML error page or plain text; use it as is
+  }
+  msg = msg
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  return msg.length > 500 ? `${msg.slice(0, 500)}…` : msg;
+}
+
+function pickMessage(json: unknown): string | undefined {
+  if (typeof json === "string") return json;
+  if (!json || typeof json !== "object") return undefined;
+  const o = json as Record<string, unknown>;
+  for (const key of ["error", "message", "detail"]) {
+    const v = o[key];
+    if (typeof v === "string" && v) return v;
+    if (v && typeof v === "object") {
+      const inner = pickMessage(v);
+      if (inner) return inner;
+    }
+  }
+  return undefined;
+}
+
+/** The machine-readable error code/type if the body has one (e.g. insufficient_quota). */
+function errorCode(body: string): string {
+  try {
+    const err = (JSON.parse(body) as { error?: { code?: unknown; type?: unknown } }).error;
+    return `${String(err?.code ?? "")} ${String(err?.type ?? "")}`;
+  } catch {
+    return "";
+  }
+}
+
+function kindForStatus(status: number, body: string): ProviderErrorKind {
+  if (status === 401 || status === 403) return "auth";
+  if (status === 404) return "not_found";
+  if (status === 429) return "rate_limit";
+  if (status === 408) return "network";
+  // Some servers answer an oversized prompt with a 5xx; waiting will not make it fit.
+  if (looksLikeContextOverflow(body)) return "context_overflow";
+  if (status >= 500) return "server";
+  return "bad_request";
+}
+
+const HINTS: Partial<Record<ProviderErrorKind, string>> = {
+  auth: "check the API key (I_API_KEY, OPENAI_API_KEY / ANTHROPIC_API_KEY or auth.json)",
+  not_found: "is the model name right, and does this endpoint serve it?",
+};
+
+/** A ProviderError for a non-2xx response. */
+export function httpError(
+  site: CallSite,
+  status: number,
+  body: string,
+  retryAfterMs?: number,
+): ProviderError {
+  const kind = kindForStatus(status, body);
+  const detail = redact(errorBodyMessage(body), site.apiKey) || "(empty response body)";
+  const hint = HINTS[kind];
+  const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${hint ? ` (${hint})` : ""}`;
+  // An exhausted quota or billing problem comes back as 429 but will not clear by waiting.
+  const retryable =
+    kind === "rate_limit" && /insufficient_quota|billing/.test(errorCode(body)) ? false : undefined;
+  return new ProviderError(kind, message, status, {
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(retryable !== undefined ? { retryable } : {}),
+  });
+}
+
+/** An error the server reported inside an already-open stream (OpenRouter chunks, Anthropic `error`). */
+export function streamError(site: CallSite, payload: string): ProviderError {
+  const detail = redact(errorBodyMessage(payload), site.apiKey) || "unknown error";
+  const lower = payload.toLowerCase();
+  let kind: ProviderErrorKind = "server";
+  if (/rate_limit/.test(lower)) kind = "rate_limit";
+  else if (looksLikeContextOverflow(lower)) kind = "context_overflow";
+  else if (/invalid_request/.test(lower)) kind = "bad_request";
+  else if (/authentication|permission/.test(lower)) kind = "auth";
+  return new ProviderError(kind, `${site.provider} model "${site.model}": error in stream: ${detail}`);
+}
+
+export function networkError(site: CallSite, err: unknown, during: string): ProviderError {
+  const cause = err instanceof Error ? err.message : String(err);
+  return new ProviderError(
+    "network",
+    `${site.provider} model "${site.model}": network error ${during}: ${redact(cause, site.apiKey)}`,
+  );
+}
+
+export function cancelledError(site: CallSite): ProviderError {
+  return new ProviderError("cancelled", `${site.provider} model "${site.model}": request cancelled`);
+}

@@ -1,0 +1,67 @@
+// The one way the core gets a Provider for a wire format.
+import { UserError } from "../cli/errors.ts";
+import type { ProviderName } from "../config/schemas.ts";
+import { createAnthropicProvider } from "./anthropic.ts";
+import { createOpenAiProvider } from "./openai.ts";
+import { DEFAULT_RETRY } from "./retry.ts";
+import type { ProviderSettings } from "./transport.ts";
+import type { Provider } from "./types.ts";
+
+export interface CreateProviderOptions {
+  provider: ProviderName;
+  /** from resolveApiKey; NO_KEY for a local server that needs none */
+  apiKey: string;
+  /** default: https://api.openai.com/v1 or https://api.anthropic.com */
+  baseUrl?: string;
+  /** attempts after the first on 429/5xx/network errors (default 5) */
+  maxRetries?: number;
+  /** first backoff window in ms, doubling per attempt (default 1000; tests use a few ms) */
+  retryBaseMs?: number;
+  /** cap on any single wait, retry-after included (default 30000) */
+  retryMaxMs?: number;
+  fetch?: typeof fetch;
+  headers?: Record<string, string>;
+}
+
+function checkBaseUrl(baseUrl: string): void {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new UserError(`base URL "${baseUrl}" is not a valid URL; give one like http://localhost:11434/v1`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UserError(`base URL "${baseUrl}" must start with http:// or https://`);
+  }
+}
+
+export function createProvider(opts: CreateProviderOptions): Provider {
+  if (opts.baseUrl !== undefined) checkBaseUrl(opts.baseUrl);
+  const settings: ProviderSettings = {
+    apiKey: opts.apiKey,
+    retry: {
+      maxRetries: opts.maxRetries ?? DEFAULT_RETRY.maxRetries,
+      baseMs: opts.retryBaseMs ?? DEFAULT_RETRY.baseMs,
+      maxDelayMs: opts.retryMaxMs ?? DEFAULT_RETRY.maxDelayMs,
+    },
+    fetch: opts.fetch ?? globalThis.fetch,
+    headers: opts.headers ?? {},
+    ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),
+  };
+  switch (opts.provider) {
+    case "openai":
+      return createOpenAiProvider(settings);
+    case "anthropic":
+      return createAnthropicProvider(settings);
+    case "responses":
+      // The Responses wire format is shaped by the `responses` worker module (wire_request/wire_response);
+      // there is no built-in transport for it here.
+      throw new Error(
+        'provider "responses": the Responses wire format is provided through the responses module, not createProvider',
+      );
+  }
+}
+
+export { NO_KEY, resolveApiKey } from "./credentials.ts";
+export { lookupModel, type ResolvedModel, resolveModel } from "./models.ts";
+export * from "./types.ts";

@@ -1,0 +1,114 @@
+// History → OpenAI Chat Completions request body. Also what Ollama, llama.cpp, vLLM, LM Studio and
+// OpenRouter accept, so only widely supported fields are used.
+import type { History, ImagePart, Message } from "../history/schema.ts";
+import { contentText } from "../history/schema.ts";
+import { wireToolId } from "./tool-ids.ts";
+import type { ModelRequest } from "./types.ts";
+
+type OpenAiPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+
+export type OpenAiMessage =
+  | { role: "system" | "user"; content: string | OpenAiPart[] }
+  | {
+      role: "assistant";
+      content: string | null;
+      tool_calls?: { id: string; type: "function"; function: { name: string; arguments: string } }[];
+    }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+export interface OpenAiOptions {
+  /** api.openai.com wants `max_completion_tokens` (reasoning models reject `max_tokens`); others the old name */
+  useMaxCompletionTokens: boolean;
+}
+
+const dataUrl = (p: ImagePart) => `data:${p.media_type};base64,${p.data}`;
+
+function userContent(msg: Message): string | OpenAiPart[] {
+  if (typeof msg.content === "string") return msg.content;
+  return msg.content.map((p) =>
+    p.type === "text"
+      ? { type: "text", text: p.text }
+      : { type: "image_url", image_url: { url: dataUrl(p) } },
+  );
+}
+
+function imagesOf(msg: Message): ImagePart[] {
+  return typeof msg.content === "string" ? [] : msg.content.filter((p) => p.type === "image");
+}
+
+export function toOpenAiMessages(history: History): OpenAiMessage[] {
+  const out: OpenAiMessage[] = [];
+  // Tool messages carry text only in this format; images a tool returned follow the batch as a user turn.
+  let pendingImages: ImagePart[] = [];
+  const flushImages = () => {
+    if (pendingImages.length === 0) return;
+    out.push({
+      role: "user",
+      content: [
+        { type: "text", text: "Images returned by the tool calls above:" },
+        ...pendingImages.map((p): OpenAiPart => ({ type: "image_url", image_url: { url: dataUrl(p) } })),
+      ],
+    });
+    pendingImages = [];
+  };
+  for (const msg of history) {
+    if (msg.role !== "tool") flushImages();
+    switch (msg.role) {
+      case "system": {
+        const text = contentText(msg.content);
+        if (text) out.push({ role: "system", content: text });
+        break;
+      }
+      case "user":
+        out.push({ role: "user", content: userContent(msg) });
+        break;
+      case "assistant": {
+        const text = contentText(msg.content);
+        const calls = msg.tool_calls ?? [];
+        if (calls.length === 0) {
+          out.push({ role: "assistant", content: text });
+          break;
+        }
+        out.push({
+          role: "assistant",
+          content: text || null,
+          tool_calls: calls.map((c) => ({
+            id: wireToolId(c.id, "openai"),
+            type: "function",
+            function: { name: c.name, arguments: c.arguments },
+          })),
+        });
+        break;
+      }
+      case "tool":
+        out.push({
+          role: "tool",
+          tool_call_id: wireToolId(msg.tool_call_id ?? "", "openai"),
+          content: contentText(msg.content),
+        });
+        pendingImages.push(...imagesOf(msg));
+        break;
+    }
+  }
+  flushImages();
+  return out;
+}
+
+export function openAiRequestBody(req: ModelRequest, opts: OpenAiOptions): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    model: req.model,
+    messages: toOpenAiMessages(req.messages),
+    stream: true,
+    stream_options: { include_usage: true },
+  };
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.input_schema },
+    }));
+  }
+  if (req.max_output_tokens !== undefined) {
+    body[opts.useMaxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = req.max_output_tokens;
+  }
+  return body;
+}

@@ -1,0 +1,140 @@
+// One streamed model request over HTTP: POST, check the status, read the SSE body through a wire-format
+// decoder, and retry transient failures — but only while nothing has been shown to the caller yet, so a
+// retry can never duplicate text or tool calls that were already streamed.
+import { type CallSite, cancelledError, httpError, networkError, redact, streamError } from "./errors.ts";
+import { backoffDelay, parseRetryAfter, type RetryPolicy, sleep } from "./retry.ts";
+import { readSse, type SseEvent } from "./sse.ts";
+import { type ModelResponse, ProviderError, type StreamEvent } from "./types.ts";
+
+/** What every provider needs besides the request itself (built by createProvider). */
+export interface ProviderSettings {
+  apiKey: string;
+  baseUrl?: string;
+  retry: RetryPolicy;
+  fetch: typeof fetch;
+  /** extra headers for every request (e.g. OpenRouter's HTTP-Referer) */
+  headers: Record<string, string>;
+}
+
+/** Turns one wire format's events into StreamEvents and, at the end, the assistant message. */
+export interface WireDecoder {
+  /** handle one SSE event; throws ProviderError for an error the server reports in the stream */
+  event(ev: SseEvent): void;
+  /** the terminal event arrived: stop reading */
+  readonly done: boolean;
+  /** the finished reply; throws when the stream ended before the reply was complete */
+  finish(): ModelResponse;
+}
+
+export interface StreamCall {
+  site: CallSite;
+  url: string;
+  headers: Record<string, string>;
+  body: unknown;
+  fetch: typeof fetch;
+  retry: RetryPolicy;
+  signal?: AbortSignal;
+  onEvent?: (ev: StreamEvent) => void;
+  /** a fresh decoder per attempt */
+  decoder: (emit: (ev: StreamEvent) => void) => WireDecoder;
+}
+
+/** Wraps an exception thrown by the caller's own onEvent callback, which must reach it unchanged. */
+class CallbackFailure {
+  constructor(readonly error: unknown) {}
+}
+
+export async function streamWithRetry(call: StreamCall): Promise<ModelResponse> {
+  const { site, signal, retry } = call;
+  const payload = JSON.stringify(call.body);
+  for (let attempt = 0; ; attempt++) {
+    let emitted = false;
+    const emit = (ev: StreamEvent) => {
+      emitted = true;
+      try {
+        call.onEvent?.(ev);
+      } catch (err) {
+        throw new CallbackFailure(err);
+      }
+    };
+    try {
+      return await once(call, payload, emit);
+    } catch (caught) {
+      if (caught instanceof CallbackFailure) throw caught.error;
+      if (signal?.aborted) throw cancelledError(site);
+      const err = caught instanceof ProviderError ? caught : networkError(site, caught, "during the request");
+      if (!err.retryable || emitted || attempt >= retry.maxRetries) throw err;
+      const delay = backoffDelay(attempt + 1, retry, err.retryAfterMs);
+      call.onEvent?.({ type: "retry", attempt: attempt + 1, delay_ms: delay, reason: err.message });
+      try {
+        await sleep(delay, signal);
+      } catch {
+        throw cancelledError(site);
+      }
+    }
+  }
+}
+
+async function once(
+  call: StreamCall,
+  payload: string,
+  emit: (ev: StreamEvent) => void,
+): Promise<ModelResponse> {
+  const { site, signal } = call;
+  let res: Response;
+  try {
+    res = await call.fetch(call.url, {
+      method: "POST",
+      headers: call.headers,
+      body: payload,
+      ...(signal ? { signal } : {}),
+    });
+  } catch (err) {
+    if (signal?.aborted) throw cancelledError(site);
+    throw networkError(site, err, `connecting to ${redact(call.url)}`);
+  }
+  if (!res.ok) {
+    const text = await res.text().catch(() => "");
+    throw httpError(site, res.status, text, parseRetryAfter(res.headers));
+  }
+  const type = res.headers.get("content-type") ?? "";
+  if (type.includes("application/json")) {
+    // A server or proxy that ignored `stream: true`, or a 200 that carries an error object.
+    const text = await res.text().catch(() => "");
+    const err = streamError(site, text);
+    throw new ProviderError(err.kind, err.message, res.status, { retryable: false });
+  }
+  if (!res.body) throw networkError(site, "empty response body", "reading the reply");
+  const decoder = call.decoder(emit);
+  try {
+    for await (const ev of readSse(res.body, signal)) {
+      decoder.event(ev);
+      if (decoder.done) break;
+    }
+  } catch (err) {
+    if (signal?.aborted) throw cancelledError(site);
+    if (err instanceof ProviderError || err instanceof CallbackFailure) throw err;
+    throw networkError(site, err, "reading the reply stream");
+  }
+  return decoder.finish();
+}
+
+/** Parse one SSE data payload, turning garbage into a classified error instead of a SyntaxError. */
+export function parseChunk(site: CallSite, data: string): unknown {
+  try {
+    return JSON.parse(data);
+  } catch {
+    throw new ProviderError(
+      "server",
+      `${site.provider} model "${site.model}": malformed stream chunk: ${redact(data.slice(0, 200), site.apiKey)}`,
+    );
+  }
+}
+
+/** The stream ended without its terminal event (connection cut by a proxy, server crash). */
+export function truncatedError(site: CallSite): ProviderError {
+  return new ProviderError(
+    "network",
+    `${site.provider} model "${site.model}": the reply stream ended before the reply was complete`,
+  );
+}
