@@ -16,7 +16,7 @@ export const MESSAGE_OVERHEAD = 4;
 export const TOOL_CALL_OVERHEAD = 8;
 export const TOOL_DECL_OVERHEAD = 8;
 
-const NON_ASCII = /[^\x00-\x7f]/;
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /** Estimated tokens of a text (fractional; callers round once per component). */
 export function textTokens(s: string): number {

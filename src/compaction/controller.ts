@@ -1,0 +1,285 @@
+// When to compact (DESIGN §8 triggers): before every model request the budget decides (high-watermark
+// with re-arm hysteresis), the hard limit is enforced before any HTTP, the user can compact by hand, and a
+// provider context overflow gets one compaction. Three consecutive automatic failures open a circuit
+// breaker, so a broken compactor cannot turn every request into a failing compaction; a manual success
+// closes it.
+import type { CompactionReason, EmitEvent } from "../agent/events.ts";
+import type { ModelInfo } from "../config/schemas.ts";
+import type { History } from "../history/schema.ts";
+import type { Manifest } from "../manifest/schema.ts";
+import type { Provider, Usage } from "../provider/types.ts";
+import type { ToolDecl } from "../worker/protocol.ts";
+import type { HookRunner } from "../worker/types.ts";
+import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
+import { BudgetExceededError, CompactionError, causeOf } from "./errors.ts";
+import { compactionModules } from "./modules-info.ts";
+import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
+import type { BudgetPolicy, UsageSample } from "./schemas.ts";
+
+export const MAX_CONSECUTIVE_AUTO_FAILURES = 3;
+
+/** What the controller needs of a session: the atomic compaction commit and an id for notifications. */
+export interface ControllerSession extends CompactionSink {
+  readonly id: string;
+}
+
+export interface ControllerDeps {
+  hooks: HookRunner;
+  provider: Provider;
+  model: ModelInfo & { name: string };
+  policy: { reserve_tokens?: number; trigger_ratio: number; rearm_ratio: number };
+  workspace: string;
+  session: ControllerSession;
+  emit: EmitEvent;
+  /** the manifest the hooks run, to name the modules in each compaction record */
+  manifest?: Manifest;
+}
+
+export class CompactionController {
+  private armed = true;
+  private failures = 0;
+  private usage: UsageSample | undefined;
+  private readonly told = new Set<string>();
+  private readonly pipeline: PipelineDeps;
+
+  constructor(private readonly deps: ControllerDeps) {
+    const policy: BudgetPolicy = { ...deps.policy };
+    this.pipeline = {
+      hooks: deps.hooks,
+      provider: deps.provider,
+      model: deps.model,
+      policy,
+      workspace: deps.workspace,
+      session: deps.session,
+      modules: compactionModules(deps.manifest),
+      onStreamEvent: (ev) => {
+        if (ev.type === "retry") deps.emit(ev);
+      },
+    };
+  }
+
+  /** Consecutive failed automatic compactions (3 opens the breaker). */
+  get consecutiveFailures(): number {
+    return this.failures;
+  }
+
+  get breakerOpen(): boolean {
+    return this.failures >= MAX_CONSECUTIVE_AUTO_FAILURES;
+  }
+
+  /** The hysteresis state handed to the budget module (owned here so it survives worker restarts). */
+  get isArmed(): boolean {
+    return this.armed;
+  }
+
+  async prepareRequest(history: History, tools: ToolDecl[]): Promise<History> {
+    const { hooks } = this.deps;
+    if (!hooks.hasHook("budget")) {
+      this.tellOnce(
+        "no-budget",
+        "warn",
+        "no budget module is active: context use is not estimated, the hard limit is not enforced before requests, and automatic compaction cannot run",
+      );
+      return history;
+    }
+    const reading = await this.read(history, tools);
+    const b = reading.budget;
+    if (b.armed !== undefined) this.armed = b.armed;
+    const total = effectiveTotal(b);
+    this.deps.emit({
+      type: "budget",
+      total,
+      hard_limit: b.hard_limit,
+      context_window: b.context_window ?? this.deps.model.context_window,
+      ratio: b.ratio ?? total / b.hard_limit,
+      recommendation: b.recommendation,
+    });
+    if (b.images_unknown) {
+      this.tellOnce(
+        "images-unknown",
+        "info",
+        `the history holds images but image_tokens is unknown for model ${this.deps.model.name}, so images are left out of the context estimate; set models.${this.deps.model.name}.image_tokens in config.json`,
+      );
+    }
+    if (b.recommendation === "none") return history;
+    const over = b.recommendation === "over";
+    if (!hooks.hasHook("compact_plan")) {
+      if (over) {
+        throw new BudgetExceededError(
+          total,
+          b.hard_limit,
+          "no compactor is active (the profile or plugins.json leaves compact out) and there is no automatic fallback; start a new session or enable the compact module",
+        );
+      }
+      this.tellOnce(
+        "no-compactor",
+        "warn",
+        `context is at ${Math.round((total / b.hard_limit) * 100)}% of the hard limit and no compactor is active; the run will stop when the limit is reached`,
+      );
+      return history;
+    }
+    if (this.breakerOpen) {
+      if (over) {
+        throw new BudgetExceededError(
+          total,
+          b.hard_limit,
+          `automatic compaction is paused after ${MAX_CONSECUTIVE_AUTO_FAILURES} consecutive failures; run /compact or \`i compact\` to compact manually`,
+        );
+      }
+      return history;
+    }
+    try {
+      const next = await this.compact(history, tools, "auto", { force: false, baseline: reading });
+      if (next) return next;
+      if (over)
+        throw new BudgetExceededError(total, b.hard_limit, `the compactor declined: ${this.lastDecline}`);
+      return history;
+    } catch (err) {
+      if (err instanceof CompactionError && over)
+        throw new BudgetExceededError(total, b.hard_limit, err.message);
+      if (err instanceof CompactionError) return history; // still fits: the run goes on, the failure was reported
+      throw err;
+    }
+  }
+
+  async compactNow(
+    history: History,
+    tools: ToolDecl[],
+    opts: { instructions?: string } = {},
+  ): Promise<History> {
+    const next = await this.compact(history, tools, "manual", {
+      force: true,
+      ...(opts.instructions ? { instructions: opts.instructions } : {}),
+    });
+    if (!next) throw new CompactionError("compact_plan", `the compactor declined: ${this.lastDecline}`);
+    return next;
+  }
+
+  async recoverFromOverflow(history: History, tools: ToolDecl[]): Promise<History> {
+    if (this.breakerOpen) {
+      throw new CompactionError(
+        "compact_plan",
+        `the provider reported a context overflow, and automatic compaction is paused after ${MAX_CONSECUTIVE_AUTO_FAILURES} consecutive failures; run /compact or \`i compact\``,
+      );
+    }
+    // Our estimate said the request fit, the provider disagreed: usage-based calibration is suspect.
+    this.usage = undefined;
+    const next = await this.compact(history, tools, "overflow", { force: true });
+    if (!next) {
+      throw new CompactionError(
+        "compact_plan",
+        `the provider reported a context overflow and the compactor declined: ${this.lastDecline}`,
+      );
+    }
+    return next;
+  }
+
+  recordUsage(usage: Usage, messagesCovered: number): void {
+    if (usage.input_tokens > 0 && messagesCovered > 0) {
+      this.usage = { input_tokens: usage.input_tokens, messages: messagesCovered };
+    }
+  }
+
+  private lastDecline = "";
+
+  private async read(history: History, tools: readonly ToolDecl[]): Promise<BudgetReading> {
+    const usage = this.usage && this.usage.messages <= history.length ? this.usage : undefined;
+    return readBudget(this.deps.hooks, budgetModel(this.deps.model), this.pipeline.policy, {
+      history,
+      tools,
+      armed: this.armed,
+      ...(usage ? { usage } : {}),
+    });
+  }
+
+  /** One compaction attempt with its events; undefined when the compactor declined. Throws CompactionError. */
+  private async compact(
+    history: History,
+    tools: readonly ToolDecl[],
+    reason: CompactionReason,
+    opts: { force: boolean; instructions?: string; baseline?: BudgetReading },
+  ): Promise<History | undefined> {
+    const { emit } = this.deps;
+    const automatic = reason !== "manual";
+    emit({ type: "compaction", phase: "start", reason });
+    let outcome: Awaited<ReturnType<typeof runCompaction>>;
+    try {
+      if (!this.deps.hooks.hasHook("budget")) {
+        throw new CompactionError(
+          "budget",
+          "no budget module is active, so there is no comparable estimate and compaction cannot run; enable the budget module",
+        );
+      }
+      const usage = this.usage && this.usage.messages <= history.length ? this.usage : undefined;
+      outcome = await runCompaction(this.pipeline, {
+        history,
+        tools,
+        reason,
+        force: opts.force,
+        armed: this.armed,
+        ...(opts.instructions ? { instructions: opts.instructions } : {}),
+        ...(opts.baseline ? { baseline: opts.baseline } : {}),
+        ...(usage ? { usage } : {}),
+      });
+    } catch (err) {
+      const error = err instanceof CompactionError ? err : new CompactionError("compact_plan", causeOf(err));
+      emit({ type: "compaction", phase: "failed", reason, error: error.message });
+      if (automatic) this.countFailure();
+      throw error;
+    }
+    if (outcome.status === "declined") {
+      this.lastDecline = outcome.reason;
+      emit({ type: "compaction", phase: "skipped", reason, error: outcome.reason });
+      return undefined;
+    }
+    const wasOpen = this.breakerOpen;
+    this.failures = 0;
+    this.usage = undefined;
+    this.armed = outcome.after.armed ?? true;
+    emit({
+      type: "compaction",
+      phase: "done",
+      reason,
+      cut: outcome.record.cut,
+      before_tokens: outcome.record.before_tokens,
+      after_tokens: outcome.record.after_tokens,
+      route: outcome.record.route,
+    });
+    if (wasOpen)
+      emit({
+        type: "notice",
+        level: "info",
+        message: "compaction succeeded: automatic compaction is on again",
+      });
+    this.notifyCheckpoint(outcome.history.length);
+    return outcome.history;
+  }
+
+  private countFailure(): void {
+    this.failures++;
+    if (this.failures === MAX_CONSECUTIVE_AUTO_FAILURES) {
+      this.deps.emit({
+        type: "notice",
+        level: "warn",
+        message: `automatic compaction failed ${MAX_CONSECUTIVE_AUTO_FAILURES} times in a row and is paused; run /compact (or \`i compact\`) to compact manually, which turns it back on when it succeeds`,
+      });
+    }
+  }
+
+  /** The committed candidate went through the session like any checkpoint: tell checkpoint observers. */
+  private notifyCheckpoint(messages: number): void {
+    const { hooks } = this.deps;
+    if (!hooks.hasHook("checkpoint")) return;
+    hooks
+      .runHook("checkpoint", { session_id: this.deps.session.id, messages, reason: "compaction" })
+      .catch((err: unknown) =>
+        this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${causeOf(err)}` }),
+      );
+  }
+
+  private tellOnce(key: string, level: "info" | "warn", message: string): void {
+    if (this.told.has(key)) return;
+    this.told.add(key);
+    this.deps.emit({ type: "notice", level, message });
+  }
+}

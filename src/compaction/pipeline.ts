@@ -1,0 +1,228 @@
+// The compaction pipeline (seed 000, DESIGN §8): baseline → compact_plan → before_compact → summary (model
+// or local) → after_compact → candidate → before_compact_commit → checks → commit. Any failure throws a
+// CompactionError naming the step; nothing is committed before the last check passes, and no tool runs.
+import type { z } from "zod";
+import type { ModelInfo } from "../config/schemas.ts";
+import type { History, ImagePart, Message } from "../history/schema.ts";
+import type { Provider, StreamEvent } from "../provider/types.ts";
+import type { ToolDecl } from "../worker/protocol.ts";
+import type { HookData, HookRunner } from "../worker/types.ts";
+import { type BudgetReading, budgetModel, readBudget } from "./budget-call.ts";
+import { checkCandidateBudget, checkCandidateShape, checkCut, checkSummarySize } from "./checks.ts";
+import { CompactionError, type CompactionStep, causeOf } from "./errors.ts";
+import {
+  AfterCompactReply,
+  type BudgetPolicy,
+  type BudgetResult,
+  CommitReply,
+  type CompactionRecord,
+  LocalRouteReply,
+  ModelRouteReply,
+  PlanReply,
+  type UsageSample,
+} from "./schemas.ts";
+import { requestSummary } from "./summary-request.ts";
+import { wrapSummary } from "./transcript.ts";
+
+/** Where a successful compaction is committed (the session: .precompact.json, history.json, event). */
+export interface CompactionSink {
+  commitCompaction(before: History, after: History, record: CompactionRecord): void;
+}
+
+export interface PipelineDeps {
+  hooks: HookRunner;
+  provider: Provider;
+  model: ModelInfo & { name: string };
+  policy: BudgetPolicy;
+  workspace: string;
+  session: CompactionSink;
+  /** module names declaring the compaction hooks, for the record */
+  modules?: string[];
+  onStreamEvent?: (ev: StreamEvent) => void;
+}
+
+export interface CompactionRequest {
+  history: History;
+  tools: readonly ToolDecl[];
+  reason: CompactionRecord["reason"];
+  /** compact even when the budget does not recommend it (manual, overflow) */
+  force: boolean;
+  instructions?: string;
+  /** a budget reading of exactly this history, taken before planning (saves a round trip) */
+  baseline?: BudgetReading;
+  usage?: UsageSample;
+  armed: boolean;
+}
+
+export type CompactionOutcome =
+  | {
+      status: "done";
+      history: History;
+      record: CompactionRecord;
+      after: BudgetResult;
+      effectiveAfter: number;
+    }
+  | { status: "declined"; reason: string; baseline: BudgetResult };
+
+type CompactHook = "compact_plan" | "before_compact" | "after_compact" | "before_compact_commit";
+
+async function hook(hooks: HookRunner, step: CompactHook, data: HookData): Promise<HookData> {
+  try {
+    return await hooks.runHook(step, data);
+  } catch (err) {
+    throw new CompactionError(step, causeOf(err));
+  }
+}
+
+function parseReply<T>(step: CompactionStep, schema: z.ZodType<T>, data: unknown, what: string): T {
+  const r = schema.safeParse(data);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0];
+  const field = issue?.path.length ? issue.path.map(String).join(".") : "data";
+  throw new CompactionError(step, `${what}: field ${field}: ${issue?.message ?? "invalid"}`);
+}
+
+/** The untrusted user message carrying the summary, plus any images the compactor chose to retain. */
+export function summaryMessage(summary: string, retained: readonly ImagePart[]): Message {
+  const text = wrapSummary(summary);
+  return {
+    role: "user",
+    content: retained.length > 0 ? [{ type: "text", text }, ...retained] : text,
+    meta: { summary: true, untrusted: true },
+  };
+}
+
+export async function runCompaction(deps: PipelineDeps, req: CompactionRequest): Promise<CompactionOutcome> {
+  const started = Date.now();
+  const { hooks, workspace } = deps;
+  const history = req.history;
+  const model = budgetModel(deps.model);
+  if (!hooks.hasHook("budget")) {
+    throw new CompactionError(
+      "budget",
+      "no budget module in the manifest, so there is no comparable estimate to check a compaction against; enable the budget module",
+    );
+  }
+  if (!hooks.hasHook("compact_plan")) {
+    throw new CompactionError(
+      "compact_plan",
+      "no compactor in the manifest (the profile or plugins.json leaves compact out)",
+    );
+  }
+
+  // 1. The comparable baseline is captured before planning: a compactor cannot supply its own.
+  const baseline =
+    req.baseline ??
+    (await readBudget(hooks, model, deps.policy, {
+      history,
+      tools: req.tools,
+      armed: req.armed,
+      ...(req.usage ? { usage: req.usage } : {}),
+    }));
+
+  // 2. Plan. cut and state start null, so nothing a budget provider left in the data can pose as a plan.
+  const planned = await hook(hooks, "compact_plan", {
+    ...baseline.data,
+    history,
+    cut: null,
+    state: null,
+    force: req.force,
+    reason: req.reason,
+  });
+  const plan = parseReply("compact_plan", PlanReply, planned, "the compactor's plan");
+  if (plan.cut === null) {
+    return {
+      status: "declined",
+      reason: plan.decline_reason ?? "the compactor declined",
+      baseline: baseline.budget,
+    };
+  }
+  const cut = checkCut(history, plan.cut);
+  const state = plan.state ?? null;
+
+  // 3. Prepare: the compactor sees only history[1..cut], never the system message or the recent suffix.
+  const prepareInput: HookData = {
+    messages: history.slice(1, cut),
+    cut,
+    state,
+    model,
+    policy: deps.policy,
+    workspace,
+    reason: req.reason,
+  };
+  if (req.instructions) prepareInput.instructions = req.instructions;
+  const prepared = await hook(hooks, "before_compact", prepareInput);
+  let route: CompactionRecord["route"];
+  let summary: string;
+  let retained: ImagePart[];
+  if ("summary" in prepared) {
+    // Presence of `summary` selects the local route; a malformed one fails, never falls back.
+    const local = parseReply("before_compact", LocalRouteReply, prepared, "the local summary");
+    route = "local";
+    summary = local.summary;
+    retained = local.retained_images ?? [];
+  } else {
+    const m = parseReply("before_compact", ModelRouteReply, prepared, "the summary request preparation");
+    route = "model";
+    retained = m.retained_images ?? [];
+    summary = await requestSummary({
+      hooks,
+      provider: deps.provider,
+      model,
+      policy: deps.policy,
+      prompt: m.prompt,
+      messages: m.messages,
+      summaryImages: m.summary_images ?? [],
+      ...(deps.onStreamEvent ? { onEvent: deps.onStreamEvent } : {}),
+    });
+  }
+
+  // 4. Postprocess.
+  const post = await hook(hooks, "after_compact", { summary, state });
+  summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
+  checkSummarySize(summary, model);
+
+  // 5. Candidate, reference snapshots, checks.
+  const draft: History = [history[0] as Message, summaryMessage(summary, retained), ...history.slice(cut)];
+  const committed = await hook(hooks, "before_compact_commit", {
+    candidate: draft,
+    summary,
+    cut,
+    state,
+    compacted: history.slice(1, cut),
+    workspace,
+  });
+  const candidate = parseReply(
+    "before_compact_commit",
+    CommitReply,
+    committed,
+    "the candidate history",
+  ).candidate;
+  checkCandidateShape(candidate, history, cut);
+  const after = await readBudget(hooks, model, deps.policy, {
+    history: candidate,
+    tools: req.tools,
+    armed: false,
+  });
+  const effectiveAfter = checkCandidateBudget(baseline.budget, after.budget);
+
+  const record: CompactionRecord = {
+    reason: req.reason,
+    route,
+    cut,
+    messages_before: history.length,
+    messages_after: candidate.length,
+    estimator: baseline.budget.estimator,
+    before_tokens: baseline.budget.estimates.total,
+    after_tokens: after.budget.estimates.total,
+    summary_chars: summary.length,
+    modules: deps.modules ?? [],
+    duration_ms: Date.now() - started,
+  };
+  try {
+    deps.session.commitCompaction(history, candidate, record);
+  } catch (err) {
+    throw new CompactionError("commit", causeOf(err));
+  }
+  return { status: "done", history: candidate, record, after: after.budget, effectiveAfter };
+}
