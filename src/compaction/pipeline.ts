@@ -138,7 +138,8 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     };
   }
   const cut = checkCut(history, plan.cut);
-  const state = plan.state ?? null;
+  // Opaque compactor state: planning → preparation → postprocessing → commit, each may update it.
+  let state: unknown = plan.state ?? null;
 
   // 3. Prepare: the compactor sees only history[1..cut], never the system message or the recent suffix.
   const prepareInput: HookData = {
@@ -152,6 +153,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   };
   if (req.instructions) prepareInput.instructions = req.instructions;
   const prepared = await hook(hooks, "before_compact", prepareInput);
+  if ("state" in prepared) state = prepared.state;
   let route: CompactionRecord["route"];
   let summary: string;
   let retained: ImagePart[];
@@ -180,6 +182,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   // 4. Postprocess.
   const post = await hook(hooks, "after_compact", { summary, state });
   summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
+  if ("state" in post) state = post.state;
   checkSummarySize(summary, model);
 
   // 5. Candidate, reference snapshots, checks.

@@ -45,5 +45,5 @@ export function wrapTranscript(transcript: string): string {
 
 /** The summary inside the summary-message wrapper (prompts/summary-message.txt). */
 export function wrapSummary(summary: string): string {
-  return PROMPTS["summary-message"].replace("{{summary}}", () => defuse(summary, "summary"));
+  return PROMPTS["summary-message"].replace("{{summary}}", () => defuse(summary, "summary")).trimEnd();
 }

@@ -1,0 +1,69 @@
+// A replacement compactor: a standalone executable that takes over the four `compact` hooks and writes
+// the summary locally (extractive notes, at most 2048 UTF-8 bytes), so compaction makes no model request.
+// It omits old images and private adapter fields. It is a starting point for your own policy, not a
+// semantic equivalent of a model-written summary; the core still rejects a result that is invalid, does
+// not fit the budget or does not shrink the history.
+//
+//   i-local-compactor [--keep N]      keep at least N recent messages (default 6)
+//
+// Build: bun examples/local-compactor/build.ts [--windows]. Bind: see README.md next to this file.
+import { parseArgs } from "node:util";
+import type { History, Message } from "../../src/history/schema.ts";
+import { turnStarts } from "../../src/history/tool-batches.ts";
+import { type Data, defineWorkerModule } from "../../workers/sdk/module.ts";
+import { serve } from "../../workers/sdk/serve.ts";
+import { capBytes, extractNotes, NOTES_MAX_BYTES } from "./notes.ts";
+
+const { values } = parseArgs({ options: { keep: { type: "string", default: "6" } }, strict: true });
+const keep = Number(values.keep);
+if (!Number.isInteger(keep) || keep < 1) {
+  process.stderr.write(`i-local-compactor: --keep must be a positive integer, got "${values.keep}"\n`);
+  process.exit(2);
+}
+
+/** The latest turn boundary that keeps `keep` messages, never splitting a tool call from its result. */
+function cutFor(history: History): number | null {
+  const starts = turnStarts(history);
+  for (let k = starts.length - 1; k >= 0; k--) {
+    const i = starts[k] as number;
+    if (i <= history.length - keep) return i >= 2 ? i : null;
+  }
+  return null;
+}
+
+const compactor = defineWorkerModule({
+  name: "compact",
+  hooks: {
+    compact_plan(data) {
+      // This policy follows the budget's recommendation; a manual /compact (force) always plans.
+      const rec = (data.budget as { recommendation?: string } | undefined)?.recommendation;
+      if (data.force !== true && rec !== "compact" && rec !== "over") return { ...data, cut: null };
+      const cut = cutFor(data.history as History);
+      return { ...data, cut, state: cut === null ? null : { by: "i-local-compactor", keep } };
+    },
+    before_compact(data) {
+      // Returning `summary` selects the local route: the core makes no summary request.
+      const notes = extractNotes(data.messages as Message[]);
+      const out: Data = { ...data, summary: notes };
+      delete out.retained_images;
+      return out;
+    },
+    after_compact(data) {
+      const summary = typeof data.summary === "string" ? data.summary.trim() : "";
+      if (summary === "") throw new Error("the local summary is empty");
+      return { ...data, summary: capBytes(summary, NOTES_MAX_BYTES) };
+    },
+    before_compact_commit(data) {
+      // No reference snapshots here: the notes already list the files. Drop any image parts another hook
+      // might have attached to the summary message, so old images really are omitted.
+      const candidate = (data.candidate as Message[]).map((m) =>
+        m.meta?.summary === true && Array.isArray(m.content)
+          ? { ...m, content: m.content.filter((p) => p.type === "text") }
+          : m,
+      );
+      return { ...data, candidate };
+    },
+  },
+});
+
+await serve([compactor]);
