@@ -1,6 +1,12 @@
 // Serves worker modules over NDJSON on stdio (or any byte streams): the loop every worker runs.
 import { encodeLine, LineDecoder } from "../../src/worker/framing.ts";
-import { MAX_LINE_BYTES, PROTOCOL_VERSION, Request } from "../../src/worker/protocol.ts";
+import {
+  type HookEvent,
+  MAX_LINE_BYTES,
+  PROTOCOL_VERSION,
+  Request,
+  ToolResult,
+} from "../../src/worker/protocol.ts";
 import type { Data, WorkerContext, WorkerModule } from "./module.ts";
 
 export interface ServeIO {
@@ -20,8 +26,10 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
   if (modules.length === 1) return modules[0];
   if (req.event === "hello") return modules.find((m) => m.name === req.data.module);
   if (req.event === "tool") return modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name));
-  return modules.find((m) => req.event in m.hooks);
+  return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
+
+const isPlainObject = (v: unknown): v is Data => typeof v === "object" && v !== null && !Array.isArray(v);
 
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
   const mod = pick(modules, req);
@@ -47,11 +55,18 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
     const result = await tool.run(req.data.arguments, { ...ctx, callId: String(req.data.call_id ?? "") });
+    // Caught here, the bug is reported as an error reply; sent on, it would get the worker evicted.
+    if (!ToolResult.safeParse(result).success)
+      throw new Error(`tool "${tool.decl.name}" returned an invalid result`);
     return { ...req.data, result };
   }
-  const handler = mod.hooks[req.event as keyof WorkerModule["hooks"]];
+  const handler = Object.hasOwn(mod.hooks, req.event) ? mod.hooks[req.event as HookEvent] : undefined;
   // Events a module does not handle come back unchanged (DESIGN §6).
-  return handler ? handler(req.data, ctx) : req.data;
+  if (!handler) return req.data;
+  const out = await handler(req.data, ctx);
+  if (!isPlainObject(out))
+    throw new Error(`hook "${req.event}" of module "${mod.name}" did not return an object`);
+  return out;
 }
 
 /** Serve until input ends. Requests are answered in the order they complete, matched by id. */

@@ -1,10 +1,89 @@
-// `i doctor`: validate every config file and binding, start each worker, check its handshake.
+// `i doctor`: validate every config file and binding, start each worker of the active profile, check its
+// handshake and one round trip, and print a table. Config mistakes are one line and exit 2 (like every
+// command); a worker problem is a row marked FAILED, its cause below the table, and exit 1.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { loadConfig } from "../../config/load.ts";
+import { configDir } from "../../config/paths.ts";
 import { defineSubcommand } from "../command.ts";
-import { NotImplementedError } from "../errors.ts";
+
+function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length))) ?? [];
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => cell.padEnd(widths[c] ?? 0))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
+}
+
+const ms = (v: number | undefined) =>
+  v === undefined ? "-" : v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(0)} ms`;
 
 export const command = defineSubcommand(
-  { name: "i doctor", description: "Check config files, bindings and every worker", args: {} },
-  async () => {
-    throw new NotImplementedError("i doctor");
+  {
+    name: "i doctor",
+    description: "Check config files, bindings and every worker of the active profile",
+    args: {
+      profile: { type: "string", description: "check this profile instead of the active one" },
+    },
+  },
+  async (args) => {
+    const dir = configDir();
+    const cfg = loadConfig(dir);
+    const [{ generateManifest }, { Manifest }, { parseWith, readJson }, { BUILTIN_WORKERS }] =
+      await Promise.all([
+        import("../../manifest/generate.ts"),
+        import("../../manifest/schema.ts"),
+        import("../../config/json-file.ts"),
+        import("../../../workers/registry.ts"),
+      ]);
+    // desktop.json is a hand-written (or saved) manifest: it must at least be a valid one.
+    const desktop = join(dir, "desktop.json");
+    if (existsSync(desktop)) parseWith(desktop, Manifest, readJson(desktop));
+    const manifest = generateManifest({
+      profile: args.profile || undefined,
+      configDir: dir,
+      plugins: cfg.plugins,
+      bindings: cfg.bindings,
+    });
+
+    const { WorkerHost } = await import("../../worker/host.ts");
+    const { checkWorkers } = await import("../../worker/doctor-check.ts");
+    const host = new WorkerHost(manifest, { workspace: process.cwd(), configDir: dir });
+    let checks: Awaited<ReturnType<typeof checkWorkers>>;
+    try {
+      checks = await checkWorkers(manifest, host, { implemented: (m) => BUILTIN_WORKERS[m] !== undefined });
+    } finally {
+      await host.close();
+    }
+
+    const out: string[] = [
+      `config ${dir}: ok (config.json, plugins.json, bindings.json, compact.json, budget.json)`,
+    ];
+    out.push(`profile ${manifest.profile}: ${manifest.modules.length} module(s)`, "");
+    const rows = [["MODULE", "KIND", "EXEC", "STATUS", "START", "ROUND TRIP"]];
+    for (const c of checks) {
+      const exec = c.builtin ? `i worker ${c.exec[c.exec.length - 1]}` : c.exec.map(shellWord).join(" ");
+      const kind = c.builtin ? "built-in" : "bound";
+      rows.push([c.module, kind, exec, c.ok ? "ok" : "FAILED", ms(c.startMs), ms(c.roundTripMs)]);
+    }
+    out.push(table(rows), "");
+    const failed = checks.filter((c) => !c.ok);
+    for (const c of failed) out.push(`${c.module}: ${c.problem}`);
+    if (failed.length) out.push(`worker logs: ${join(dir, "logs")}`);
+    out.push(
+      failed.length
+        ? `${failed.length} of ${checks.length} module(s) FAILED`
+        : `all ${checks.length} module(s) ok`,
+    );
+    process.stdout.write(`${out.join("\n")}\n`);
+    return failed.length ? 1 : 0;
   },
 );

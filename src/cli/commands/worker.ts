@@ -1,6 +1,7 @@
-// `i worker MODULE[,MODULE…]`: run built-in modules as one NDJSON worker on stdio.
+// `i worker MODULE[,MODULE…]`: run built-in modules as one NDJSON worker on stdio. Started by the host for every
+// built-in module, so it stays lean: the module code and the SDK are imported only after the names check out.
 import { defineSubcommand } from "../command.ts";
-import { NotImplementedError } from "../errors.ts";
+import { NotImplementedError, UserError } from "../errors.ts";
 
 export const command = defineSubcommand(
   {
@@ -8,7 +9,32 @@ export const command = defineSubcommand(
     description: "Run built-in modules as an NDJSON worker on stdio",
     args: { modules: { type: "positional", description: "module name(s), comma-separated", required: true } },
   },
-  async () => {
-    throw new NotImplementedError("i worker");
+  async (args) => {
+    const [{ MODULE_NAMES, isModuleName }, { BUILTIN_WORKERS }] = await Promise.all([
+      import("../../manifest/modules.ts"),
+      import("../../../workers/registry.ts"),
+    ]);
+    const names = String(args.modules).split(",");
+    const seen = new Set<string>();
+    for (const name of names) {
+      if (!isModuleName(name)) {
+        const shown = name === "" ? "an empty module name" : `unknown module "${name}"`;
+        throw new UserError(`i worker: ${shown}; built-in modules are: ${MODULE_NAMES.join(", ")}`);
+      }
+      if (seen.has(name))
+        throw new UserError(`i worker: module "${name}" is listed twice; name each module once`);
+      seen.add(name);
+    }
+    const loaders = names.map((name) => {
+      const load = isModuleName(name) ? BUILTIN_WORKERS[name] : undefined;
+      if (!load) throw new NotImplementedError(`i worker: built-in module "${name}"`);
+      return load;
+    });
+    const [modules, { serve }] = await Promise.all([
+      Promise.all(loaders.map((load) => load())),
+      import("../../../workers/sdk/serve.ts"),
+    ]);
+    await serve(modules);
+    return 0;
   },
 );

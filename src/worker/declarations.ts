@@ -1,0 +1,68 @@
+// The handshake check: a worker must declare exactly the hooks and tools of the module it replaces (names and
+// schemas are public, DESIGN §4), so a replacement cannot silently drop or reshape part of an interface.
+import { MODULES, type ModuleName, moduleToolDecls, toolDecl } from "../manifest/modules.ts";
+import type { HelloReplyData, ToolDecl } from "./protocol.ts";
+
+/** Any module may additionally ask to be notified after each checkpoint (DESIGN §4). */
+export const OPTIONAL_HOOKS: readonly string[] = ["checkpoint"];
+
+/** Structural equality of JSON values; object key order does not matter. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const keys = Object.keys(ao);
+  if (keys.length !== Object.keys(bo).length) return false;
+  return keys.every((k) => Object.hasOwn(bo, k) && jsonEqual(ao[k], bo[k]));
+}
+
+function list(names: Iterable<string>): string {
+  return [...names].map((n) => `"${n}"`).join(", ");
+}
+
+function hookDifference(module: ModuleName, declared: string[]): string[] {
+  const expected = new Set<string>(MODULES[module].hooks);
+  const got = new Set(declared);
+  const problems: string[] = [];
+  const missing = [...expected].filter((h) => !got.has(h));
+  const extra = [...got].filter((h) => !expected.has(h) && !OPTIONAL_HOOKS.includes(h));
+  if (missing.length) problems.push(`missing hook(s) ${list(missing)}`);
+  if (extra.length) problems.push(`undeclared hook(s) ${list(extra)}`);
+  return problems;
+}
+
+function toolDifference(module: ModuleName, declared: ToolDecl[]): string[] {
+  const required = new Map(moduleToolDecls(module).map((t) => [t.name, t]));
+  const optional = new Map((MODULES[module].optionalTools ?? []).map((s) => [s.name, toolDecl(s)]));
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const t of declared) {
+    if (seen.has(t.name)) problems.push(`tool "${t.name}" declared twice`);
+    seen.add(t.name);
+    const want = required.get(t.name) ?? optional.get(t.name);
+    if (!want) {
+      problems.push(`undeclared tool "${t.name}"`);
+      continue;
+    }
+    if (t.description !== want.description) problems.push(`tool "${t.name}": description differs`);
+    if (!jsonEqual(t.input_schema, want.input_schema))
+      problems.push(`tool "${t.name}": input_schema differs`);
+  }
+  const missing = [...required.keys()].filter((n) => !seen.has(n));
+  if (missing.length) problems.push(`missing tool(s) ${list(missing)}`);
+  return problems;
+}
+
+/** What differs between a worker's hello reply and the module's public declaration, or undefined if nothing. */
+export function declarationDifference(module: ModuleName, hello: HelloReplyData): string | undefined {
+  const problems: string[] = [];
+  if (hello.module !== module) problems.push(`it says it is module "${hello.module}"`);
+  problems.push(...hookDifference(module, hello.hooks), ...toolDifference(module, hello.tools));
+  return problems.length ? problems.join("; ") : undefined;
+}

@@ -1,0 +1,293 @@
+// The worker host: runs the manifest's modules as persistent worker processes for the agent core. Processes
+// start lazily on the first event that needs them; built-in modules that share an exec share one process (the
+// request's `module` field says which one an event is for), a bound module always runs alone. There is no
+// fallback: a failed worker fails the request, and the next request starts a fresh process.
+import { join, resolve } from "node:path";
+import { UserError } from "../cli/errors.ts";
+import { MODULES, type ModuleName } from "../manifest/modules.ts";
+import type { Manifest, ManifestModule } from "../manifest/schema.ts";
+import { declarationDifference } from "./declarations.ts";
+import { workerEnv } from "./env.ts";
+import { WorkerError } from "./errors.ts";
+import { LogSink } from "./log-sink.ts";
+import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
+import {
+  DEFAULT_DEADLINE_MS,
+  HelloReplyData,
+  type HookEvent,
+  PROTOCOL_VERSION,
+  type ToolDecl,
+  ToolResult,
+} from "./protocol.ts";
+import type { HookData, HookRunner } from "./types.ts";
+
+export { WorkerError } from "./errors.ts";
+
+export interface WorkerHostOptions {
+  /** absolute workspace path sent with every request and as I_WORKSPACE */
+  workspace: string;
+  configDir: string;
+  /** per-request deadline; default DEFAULT_DEADLINE_MS */
+  deadlineMs?: number;
+  /** where worker stderr logs go; default `<configDir>/logs` */
+  logDir?: string;
+  /** the environment the allow-list picks from; default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** longest line either way; default MAX_LINE_BYTES (tests lower it) */
+  maxLineBytes?: number;
+}
+
+/** One worker process as the manifest describes it: the modules it serves, how to start it. */
+interface Group {
+  key: string;
+  exec: string[];
+  cwd: string;
+  builtin: boolean;
+  modules: ModuleName[];
+}
+
+interface Slot {
+  proc: WorkerProcess;
+  /** resolves once every module of the process has passed its handshake */
+  ready: Promise<WorkerProcess>;
+  ok: boolean;
+}
+
+/** How long `close()` lets a worker finish after its stdin closes before it is killed. */
+const CLOSE_GRACE_MS = 300;
+
+function groupsOf(manifest: Manifest): Map<ModuleName, Group> {
+  const byKey = new Map<string, Group>();
+  const byModule = new Map<ModuleName, Group>();
+  for (const m of manifest.modules) {
+    // Built-in modules with the same argv and cwd share a process; a bound module is always alone.
+    const key = m.builtin ? `builtin\0${JSON.stringify(m.exec)}\0${m.cwd}` : `bound\0${m.name}`;
+    let g = byKey.get(key);
+    if (!g) {
+      g = { key, exec: [...m.exec], cwd: m.cwd, builtin: m.builtin, modules: [] };
+      byKey.set(key, g);
+    }
+    g.modules.push(m.name);
+    byModule.set(m.name, g);
+  }
+  return byModule;
+}
+
+/** A hand-written manifest must route every hook and tool to a module it lists, with that module's binding. */
+function manifestProblem(manifest: Manifest, modules: Map<ModuleName, ManifestModule>): string | undefined {
+  const refs = [
+    ...Object.entries(manifest.hooks).flatMap(([h, list]) => list.map((r) => [`hooks.${h}`, r] as const)),
+    ...Object.entries(manifest.tools).map(([t, r]) => [`tools.${t}`, r] as const),
+  ];
+  for (const [where, ref] of refs) {
+    const m = modules.get(ref.module);
+    if (!m) return `${where} names module "${ref.module}", which is not in "modules"`;
+    if (JSON.stringify(m.exec) !== JSON.stringify(ref.exec) || m.cwd !== ref.cwd || m.builtin !== ref.builtin)
+      return `${where}: the binding of module "${ref.module}" differs from its entry in "modules"`;
+  }
+  return undefined;
+}
+
+export class WorkerHost implements HookRunner {
+  private readonly workspace: string;
+  private readonly deadlineMs: number;
+  private readonly maxLineBytes: number | undefined;
+  private readonly logDir: string;
+  private readonly env: Record<string, string>;
+  private readonly modules = new Map<ModuleName, ManifestModule>();
+  private readonly groups: Map<ModuleName, Group>;
+  private readonly slots = new Map<string, Slot>();
+  /** optional declarations a worker made at hello: extra tools (e.g. web_search) and `checkpoint` */
+  private readonly extraTools = new Map<string, { module: ModuleName; decl: ToolDecl }>();
+  private readonly checkpointModules = new Set<ModuleName>();
+  private closed = false;
+  /** processes started so far (tests use it to prove respawns) */
+  spawned = 0;
+
+  constructor(
+    private readonly manifest: Manifest,
+    opts: WorkerHostOptions,
+  ) {
+    this.workspace = resolve(opts.workspace);
+    this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.maxLineBytes = opts.maxLineBytes;
+    this.logDir = opts.logDir ?? join(opts.configDir, "logs");
+    this.env = workerEnv({ workspace: this.workspace, configDir: opts.configDir, parent: opts.env });
+    for (const m of manifest.modules) this.modules.set(m.name, m);
+    const problem = manifestProblem(manifest, this.modules);
+    if (problem) throw new UserError(`manifest: ${problem}; regenerate it with \`i --runtime manifest\``);
+    this.groups = groupsOf(manifest);
+  }
+
+  hasHook(event: HookEvent): boolean {
+    if ((this.manifest.hooks[event]?.length ?? 0) > 0) return true;
+    return event === "checkpoint" && this.checkpointModules.size > 0;
+  }
+
+  async runHook(event: HookEvent, data: HookData): Promise<HookData> {
+    let current = data;
+    for (const module of this.hookModules(event)) current = await this.send(module, event, current);
+    return current;
+  }
+
+  async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
+    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+    if (!module) throw new Error(`no worker module serves tool "${name}"`);
+    const reply = await this.send(module, "tool", { name, arguments: args, call_id: callId }, checkToolReply);
+    return reply.result as ToolResult;
+  }
+
+  toolDecls(): ToolDecl[] {
+    const decls: ToolDecl[] = Object.entries(this.manifest.tools).map(([name, t]) => ({
+      name,
+      description: t.description,
+      input_schema: t.input_schema,
+    }));
+    for (const { decl } of this.extraTools.values()) if (!this.manifest.tools[decl.name]) decls.push(decl);
+    return decls;
+  }
+
+  /**
+   * Send one event to one module and return the reply's data. The agent uses runHook/callTool; `i doctor` and
+   * tests use this directly (e.g. an event the module does not handle must come back unchanged).
+   */
+  send(module: ModuleName, event: string, data: Data, check?: ReplyCheck): Promise<Data> {
+    const group = this.groups.get(module);
+    if (!group) return Promise.reject(new Error(`module "${module}" is not in the manifest`));
+    const builtin = group.builtin;
+    const slot = this.slots.get(group.key);
+    // Hot path: a process that already passed its handshake gets the request without another await.
+    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check);
+    return this.ensure(group, module, event).then((proc) =>
+      proc.request(module, event, data, builtin, check),
+    );
+  }
+
+  /** Start (and handshake) the processes serving `modules`, concurrently; resolves when all are ready. */
+  async start(modules: ModuleName[] = [...this.groups.keys()]): Promise<void> {
+    const groups = new Set(modules.map((m) => this.groups.get(m)).filter((g) => g !== undefined));
+    await Promise.all([...groups].map((g) => this.ensure(g, g.modules[0] as ModuleName, "hello")));
+  }
+
+  /** The pid of the process currently serving `module`, if one is running. */
+  pidOf(module: ModuleName): number | undefined {
+    const group = this.groups.get(module);
+    const slot = group && this.slots.get(group.key);
+    return slot?.proc.alive ? slot.proc.pid : undefined;
+  }
+
+  /** Requests written to the process currently serving `module` (hello included). */
+  requestsOf(module: ModuleName): number {
+    const group = this.groups.get(module);
+    return (group && this.slots.get(group.key)?.proc.requests) ?? 0;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const procs = [...this.slots.values()].map((s) => s.proc);
+    this.slots.clear();
+    await Promise.all(procs.map((p) => p.close(CLOSE_GRACE_MS)));
+  }
+
+  private hookModules(event: HookEvent): ModuleName[] {
+    const listed = (this.manifest.hooks[event] ?? []).map((r) => r.module);
+    if (event !== "checkpoint" || this.checkpointModules.size === 0) return listed;
+    // Modules that asked for checkpoint notifications at hello join in manifest order.
+    return this.manifest.modules
+      .map((m) => m.name)
+      .filter((m) => listed.includes(m) || this.checkpointModules.has(m));
+  }
+
+  private ensure(group: Group, forModule: ModuleName, forEvent: string): Promise<WorkerProcess> {
+    if (this.closed) return Promise.reject(new Error("the worker host is closed"));
+    const existing = this.slots.get(group.key);
+    if (existing?.proc.alive)
+      return existing.ready.catch((err) => Promise.reject(rephrase(err, forModule, forEvent)));
+    const proc = this.spawn(group);
+    const slot: Slot = {
+      proc,
+      ok: false,
+      ready: this.handshake(group, proc).then(() => {
+        slot.ok = true;
+        return proc;
+      }),
+    };
+    this.slots.set(group.key, slot);
+    if (!proc.alive) this.slots.delete(group.key);
+    return slot.ready.catch((err) => Promise.reject(rephrase(err, forModule, forEvent)));
+  }
+
+  private spawn(group: Group): WorkerProcess {
+    this.spawned++;
+    const logName = group.modules.length === 1 ? (group.modules[0] as string) : "builtin";
+    // `let` so the onDead callback may run during construction (a spawn that fails at once) without a TDZ error.
+    let proc: WorkerProcess | undefined;
+    proc = new WorkerProcess({
+      exec: group.exec,
+      cwd: group.cwd,
+      env: this.env,
+      workspace: this.workspace,
+      deadlineMs: this.deadlineMs,
+      maxLineBytes: this.maxLineBytes,
+      log: new LogSink(join(this.logDir, `${logName}.log`)),
+      onDead: () => {
+        const slot = this.slots.get(group.key);
+        if (slot && slot.proc === proc) this.slots.delete(group.key);
+      },
+    });
+    return proc;
+  }
+
+  /** One hello per module the process serves, all at once; the first refusal evicts the whole process. */
+  private async handshake(group: Group, proc: WorkerProcess): Promise<void> {
+    await Promise.all(
+      group.modules.map((module) =>
+        this.hello(group, proc, module).catch((err: unknown) => {
+          proc.fail("handshake", `module "${module}" of this process failed its handshake`);
+          throw err;
+        }),
+      ),
+    );
+  }
+
+  private async hello(group: Group, proc: WorkerProcess, module: ModuleName): Promise<void> {
+    const data = { protocol: PROTOCOL_VERSION, module };
+    const reply = await proc.request(module, "hello", data, group.builtin, (d) => checkHello(module, d));
+    const hello = HelloReplyData.parse(reply);
+    if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
+      this.checkpointModules.add(module);
+    // Optional tools (checked against the registry at hello) become callable once declared.
+    for (const t of hello.tools)
+      if (!MODULES[module].tools.some((s) => s.name === t.name))
+        this.extraTools.set(t.name, { module, decl: t });
+  }
+}
+
+function checkHello(module: ModuleName, data: Data) {
+  const parsed = HelloReplyData.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+    return { reason: "handshake" as const, detail: `invalid hello reply (${where}${issue?.message})` };
+  }
+  const diff = declarationDifference(module, parsed.data);
+  return diff
+    ? { reason: "handshake" as const, detail: `declarations differ from module "${module}": ${diff}` }
+    : undefined;
+}
+
+const checkToolReply: ReplyCheck = (data) => {
+  const parsed = ToolResult.safeParse(data.result);
+  if (parsed.success) return undefined;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? ` at result.${issue.path.join(".")}` : " at result";
+  return { reason: "malformed", detail: `sent an invalid tool result (${issue?.message}${where})` };
+};
+
+/** A start failure, told from the point of view of the request that was waiting for it. */
+function rephrase(err: unknown, module: ModuleName, event: string): unknown {
+  if (!(err instanceof WorkerError) || (err.module === module && err.event === event)) return err;
+  const who =
+    err.module === module ? "its handshake" : `the handshake of module "${err.module}" in the same process`;
+  return new WorkerError(module, event, err.reason, `could not start: ${who} failed: ${err.detail}`);
+}
