@@ -8,6 +8,7 @@ const DROPPED = ["script", "style", "noscript", "template", "svg", "canvas", "if
 /** Stand-ins for <pre> line breaks and spaces, so whitespace clean-up leaves preformatted text alone. */
 const PRE_NL = "\u0001";
 const PRE_SP = "\u0002";
+const PRE_TAB = "\u0003";
 const BLOCK = new Set([
   "address",
   "article",
@@ -82,50 +83,70 @@ export function htmlToText(html: string, baseUrl: string): PageText {
   const out: string[] = [];
   let pre = 0;
   const links: { href: string | undefined; start: number }[] = [];
-  const newline = (n = 1) => out.push("\n".repeat(n));
+  // Line breaks are owed, not written, until the next visible text: two block boundaries in a row then
+  // give one break instead of a pile of blank lines.
+  let owed = 0;
+  const lineBreak = (n: number) => {
+    owed = Math.max(owed, n);
+  };
+  const emit = (s: string) => {
+    if (owed > 0 && out.length > 0) out.push("\n".repeat(owed));
+    owed = 0;
+    out.push(s);
+  };
   const tokens = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)([^>]*)>|<[!?][^>]*>|([^<]+|<)/g;
   for (let m = tokens.exec(src); m !== null; m = tokens.exec(src)) {
     const [, closing, rawName, attrs = "", text] = m;
     if (text !== undefined) {
       const t = decodeEntities(text);
-      out.push(pre > 0 ? t.replaceAll("\n", PRE_NL).replaceAll(" ", PRE_SP) : t.replace(/\s+/g, " "));
+      if (pre > 0) emit(t.replaceAll("\n", PRE_NL).replaceAll(" ", PRE_SP).replaceAll("\t", PRE_TAB));
+      else {
+        const flat = t.replace(/\s+/g, " ");
+        if (flat !== " " || owed === 0) emit(flat);
+      }
       continue;
     }
     if (rawName === undefined) continue; // doctype, processing instruction
     const name = rawName.toLowerCase();
     const heading = /^h([1-6])$/.exec(name);
     if (heading) {
-      newline(2);
-      if (!closing) out.push(`${"#".repeat(Number(heading[1]))} `);
-    } else if (name === "li" && !closing) {
-      newline();
-      out.push("- ");
+      lineBreak(2);
+      if (!closing) emit(`${"#".repeat(Number(heading[1]))} `);
+    } else if (name === "li") {
+      lineBreak(1);
+      if (!closing) emit("- ");
     } else if (name === "pre") {
       pre = closing ? Math.max(0, pre - 1) : pre + 1;
-      newline();
-    } else if (name === "p" || name === "blockquote" || name === "table") newline(2);
-    else if (BLOCK.has(name)) newline();
-    else if (name === "td" || name === "th") out.push(closing ? "" : " \t");
+      lineBreak(1);
+    } else if (name === "p" || name === "blockquote" || name === "table") lineBreak(2);
+    else if (name === "br" && out.length > 0) {
+      if (owed > 0) out.push("\n".repeat(owed));
+      owed = 1; // consecutive <br> each end a line
+    } else if (BLOCK.has(name)) lineBreak(1);
+    else if ((name === "td" || name === "th") && !closing) emit("\t");
     else if (name === "img" && !closing) {
       const alt = attr(attrs, "alt");
-      if (alt) out.push(`[image: ${alt}]`);
+      if (alt) emit(`[image: ${alt}]`);
     } else if (name === "a") {
       if (!closing) links.push({ href: resolveHref(attr(attrs, "href") ?? "", baseUrl), start: out.length });
       else {
         const link = links.pop();
         const label = link ? out.slice(link.start).join("").trim() : "";
-        if (link?.href && label !== "" && label !== link.href) out.push(` (${link.href})`);
+        // A link whose text is its own URL needs no repeat.
+        if (link?.href && label !== "" && label !== link.href && `${label}/` !== link.href)
+          emit(` (${link.href})`);
       }
     }
   }
   const text = out
     .join("")
     .split("\n")
-    .map((l) => l.replace(/[ \t]+$/g, "").replace(/^ +/, ""))
+    .map((l) => l.replace(/^[ \t]+|[ \t]+$/g, ""))
     .join("\n")
     .replace(/\n{3,}/g, "\n\n")
     .trim()
     .replaceAll(PRE_NL, "\n")
-    .replaceAll(PRE_SP, " ");
+    .replaceAll(PRE_SP, " ")
+    .replaceAll(PRE_TAB, "\t");
   return { title, text };
 }
