@@ -1,0 +1,110 @@
+// `bash`: run a shell command in the workspace. Subject to the approval policy; bounded by a timeout
+// that kills the whole process group; output capped head+tail with a note on what was cut.
+import { accessSync, constants } from "node:fs";
+import { delimiter, join } from "node:path";
+import { z } from "zod";
+import { runInProcessGroup } from "./run-process.ts";
+import { ToolError } from "./tool-error.ts";
+import { formatBytes } from "./truncate.ts";
+import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
+
+export const BASH_DEFAULT_TIMEOUT_S = 120;
+export const BASH_MAX_TIMEOUT_S = 600;
+export const BASH_HEAD_BYTES = 16 * 1024;
+export const BASH_TAIL_BYTES = 16 * 1024;
+
+/** The core's own model credentials: a command the model writes must not be able to print them. */
+export const CREDENTIAL_ENV = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
+
+const BashInput = z.strictObject({
+  command: z.string().min(1).describe("the command line, run with bash -c (sh -c where bash is missing)"),
+  timeout: z
+    .number()
+    .positive()
+    .max(BASH_MAX_TIMEOUT_S)
+    .optional()
+    .describe(
+      `seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_S}, max ${BASH_MAX_TIMEOUT_S})`,
+    ),
+});
+
+let shellCache: string | undefined;
+
+function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  for (const dir of (env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, name);
+    try {
+      accessSync(p, constants.X_OK);
+      return p;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** bash when installed, else the POSIX sh. */
+export function findShell(env: NodeJS.ProcessEnv = process.env): string {
+  shellCache ??= onPath("bash", env) ?? onPath("sh", env);
+  if (!shellCache) throw new ToolError("no shell found: neither bash nor sh is on PATH");
+  return shellCache;
+}
+
+/** The environment a command sees: ours without credentials, and nothing that waits for a person. */
+export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base };
+  for (const k of CREDENTIAL_ENV) delete env[k];
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.PAGER = "cat";
+  env.GIT_PAGER = "cat";
+  return env;
+}
+
+/** Undefined when the policy lets `command` run, else why it may not (a message for the model). */
+async function refusal(command: string, ctx: ToolContext): Promise<string | undefined> {
+  if (ctx.approve === "all") return undefined;
+  if (ctx.approve === "none") {
+    return "refused by policy: the approval policy (--approve none) does not allow running commands, so it was not run; do not retry it — continue without it or tell the user what you need";
+  }
+  if (!ctx.ask)
+    return "refused: this command needs the user's approval, but no one can be asked here; it was not run";
+  if (await ctx.ask(command)) return undefined;
+  return "refused: the user declined to run this command, so it was not run; do not retry it — ask the user how to proceed";
+}
+
+export const bashTool: CoreTool<typeof BashInput> = {
+  name: "bash",
+  description: `Run a shell command in the workspace directory (non-interactive: no stdin). Output is stdout and stderr together, capped at ${formatBytes(BASH_HEAD_BYTES + BASH_TAIL_BYTES)} (head and tail kept). The exit code is reported. Timeout ${BASH_DEFAULT_TIMEOUT_S} s by default (max ${BASH_MAX_TIMEOUT_S} s).`,
+  input: BashInput,
+  async run(args, ctx): Promise<ToolResult> {
+    const refused = await refusal(args.command, ctx);
+    if (refused) return { content: refused, is_error: true };
+    const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
+    const r = await runInProcessGroup([findShell(), "-c", args.command], {
+      cwd: ctx.workspace,
+      env: commandEnv(),
+      timeoutMs: timeoutS * 1000,
+      signal: ctx.signal,
+      headBytes: BASH_HEAD_BYTES,
+      tailBytes: BASH_TAIL_BYTES,
+    });
+    const text = r.output.text();
+    const notes: string[] = [];
+    if (r.output.truncated)
+      notes.push("[to see all of the output, redirect it to a file and read or grep that]");
+    if (r.timedOut) {
+      notes.push(
+        `[timed out after ${timeoutS} s: the command and every process it started were killed; give a longer timeout (max ${BASH_MAX_TIMEOUT_S} s) or make the command finish sooner]`,
+      );
+    } else if (r.aborted) {
+      notes.push("[aborted by the user: the command and every process it started were killed]");
+    } else if (r.code !== null) {
+      notes.push(`[exit code ${r.code}]`);
+    } else {
+      notes.push(`[killed by signal ${r.signal}]`);
+    }
+    if (r.outputLeftOpen)
+      notes.push("[background processes still hold the output open; later output is not captured]");
+    const body = text === "" ? "(no output)" : text.endsWith("\n") ? text.slice(0, -1) : text;
+    return { content: `${body}\n${notes.join("\n")}`, is_error: r.code !== 0 };
+  },
+};

@@ -1,0 +1,92 @@
+// Reads a line range of a text file of any size in fixed-size chunks: memory stays bounded by the output
+// caps, and the total line count comes from counting newlines past the range.
+import { readSync } from "node:fs";
+
+const CHUNK = 64 * 1024;
+const decoder = new TextDecoder();
+
+export interface LineCaps {
+  /** most lines to return */
+  maxLines: number;
+  /** most bytes of formatted output (line numbers included) */
+  maxBytes: number;
+  /** characters kept of one line; the rest is cut with a marker */
+  maxLineChars: number;
+}
+
+export interface LineRange {
+  /** formatted `N<TAB>text` lines */
+  lines: string[];
+  /** number of the first returned line (1-based) */
+  first: number;
+  /** number of lines in the whole file */
+  total: number;
+  /** output stopped at maxBytes before the requested lines were all shown */
+  cappedByBytes: boolean;
+  /** how many returned lines were cut at maxLineChars */
+  longLines: number;
+}
+
+/** Lines `from`.. of the file open at `fd` (1-based), formatted with line numbers, within `caps`. */
+export function readLineRange(fd: number, from: number, want: number, caps: LineCaps): LineRange {
+  const keepBytes = caps.maxLineChars * 4;
+  const limit = Math.min(want, caps.maxLines);
+  const lines: string[] = [];
+  let outBytes = 0;
+  let cappedByBytes = false;
+  let longLines = 0;
+  let lineNo = 1; // the line the next byte belongs to
+  let cur: Uint8Array[] = []; // kept bytes of the current line, only while collecting
+  let curLen = 0;
+  let curHasBytes = false;
+  const collecting = () => !cappedByBytes && lineNo >= from && lines.length < limit;
+
+  const finishLine = () => {
+    if (!collecting()) return;
+    let text = decoder.decode(Buffer.concat(cur));
+    if (text.endsWith("\r")) text = text.slice(0, -1);
+    if (curLen > keepBytes || text.length > caps.maxLineChars) {
+      text = `${text.slice(0, caps.maxLineChars)} [… line cut at ${caps.maxLineChars} characters]`;
+      longLines++;
+    }
+    const formatted = `${lineNo}\t${text}`;
+    const size = Buffer.byteLength(formatted) + 1;
+    if (outBytes + size > caps.maxBytes && lines.length > 0) {
+      cappedByBytes = true;
+      return;
+    }
+    lines.push(formatted);
+    outBytes += size;
+  };
+
+  const buf = Buffer.allocUnsafe(CHUNK);
+  for (;;) {
+    const n = readSync(fd, buf, 0, CHUNK, null);
+    if (n === 0) break;
+    let start = 0;
+    while (start < n) {
+      const nl = buf.indexOf(10, start);
+      const end = nl === -1 || nl >= n ? n : nl;
+      if (end > start) {
+        curHasBytes = true;
+        if (collecting() && curLen < keepBytes)
+          cur.push(Buffer.from(buf.subarray(start, Math.min(end, start + keepBytes - curLen))));
+        curLen += end - start;
+      }
+      if (end === n) break;
+      finishLine();
+      lineNo++;
+      cur = [];
+      curLen = 0;
+      curHasBytes = false;
+      start = end + 1;
+    }
+  }
+  // A last line without a trailing newline still counts.
+  let total = lineNo - 1;
+  if (curHasBytes) {
+    finishLine();
+    total = lineNo;
+  }
+  return { lines, first: from, total, cappedByBytes, longLines };
+}

@@ -1,0 +1,132 @@
+// `read`: a text file with line numbers (a line range of it, within output caps), or an image the model
+// can look at. Binary files are refused with a clear reason.
+import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { z } from "zod";
+import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
+import { displayPath, resolveInWorkspace } from "./paths.ts";
+import { readLineRange } from "./read-lines.ts";
+import { ToolError } from "./tool-error.ts";
+import { formatBytes } from "./truncate.ts";
+import type { CoreTool, ToolResult } from "./types.ts";
+
+export const READ_MAX_LINES = 2000;
+export const READ_MAX_BYTES = 256 * 1024;
+export const READ_MAX_LINE_CHARS = 2000;
+/** Providers refuse larger images; a bigger one would poison every later request of the session. */
+export const READ_MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+
+const ReadInput = z.strictObject({
+  path: z.string().describe("file path, relative to the workspace"),
+  offset: z.number().int().min(1).optional().describe("first line to show, 1-based (default 1)"),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(`how many lines to show (default and maximum ${READ_MAX_LINES})`),
+});
+
+/**
+ * Open a regular file for reading. Checked with stat first: opening a FIFO or device would block or
+ * stream forever.
+ */
+export function openRegularFile(real: string, shown: string): number {
+  try {
+    const st = statSync(real);
+    if (st.isDirectory()) throw new ToolError(`${shown} is a directory; use bash (ls) to list it`);
+    if (!st.isFile()) throw new ToolError(`${shown} is not a regular file`);
+    return openSync(real, "r");
+  } catch (err) {
+    if (err instanceof ToolError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new ToolError(`file not found: ${shown}`);
+    if (code === "EACCES" || code === "EPERM") throw new ToolError(`permission denied: ${shown}`);
+    throw err;
+  }
+}
+
+function readAll(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let off = 0;
+  while (off < size) {
+    const n = readSync(fd, buf, off, size - off, off);
+    if (n === 0) break;
+    off += n;
+  }
+  return buf.subarray(0, off);
+}
+
+function readImage(fd: number, size: number, shown: string, mediaType: string): ToolResult {
+  if (size > READ_MAX_IMAGE_BYTES) {
+    throw new ToolError(
+      `${shown} is an image of ${formatBytes(size)}, over the ${formatBytes(READ_MAX_IMAGE_BYTES)} limit; make a smaller copy first (e.g. with an image tool through bash) and read that`,
+    );
+  }
+  const data = readAll(fd, size).toString("base64");
+  return {
+    content: [
+      { type: "text", text: `${shown}: ${mediaType} image, ${formatBytes(size)}` },
+      { type: "image", media_type: mediaType, data },
+    ],
+    is_error: false,
+  };
+}
+
+function readText(fd: number, shown: string, offset: number, limit: number): ToolResult {
+  const r = readLineRange(fd, offset, limit, {
+    maxLines: READ_MAX_LINES,
+    maxBytes: READ_MAX_BYTES,
+    maxLineChars: READ_MAX_LINE_CHARS,
+  });
+  if (r.total === 0) return { content: `${shown} is empty (0 lines)`, is_error: false };
+  if (offset > r.total) {
+    throw new ToolError(`offset ${offset} is past the end of ${shown}, which has ${r.total} lines`);
+  }
+  const last = r.first + r.lines.length - 1;
+  const notes: string[] = [];
+  if (last < r.total) {
+    const why = r.cappedByBytes
+      ? `output capped at ${formatBytes(READ_MAX_BYTES)}; `
+      : limit > READ_MAX_LINES && r.lines.length === READ_MAX_LINES
+        ? `at most ${READ_MAX_LINES} lines per call; `
+        : "";
+    notes.push(
+      `[${why}showing lines ${r.first}-${last} of ${r.total}; call read with offset=${last + 1} to see more]`,
+    );
+  } else if (r.first > 1) {
+    notes.push(`[showing lines ${r.first}-${last} of ${r.total}]`);
+  }
+  if (r.longLines > 0) {
+    notes.push(
+      `[${r.longLines} long line${r.longLines === 1 ? " was" : "s were"} cut at ${READ_MAX_LINE_CHARS} characters; use bash (e.g. cut -c) to see the rest]`,
+    );
+  }
+  const body = r.lines.join("\n");
+  return { content: notes.length ? `${body}\n${notes.join("\n")}` : body, is_error: false };
+}
+
+export const readTool: CoreTool<typeof ReadInput> = {
+  name: "read",
+  description: `Read a file in the workspace. Text comes with line numbers (N<TAB>text), at most ${READ_MAX_LINES} lines or ${formatBytes(READ_MAX_BYTES)} per call; use offset/limit for other ranges. PNG, JPEG, GIF and WebP images are returned as images. Binary files are refused.`,
+  input: ReadInput,
+  async run(args, ctx) {
+    const real = resolveInWorkspace(ctx.workspace, args.path, ctx.allowOutside);
+    const shown = displayPath(ctx.workspace, real);
+    const fd = openRegularFile(real, shown);
+    try {
+      const st = fstatSync(fd);
+      const head = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
+      readSync(fd, head, 0, head.length, 0);
+      const kind = sniffFileKind(head);
+      if (kind.kind === "image") return readImage(fd, st.size, shown, kind.mediaType);
+      if (kind.kind === "binary") {
+        throw new ToolError(
+          `${shown} is ${kind.what} (${formatBytes(st.size)}), not text; read cannot show it`,
+        );
+      }
+      return readText(fd, shown, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+    } finally {
+      closeSync(fd);
+    }
+  },
+};

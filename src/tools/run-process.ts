@@ -1,0 +1,106 @@
+// Runs one shell command as the leader of its own process group, so a timeout or an abort can kill
+// everything it started. Output (stdout and stderr interleaved) is kept head+tail within a fixed budget.
+import { type ChildProcess, spawn } from "node:child_process";
+import { HeadTailBuffer } from "./truncate.ts";
+
+/** Grace between SIGTERM and SIGKILL when stopping a command's process group. */
+const KILL_GRACE_MS = 1000;
+/**
+ * After the shell exits, how long to wait for its output pipes to close. Processes it left in the
+ * background may hold them open for ever; then we stop reading instead of waiting for them.
+ */
+const CLOSE_GRACE_MS = 300;
+
+export interface RunOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  headBytes: number;
+  tailBytes: number;
+}
+
+export interface RunOutcome {
+  output: HeadTailBuffer;
+  /** exit code, null when killed by a signal */
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  aborted: boolean;
+  /** the shell exited but background processes kept its output open; reading stopped */
+  outputLeftOpen: boolean;
+}
+
+function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    // A negative pid addresses the whole process group (POSIX); Windows has no groups, kill the child.
+    if (process.platform === "win32") child.kill(sig);
+    else process.kill(-child.pid, sig);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions): Promise<RunOutcome> {
+  const output = new HeadTailBuffer(opts.headBytes, opts.tailBytes);
+  const outcome: RunOutcome = {
+    output,
+    code: null,
+    signal: null,
+    timedOut: false,
+    aborted: false,
+    outputLeftOpen: false,
+  };
+  if (opts.signal?.aborted) return Promise.resolve({ ...outcome, aborted: true });
+  return new Promise((resolve, reject) => {
+    const [file, ...args] = argv;
+    const child = spawn(file, args, {
+      cwd: opts.cwd,
+      env: opts.env,
+      // Own session and process group: killable as a whole, and no controlling terminal to prompt on.
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      windowsHide: true,
+    });
+    const timers: ReturnType<typeof setTimeout>[] = [];
+    let settled = false;
+    const stop = (why: "timeout" | "abort") => {
+      if (why === "timeout") outcome.timedOut = true;
+      else outcome.aborted = true;
+      killGroup(child, "SIGTERM");
+      timers.push(setTimeout(() => killGroup(child, "SIGKILL"), KILL_GRACE_MS));
+    };
+    const onAbort = () => stop("abort");
+    const finish = (err?: Error) => {
+      if (settled) return;
+      settled = true;
+      for (const t of timers) clearTimeout(t);
+      // A stopped command's group dies completely, even members that ignored SIGTERM.
+      if (outcome.timedOut || outcome.aborted) killGroup(child, "SIGKILL");
+      opts.signal?.removeEventListener("abort", onAbort);
+      if (err) reject(err);
+      else resolve(outcome);
+    };
+    child.stdout?.on("data", (b: Buffer) => output.push(b));
+    child.stderr?.on("data", (b: Buffer) => output.push(b));
+    child.on("error", (err) => finish(err));
+    child.on("exit", (code, signal) => {
+      clearTimeout(deadline);
+      outcome.code = code;
+      outcome.signal = signal;
+      timers.push(
+        setTimeout(() => {
+          outcome.outputLeftOpen = true;
+          child.stdout?.destroy();
+          child.stderr?.destroy();
+          finish();
+        }, CLOSE_GRACE_MS),
+      );
+    });
+    child.on("close", () => finish());
+    const deadline = setTimeout(() => stop("timeout"), opts.timeoutMs);
+    timers.push(deadline);
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

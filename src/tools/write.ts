@@ -1,0 +1,65 @@
+// `write`: create or overwrite a whole file, creating parent directories. Atomic: a crash leaves the old
+// file or the new one, never half of it. An existing file keeps its permissions.
+import { mkdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { displayPath, resolveInWorkspace } from "./paths.ts";
+import { ToolError } from "./tool-error.ts";
+import { formatBytes } from "./truncate.ts";
+import type { CoreTool } from "./types.ts";
+
+const WriteInput = z.strictObject({
+  path: z.string().describe("file path, relative to the workspace"),
+  content: z.string().describe("the complete new content of the file"),
+});
+
+/** The permission bits of an existing regular file, undefined when there is none yet. */
+export function existingFileMode(real: string, shown: string): number | undefined {
+  try {
+    const st = statSync(real);
+    if (st.isDirectory()) throw new ToolError(`${shown} is a directory, not a file`);
+    if (!st.isFile()) throw new ToolError(`${shown} is not a regular file`);
+    return st.mode & 0o7777;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return undefined;
+    if (code === "ENOTDIR")
+      throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
+    throw err;
+  }
+}
+
+function countLines(s: string): number {
+  if (s === "") return 0;
+  let n = 0;
+  for (let i = s.indexOf("\n"); i !== -1; i = s.indexOf("\n", i + 1)) n++;
+  return s.endsWith("\n") ? n : n + 1;
+}
+
+export const writeTool: CoreTool<typeof WriteInput> = {
+  name: "write",
+  description:
+    "Create a file or overwrite it completely with the given content (parent directories are created). Prefer edit for changing part of an existing file.",
+  input: WriteInput,
+  async run(args, ctx) {
+    const real = resolveInWorkspace(ctx.workspace, args.path, ctx.allowOutside);
+    const shown = displayPath(ctx.workspace, real);
+    const mode = existingFileMode(real, shown);
+    try {
+      mkdirSync(dirname(real), { recursive: true });
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "EEXIST" || code === "ENOTDIR")
+        throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
+      throw err;
+    }
+    writeFileAtomic(real, args.content, mode);
+    const bytes = Buffer.byteLength(args.content);
+    const lines = countLines(args.content);
+    return {
+      content: `${mode === undefined ? "Created" : "Overwrote"} ${shown} (${formatBytes(bytes)}, ${lines} line${lines === 1 ? "" : "s"})`,
+      is_error: false,
+    };
+  },
+};
