@@ -111,3 +111,11 @@ export function spawnWorker(
     log: () => stderr,
   };
 }
+
+/** The `result` of a tool reply; fails the test when the reply is an error or carries none. */
+export function toolResultOf(reply: Reply): { content: string; is_error: boolean } {
+  if (reply.error !== undefined) throw new Error(`worker error: ${reply.error}`);
+  const result = reply.data?.result as { content: string; is_error: boolean } | undefined;
+  if (!result) throw new Error("tool reply without a result");
+  return result;
+}

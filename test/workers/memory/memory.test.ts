@@ -126,7 +126,7 @@ describe("before_compact_commit", () => {
     await memory({ action: "add", text: "deploy with make ship" });
     const data = { candidate: candidate(), summary: "earlier work", cut: 7, state: { s: 1 }, compacted: 6 };
     const reply = await worker.request("before_compact_commit", data, workspace);
-    const next = reply.data?.candidate as ReturnType<typeof candidate>;
+    const next = reply.data?.candidate as Record<string, unknown>[];
     expect(History.safeParse(next).success).toBe(true);
     expect(next[1]).toEqual({
       role: "user",
@@ -148,7 +148,7 @@ describe("before_compact_commit", () => {
     const once = (await worker.request("before_compact_commit", { candidate: c }, workspace)).data;
     const twice = (await worker.request("before_compact_commit", once ?? {}, workspace)).data;
     expect(twice).toEqual(once);
-    const parts = (once?.candidate as { content: { text: string }[] }[])[1]?.content ?? [];
+    const parts = ((once?.candidate ?? []) as { content: { text: string }[] }[])[1]?.content ?? [];
     expect(parts.length).toBe(2);
     expect(parts[0]?.text).toBe("S");
   });

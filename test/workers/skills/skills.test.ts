@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parseSkillFile } from "../../../workers/skills/front-matter.ts";
 import { createSkillsModule, MAX_LISTED, MAX_SKILL_CHARS } from "../../../workers/skills/index.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";
-import { inProcess, type WorkerClient } from "../../helpers/worker-io.ts";
+import { inProcess, toolResultOf, type WorkerClient } from "../../helpers/worker-io.ts";
 
 let root: string;
 let configDir: string;
@@ -71,7 +71,7 @@ describe("system_prompt", () => {
     writeSkill(wsSkills(), "lint", "---\ndescription: project version\n---\nPROJECT BODY");
     expect(await system()).toContain("- lint: project version");
     expect((await skill({ name: "lint" })).data?.result).toMatchObject({ is_error: false });
-    const content = ((await skill({ name: "lint" })).data?.result as { content: string }).content;
+    const content = toolResultOf(await skill({ name: "lint" })).content;
     expect(content).toContain("PROJECT BODY");
     expect(content).not.toContain("USER BODY");
   });
@@ -138,6 +138,6 @@ describe("skill tool", () => {
     mkdirSync(wsSkills(), { recursive: true });
     symlinkSync(join(root, "outside", "evil"), join(wsSkills(), "evil"));
     expect(await system()).toBe("BASE");
-    expect(((await skill({ name: "evil" })).data?.result as { is_error: boolean }).is_error).toBe(true);
+    expect(toolResultOf(await skill({ name: "evil" })).is_error).toBe(true);
   });
 });

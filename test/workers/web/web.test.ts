@@ -154,11 +154,14 @@ describe("web.json", () => {
     const plain = inProcess(loadWebModule(configWith("{}")));
     const hello = (await plain.request("hello", { protocol: 1, module: "web" }, root)).data;
     await plain.close();
-    expect((hello?.tools as { name: string }[]).map((t) => t.name)).toEqual(["web_fetch"]);
+    expect(((hello?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual(["web_fetch"]);
     const withSearch = inProcess(loadWebModule(configWith(`{"search_endpoint":"${base}/search"}`)));
     const hello2 = (await withSearch.request("hello", { protocol: 1, module: "web" }, root)).data;
     await withSearch.close();
-    expect((hello2?.tools as { name: string }[]).map((t) => t.name)).toEqual(["web_fetch", "web_search"]);
+    expect(((hello2?.tools ?? []) as { name: string }[]).map((t) => t.name)).toEqual([
+      "web_fetch",
+      "web_search",
+    ]);
   });
 });
 
