@@ -189,19 +189,15 @@ describe("bash: approval policy", () => {
 
   test("ask: the command is shown; no refuses, yes runs", async () => {
     const asked: string[] = [];
-    const no = await run(
-      "bash",
-      { command: "touch ran-no" },
-      ctx({ approve: "ask", ask: async (q) => (asked.push(q), false) }),
-    );
+    const answer = (yes: boolean) => async (q: string) => {
+      asked.push(q);
+      return yes;
+    };
+    const no = await run("bash", { command: "touch ran-no" }, ctx({ approve: "ask", ask: answer(false) }));
     expect(no.is_error).toBe(true);
     expect(no.text).toContain("the user declined to run this command");
     expect(existsSync(join(sb.workspace, "ran-no"))).toBe(false);
-    const yes = await run(
-      "bash",
-      { command: "touch ran-yes" },
-      ctx({ approve: "ask", ask: async (q) => (asked.push(q), true) }),
-    );
+    const yes = await run("bash", { command: "touch ran-yes" }, ctx({ approve: "ask", ask: answer(true) }));
     expect(yes.is_error).toBe(false);
     expect(existsSync(join(sb.workspace, "ran-yes"))).toBe(true);
     expect(asked).toEqual(["touch ran-no", "touch ran-yes"]);
