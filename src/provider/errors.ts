@@ -99,10 +99,14 @@ function kindForStatus(status: number, body: string): ProviderErrorKind {
   return "bad_request";
 }
 
-const HINTS: Partial<Record<ProviderErrorKind, string>> = {
-  auth: "check the API key (I_API_KEY, OPENAI_API_KEY / ANTHROPIC_API_KEY or auth.json)",
-  not_found: "is the model name right, and does this endpoint serve it?",
-};
+function hint(kind: ProviderErrorKind, provider: ProviderName): string | undefined {
+  if (kind === "auth") {
+    const env = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
+    return `check the API key: I_API_KEY or ${env}, or "${provider}" in auth.json`;
+  }
+  if (kind === "not_found") return "check the model name and that this endpoint serves it";
+  return undefined;
+}
 
 /** A ProviderError for a non-2xx response. */
 export function httpError(
@@ -112,9 +116,10 @@ export function httpError(
   retryAfterMs?: number,
 ): ProviderError {
   const kind = kindForStatus(status, body);
-  const detail = redact(errorBodyMessage(body), site.apiKey) || "(empty response body)";
-  const hint = HINTS[kind];
-  const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${hint ? ` (${hint})` : ""}`;
+  let detail = redact(errorBodyMessage(body), site.apiKey) || "(empty response body)";
+  const fix = hint(kind, site.provider);
+  if (fix) detail = detail.replace(/[.\s]+$/, "");
+  const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${fix ? `; ${fix}` : ""}`;
   // An exhausted quota or billing problem comes back as 429 but will not clear by waiting.
   const retryable =
     kind === "rate_limit" && /insufficient_quota|billing/.test(errorCode(body)) ? false : undefined;

@@ -108,6 +108,8 @@ export async function* readSse(
   try {
     while (true) {
       const { done, value } = await Promise.race([reader.read(), aborted]);
+      // Cancelling the reader also ends the stream normally; an abort must still surface as an error.
+      if (signal?.aborted) throw signal.reason ?? new DOMException("aborted", "AbortError");
       if (done) break;
       for (const ev of parser.push(value)) yield ev;
     }
