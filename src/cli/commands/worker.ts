@@ -7,7 +7,11 @@ export const command = defineSubcommand(
   {
     name: "i worker",
     description: "Run built-in modules as an NDJSON worker on stdio",
-    args: { modules: { type: "positional", description: "module name(s), comma-separated", required: true } },
+    args: {
+      modules: { type: "positional", description: "module name(s), comma-separated", required: true },
+      // Appended by the console for the steering module, which reads it from argv (workers/steering/README.md).
+      queue: { type: "string", description: "steering queue file (JSON lines)" },
+    },
   },
   async (args) => {
     const [{ MODULE_NAMES, isModuleName }, { BUILTIN_WORKERS }] = await Promise.all([
