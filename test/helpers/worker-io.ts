@@ -2,7 +2,10 @@
 // framing and dispatch), or to a real `i worker MODULE` child process.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
+import { generateManifest } from "../../src/manifest/generate.ts";
+import { MODULE_NAMES, type ModuleName } from "../../src/manifest/modules.ts";
 import { encodeLine, LineDecoder } from "../../src/worker/framing.ts";
+import { WorkerHost } from "../../src/worker/host.ts";
 import { MAX_LINE_BYTES } from "../../src/worker/protocol.ts";
 import type { WorkerModule } from "../../workers/sdk/module.ts";
 import { serve } from "../../workers/sdk/serve.ts";
@@ -118,4 +121,38 @@ export function toolResultOf(reply: Reply): { content: string; is_error: boolean
   const result = reply.data?.result as { content: string; is_error: boolean } | undefined;
   if (!result) throw new Error("tool reply without a result");
   return result;
+}
+
+export interface HostOptions {
+  configDir: string;
+  workspace: string;
+  dataDir: string;
+  /** steering queue file: appended to the steering module's argv as the console does */
+  queue?: string;
+}
+
+/**
+ * A WorkerHost running the named built-in modules from source as real `i worker a,b` processes, exactly as
+ * the generated manifest binds them (one shared process for built-ins, steering with `--queue PATH`).
+ */
+export function hostFor(modules: ModuleName[], opts: HostOptions): WorkerHost {
+  const manifest = generateManifest({
+    profile: "full",
+    configDir: opts.configDir,
+    plugins: { disabled: MODULE_NAMES.filter((m) => !modules.includes(m)) },
+    bindings: {},
+    self: [process.execPath, MAIN],
+    inject: modules.includes("steering") ? ["steering"] : [],
+  });
+  if (opts.queue !== undefined) {
+    const withQueue = (exec: string[]) => [...exec, "--queue", opts.queue as string];
+    for (const m of manifest.modules) if (m.name === "steering") m.exec = withQueue(m.exec);
+    for (const refs of Object.values(manifest.hooks))
+      for (const r of refs) if (r.module === "steering") r.exec = withQueue(r.exec);
+  }
+  return new WorkerHost(manifest, {
+    workspace: opts.workspace,
+    configDir: opts.configDir,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", I_DATA_DIR: opts.dataDir },
+  });
 }
