@@ -9,7 +9,7 @@ import { clipLine } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { compileGlob, type PathMatcher } from "./glob.ts";
 import { loadIgnore } from "./ignore.ts";
-import { scanFile } from "./scan-file.ts";
+import { isLiteralPattern, scanFile } from "./scan-file.ts";
 import { walkFiles } from "./walk.ts";
 
 export const DEFAULT_GREP_RESULTS = 200;
@@ -43,6 +43,7 @@ export function grep(workspace: string, args: GrepArgs): ToolResult {
   const realRoot = resolveInWorkspace(workspace, ".");
   if (!realRoot.ok) return toolError(`grep: ${realRoot.reason}`);
 
+  const literal = isLiteralPattern(args.pattern);
   const max = args.max_results ?? DEFAULT_GREP_RESULTS;
   const deadline = Date.now() + SEARCH_TIME_BUDGET_MS;
   const out: string[] = [];
@@ -65,7 +66,7 @@ export function grep(workspace: string, args: GrepArgs): ToolResult {
 
   const startRel = toRel(realRoot.real, where.real);
   if (statSync(where.real).isFile()) {
-    if (scanFile(where.real, re, onHit(startRel)) === "binary")
+    if (scanFile(where.real, re, onHit(startRel), literal) === "binary")
       return toolText(`${startRel} is a binary file`);
   } else {
     const files = walkFiles(startRel, {
@@ -75,7 +76,7 @@ export function grep(workspace: string, args: GrepArgs): ToolResult {
     });
     for (const f of files) {
       if (globMatch && !globMatch(f.rel)) continue;
-      if (scanFile(f.abs, re, onHit(f.rel)) === "stopped") break;
+      if (scanFile(f.abs, re, onHit(f.rel), literal) === "stopped") break;
       if (Date.now() > deadline) {
         stop = `[search stopped after ${SEARCH_TIME_BUDGET_MS / 1000} s; results are partial: narrow the path or glob]`;
         break;

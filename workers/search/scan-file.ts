@@ -14,10 +14,25 @@ export interface LineHit {
  * Calls `onHit` for each line matching `re` until it returns false. Returns "binary" for binary
  * files, "stopped" when onHit asked to stop, "done" otherwise; "unreadable" when the file cannot be read.
  */
+/**
+ * True when `pattern` is a plain literal: then a chunk in which it does not match has no matching line
+ * either (a literal cannot span a newline), so the chunk can be skipped without splitting it into lines.
+ */
+export function isLiteralPattern(pattern: string): boolean {
+  return !/[\\^$.|?*+()[\]{}]/.test(pattern);
+}
+
+function countNewlines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf("\n"); i >= 0; i = text.indexOf("\n", i + 1)) n++;
+  return n;
+}
+
 export function scanFile(
   path: string,
   re: RegExp,
   onHit: (hit: LineHit) => boolean,
+  literal = false,
 ): "done" | "stopped" | "binary" | "unreadable" {
   let fd: number;
   try {
@@ -45,6 +60,12 @@ export function scanFile(
         first = false;
       }
       const text = carry + decoder.decode(bytes, { stream: true });
+      if (literal && !re.test(text)) {
+        const lastNl = text.lastIndexOf("\n");
+        lineNo += countNewlines(text);
+        carry = text.slice(lastNl + 1);
+        continue;
+      }
       const lines = text.split("\n");
       carry = lines.pop() ?? "";
       for (const raw of lines) {

@@ -34,6 +34,6 @@ test("grep and find answer through a real worker process; escapes are refused", 
     content: "src/a.ts",
     is_error: false,
   });
-  const escape = await host.callTool("find", { pattern: "*", path: "../.." }, "c3");
-  expect(escape).toEqual({ content: 'find: path "../.." is outside the workspace', is_error: true });
+  const escaped = await host.callTool("find", { pattern: "*", path: "../.." }, "c3");
+  expect(escaped).toEqual({ content: 'find: path "../.." is outside the workspace', is_error: true });
 });

@@ -34,6 +34,10 @@ beforeAll(() => {
   put("keep.log", "needle kept by negation\n");
   put(".gitignore", "# build\n/dist/\n*.log\n!keep.log\n");
   put("crlf.txt", "first\r\nneedle with crlf\r\n");
+  put(
+    "deep/big.txt",
+    `${"filler line of text\n".repeat(9000)}DEEPMARK here\n${"tail\n".repeat(10)}DEEPMARK end`,
+  );
   writeFileSync(join(root, "outside.txt"), "needle outside the workspace\n");
   mkdirSync(join(root, "outdir"));
   writeFileSync(join(root, "outdir", "secret.ts"), "needle secret\n");
@@ -144,6 +148,15 @@ describe("grep", () => {
       expect(r.content).toMatch(/outside the workspace/);
     }
     expect((await call("grep", { pattern: "x", path: "missing" })).content).toContain("does not exist");
+  });
+
+  test("line numbers stay right across read chunks, for literal and regex patterns", async () => {
+    const expected = "deep/big.txt:9001: DEEPMARK here\ndeep/big.txt:9012: DEEPMARK end";
+    expect((await call("grep", { pattern: "DEEPMARK" })).content).toBe(expected);
+    expect((await call("grep", { pattern: "DEEP[A-Z]+" })).content).toBe(expected);
+    expect((await call("grep", { pattern: "deepmark", ignore_case: true, path: "deep" })).content).toBe(
+      expected,
+    );
   });
 
   test("a binary file named directly says so", async () => {
