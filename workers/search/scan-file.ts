@@ -1,6 +1,7 @@
 // Reading one file for grep: in fixed-size chunks, line by line, stopping as soon as the caller has
 // enough matches, so a huge file costs only what is read of it. A NUL byte in the first chunk marks the
 // file as binary and it is skipped, like other search tools do.
+import { Buffer } from "node:buffer";
 import { closeSync, openSync, readSync } from "node:fs";
 
 const CHUNK = 64 * 1024;

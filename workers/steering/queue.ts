@@ -2,6 +2,7 @@
 // message to the queue file; the worker hands each complete line out exactly once, remembering how far it
 // got in `<queue>.delivered`, which is written atomically before the reply leaves the worker. A restarted
 // worker therefore resumes where the last one stopped: nothing is handed out twice, nothing skipped.
+import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { writeFileAtomic } from "../../src/runtime/atomic-write.ts";

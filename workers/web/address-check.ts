@@ -63,7 +63,11 @@ export function isPrivateAddress(ip: string): boolean {
   return true; // not an address at all: refuse rather than guess
 }
 
-/** Why `url` may not be fetched, or undefined when it may. Resolves the host name. */
+/**
+ * Why `url` may not be fetched, or undefined when it may. Resolves the host name. fetch() resolves it
+ * again, so a DNS server that answers differently on the second lookup could still slip a private
+ * address through; the check stops ordinary links and redirects to local services, which is its job.
+ */
 export async function refusalReason(url: URL, allowPrivate: boolean): Promise<string | undefined> {
   if (url.protocol !== "http:" && url.protocol !== "https:") {
     return `only http and https URLs can be fetched, not ${url.protocol.replace(":", "")}`;
