@@ -1,6 +1,7 @@
 // Turning a failed HTTP exchange into a classified ProviderError whose message a person can act on:
 // provider, model, HTTP status and the server's own explanation — with the API key scrubbed out.
 import type { ProviderName } from "../config/schemas.ts";
+import { parseRetryAfter } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
 
 /** Who was asked what; every message names them. */
@@ -108,21 +109,21 @@ function hint(kind: ProviderErrorKind, provider: ProviderName): string | undefin
   return undefined;
 }
 
-/** A ProviderError for a non-2xx response. */
-export function httpError(
-  site: CallSite,
-  status: number,
-  body: string,
-  retryAfterMs?: number,
-): ProviderError {
+/**
+ * A ProviderError for a non-2xx response. Response headers supply the wait the server asks for and its
+ * `x-should-retry: false` veto (sent by the OpenAI and Anthropic APIs, and by our mock server when its
+ * script has run out, so a test fails at once instead of backing off).
+ */
+export function httpError(site: CallSite, status: number, body: string, headers?: Headers): ProviderError {
+  const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
   const kind = kindForStatus(status, body);
   let detail = redact(errorBodyMessage(body), site.apiKey) || "(empty response body)";
   const fix = hint(kind, site.provider);
   if (fix) detail = detail.replace(/[.\s]+$/, "");
   const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${fix ? `; ${fix}` : ""}`;
   // An exhausted quota or billing problem comes back as 429 but will not clear by waiting.
-  const retryable =
-    kind === "rate_limit" && /insufficient_quota|billing/.test(errorCode(body)) ? false : undefined;
+  const quota = kind === "rate_limit" && /insufficient_quota|billing/.test(errorCode(body));
+  const retryable = quota || headers?.get("x-should-retry") === "false" ? false : undefined;
   return new ProviderError(kind, message, status, {
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
     ...(retryable !== undefined ? { retryable } : {}),

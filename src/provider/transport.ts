@@ -2,7 +2,7 @@
 // decoder, and retry transient failures — but only while nothing has been shown to the caller yet, so a
 // retry can never duplicate text or tool calls that were already streamed.
 import { type CallSite, cancelledError, httpError, networkError, redact, streamError } from "./errors.ts";
-import { backoffDelay, parseRetryAfter, type RetryPolicy, sleep } from "./retry.ts";
+import { backoffDelay, type RetryPolicy, sleep } from "./retry.ts";
 import { readSse, type SseEvent } from "./sse.ts";
 import { type ModelResponse, ProviderError, type StreamEvent } from "./types.ts";
 
@@ -95,7 +95,7 @@ async function once(
   }
   if (!res.ok) {
     const text = await res.text().catch(() => "");
-    throw httpError(site, res.status, text, parseRetryAfter(res.headers));
+    throw httpError(site, res.status, text, res.headers);
   }
   const type = res.headers.get("content-type") ?? "";
   if (type.includes("application/json")) {

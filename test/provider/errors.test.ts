@@ -88,6 +88,12 @@ describe("status classification", () => {
     expect(err.status).toBe(status);
   });
 
+  test("x-should-retry: false vetoes a retry", () => {
+    const err = httpError(site, 500, "{}", new Headers({ "x-should-retry": "false" }));
+    expect(err.kind).toBe("server");
+    expect(err.retryable).toBe(false);
+  });
+
   test("a 429 for an exhausted quota is not retried", () => {
     const body =
       '{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}';
@@ -97,7 +103,8 @@ describe("status classification", () => {
   });
 
   test("the message names provider, model and status and carries the server's text", () => {
-    const err = httpError(site, 503, "<html><body><h1>503 Service Unavailable</h1></body></html>", 2000);
+    const html = "<html><body><h1>503 Service Unavailable</h1></body></html>";
+    const err = httpError(site, 503, html, new Headers({ "retry-after": "2" }));
     expect(err.message).toBe('openai model "some-model": HTTP 503: 503 Service Unavailable');
     expect(err.retryAfterMs).toBe(2000);
   });
