@@ -60,10 +60,9 @@ describe("mock server", () => {
 
   test("an exhausted script answers 500 'mock script exhausted'", async () => {
     const server = await mock([]);
-    const err = await rejection(
-      provider("anthropic", server, { maxRetries: 0 }).stream(request("anthropic")),
-    );
+    const err = await rejection(provider("anthropic", server).stream(request("anthropic")));
     expect(err).toBeInstanceOf(ProviderError);
+    expect(server.requests).toHaveLength(1); // x-should-retry: false, so no backoff on a dead script
     expect((err as ProviderError).status).toBe(500);
     expect((err as ProviderError).message).toContain("mock script exhausted");
   });
