@@ -1,6 +1,40 @@
-// `i sessions`: list the sessions of this workspace.
+// `i sessions`: list the sessions of this workspace, most recently updated first.
+import { resolveWorkspace } from "../../agent/options.ts";
+import { dataDir } from "../../config/paths.ts";
+import { Session, type SessionMeta } from "../../session/session.ts";
 import { defineSubcommand } from "../command.ts";
-import { NotImplementedError } from "../errors.ts";
+
+/** "2026-11-30 07:49" in local time: enough to tell sessions apart at a glance. */
+function shortTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+export function formatSessions(list: SessionMeta[]): string {
+  const rows = list.map((m) => [
+    m.id,
+    shortTime(m.updated),
+    String(m.messages),
+    String(m.compactions),
+    m.title ?? "",
+  ]);
+  const header = ["ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) =>
+        i === cells.length - 1
+          ? c
+          : i === 2 || i === 3
+            ? c.padStart(widths[i] as number)
+            : c.padEnd(widths[i] as number),
+      )
+      .join("  ")
+      .trimEnd();
+  return `${[header, ...rows].map(line).join("\n")}\n`;
+}
 
 export const command = defineSubcommand(
   {
@@ -8,7 +42,14 @@ export const command = defineSubcommand(
     description: "List sessions of this workspace",
     args: { workspace: { type: "string", description: "workspace directory (default: cwd)" } },
   },
-  async () => {
-    throw new NotImplementedError("i sessions");
+  async (args) => {
+    const workspace = resolveWorkspace(args.workspace);
+    const list = Session.list(dataDir(), workspace);
+    if (list.length === 0) {
+      process.stdout.write(`no sessions for workspace ${workspace}\n`);
+      return 0;
+    }
+    process.stdout.write(formatSessions(list));
+    return 0;
   },
 );

@@ -1,0 +1,124 @@
+// events.jsonl: the append-only log of a session. Every message and every compaction goes here, so a
+// history can be rebuilt from it and nothing is ever lost. Appends that matter are fsynced; a line torn
+// by a crash is skipped on read and never glued to the next append.
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import type { History, Message } from "../history/schema.ts";
+import { validateHistory } from "../history/validate.ts";
+import { BaseEvent, CompactionEvent, EventLine, MessageEvent, TruncateEvent } from "./schema.ts";
+
+export class EventsLog {
+  /** whether the file may end in a torn line; checked once, before this instance's first append */
+  private checkedTail = false;
+
+  constructor(readonly path: string) {}
+
+  /** Append complete lines (each object one JSON line) in one write; fsync when `durable`. */
+  append(events: readonly Record<string, unknown>[], durable = true): void {
+    if (events.length === 0) return;
+    let text = "";
+    for (const e of events) text += `${JSON.stringify(e)}\n`;
+    const fd = openSync(this.path, "a+", 0o600);
+    try {
+      if (!this.checkedTail) {
+        // A crash mid-append leaves a last line without "\n": start ours on a fresh line.
+        if (!endsWithNewline(fd)) text = `\n${text}`;
+        this.checkedTail = true;
+      }
+      const buf = Buffer.from(text, "utf8");
+      let off = 0;
+      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      if (durable) fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  /** Every well-formed line, and how many lines could not be read (torn by a crash, or edited). */
+  read(): { events: EventLine[]; skipped: number } {
+    let text: string;
+    try {
+      text = readFileSync(this.path, "utf8");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { events: [], skipped: 0 };
+      throw err;
+    }
+    const events: EventLine[] = [];
+    let skipped = 0;
+    for (const line of text.split("\n")) {
+      if (line.trim() === "") continue;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        skipped++;
+        continue;
+      }
+      const r = EventLine.safeParse(value);
+      if (r.success) events.push(r.data);
+      else skipped++;
+    }
+    return { events, skipped };
+  }
+}
+
+function endsWithNewline(fd: number): boolean {
+  const size = fstatSync(fd).size;
+  if (size === 0) return true;
+  const b = Buffer.alloc(1);
+  readSync(fd, b, 0, 1, size - 1);
+  return b[0] === 10;
+}
+
+/**
+ * The history the events describe: message events set history[index] (dropping anything after it),
+ * truncate events shorten it, base and compaction events replace it. An event that does not fit (a gap left by a
+ * lost line) is skipped; the result is cut to its longest valid prefix, so it is always a usable history.
+ */
+export function replayEvents(events: readonly EventLine[]): { history: History; problems: number } {
+  let history: Message[] = [];
+  let problems = 0;
+  for (const e of events) {
+    if (e.type === "message") {
+      const m = MessageEvent.safeParse(e);
+      if (!m.success || m.data.index > history.length) {
+        problems++;
+        continue;
+      }
+      history.length = m.data.index;
+      history.push(m.data.message);
+    } else if (e.type === "truncate") {
+      const t = TruncateEvent.safeParse(e);
+      if (t.success && t.data.length <= history.length) history.length = t.data.length;
+      else problems++;
+    } else if (e.type === "base") {
+      const b = BaseEvent.safeParse(e);
+      if (b.success) history = [...b.data.history];
+      else problems++;
+    } else if (e.type === "compaction") {
+      const c = CompactionEvent.safeParse(e);
+      if (c.success) history = [...c.data.history];
+      else problems++;
+    }
+  }
+  const valid = longestValidPrefix(history);
+  if (valid < history.length) {
+    problems++;
+    history.length = valid;
+  }
+  return { history, problems };
+}
+
+/** Validity (with a batch allowed to be in progress at the end) only shrinks as a history grows. */
+function longestValidPrefix(h: History): number {
+  const ok = (n: number) =>
+    n === 0 || validateHistory(h.slice(0, n), { allowPendingToolCalls: true }) === undefined;
+  if (ok(h.length)) return h.length;
+  let lo = 0;
+  let hi = h.length; // ok(lo) holds, ok(hi) does not
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (ok(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}

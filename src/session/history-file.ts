@@ -1,0 +1,42 @@
+// history.json and .precompact.json: a whole history, one message per line so a person can read and
+// diff it. Written atomically; read back with a one-line error naming the file and the fix.
+import { readFileSync } from "node:fs";
+import { UserError } from "../cli/errors.ts";
+import type { History } from "../history/schema.ts";
+import { validateHistory } from "../history/validate.ts";
+import { writeFileAtomic } from "../runtime/atomic-write.ts";
+
+export function formatHistory(h: History): string {
+  if (h.length === 0) return "[]\n";
+  let out = "[\n";
+  for (let i = 0; i < h.length; i++) out += `${JSON.stringify(h[i])}${i < h.length - 1 ? "," : ""}\n`;
+  return `${out}]\n`;
+}
+
+export function writeHistoryFile(path: string, h: History): void {
+  writeFileAtomic(path, formatHistory(h), 0o600);
+}
+
+/**
+ * The history in `path`, or undefined when the file does not exist. A file that is not a valid history
+ * (someone edited it) is a UserError that says how to recover.
+ */
+export function readHistoryFile(path: string): History | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new UserError(`${path}: cannot read: ${(err as Error).message}`);
+  }
+  const fix = "fix it by hand, or delete it to rebuild the session from events.jsonl next to it";
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    throw new UserError(`${path}: malformed JSON (${(err as Error).message}); ${fix}`);
+  }
+  const reason = validateHistory(value, { allowPendingToolCalls: true });
+  if (reason !== undefined) throw new UserError(`${path}: not a valid history: ${reason}; ${fix}`);
+  return value as History;
+}

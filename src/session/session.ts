@@ -1,0 +1,222 @@
+// One saved session (DESIGN §9): I_DATA_DIR/<id>/ with history.json (the current checkpoint),
+// .precompact.json (the history before the latest compaction), events.jsonl (append-only log of every
+// message and compaction) and meta.json.
+//
+// Crash safety: every checkpoint first appends (and fsyncs) its new messages to events.jsonl, then
+// replaces history.json atomically, then meta.json. A crash at any instant leaves history.json as a
+// complete, valid checkpoint. The log may then disagree with it (one checkpoint ahead, or missing the
+// compaction event); so a reopened session logs its full starting checkpoint (a `base` event) before
+// its first new message, and replay stays exact. Without history.json the session is rebuilt from
+// events.jsonl.
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { UserError } from "../cli/errors.ts";
+import type { History, Message } from "../history/schema.ts";
+import { assertValidHistory } from "../history/validate.ts";
+import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { EventsLog, replayEvents } from "./events-log.ts";
+import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
+import { RESERVED_EVENT_TYPES, type SessionMeta } from "./schema.ts";
+import { newSessionId } from "./session-id.ts";
+import {
+  canonicalWorkspace,
+  EVENTS_FILE,
+  HISTORY_FILE,
+  listSessions,
+  loadMeta,
+  META_FILE,
+  PRECOMPACT_FILE,
+  resolveSessionId,
+  sessionTitle,
+} from "./store.ts";
+
+export type { SessionMeta } from "./schema.ts";
+
+const PENDING_OK = { allowPendingToolCalls: true } as const;
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+/** Index of the first message where `next` differs from `prev` (messages are compared by value). */
+function firstDifference(prev: readonly Message[], next: readonly Message[]): number {
+  const n = Math.min(prev.length, next.length);
+  for (let i = 0; i < n; i++) {
+    const a = prev[i];
+    const b = next[i];
+    // Messages are treated as immutable, so the same object means the same message; only copies cost.
+    if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return i;
+  }
+  return n;
+}
+
+export class Session {
+  readonly id: string;
+  readonly dir: string;
+  meta: SessionMeta;
+  private readonly events: EventsLog;
+  /** the history events.jsonl replays to; equals history.json once a checkpoint completes */
+  private logged: Message[];
+  /** opened from history.json: the log may disagree with it until a `base` event is written */
+  private needsBase = false;
+
+  private constructor(dir: string, meta: SessionMeta, history: Message[]) {
+    this.id = meta.id;
+    this.dir = dir;
+    this.meta = meta;
+    this.events = new EventsLog(join(dir, EVENTS_FILE));
+    this.logged = history;
+  }
+
+  static create(opts: { dataDir: string; workspace: string; provider?: string; model?: string }): Session {
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
+    let id = newSessionId();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        mkdirSync(join(opts.dataDir, id), { mode: 0o700 });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 20) throw err;
+        id = newSessionId();
+      }
+    }
+    const ts = now();
+    const meta: SessionMeta = {
+      id,
+      workspace: canonicalWorkspace(opts.workspace),
+      created: ts,
+      updated: ts,
+      ...(opts.provider ? { provider: opts.provider } : {}),
+      ...(opts.model ? { model: opts.model } : {}),
+      messages: 0,
+      compactions: 0,
+    };
+    const s = new Session(join(opts.dataDir, id), meta, []);
+    s.writeMeta();
+    const { workspace, provider, model } = meta;
+    s.events.append([
+      { ts, type: "session", id, workspace, ...(provider ? { provider } : {}), ...(model ? { model } : {}) },
+    ]);
+    return s;
+  }
+
+  /** Open session `id` (or a unique prefix of it). UserError (exit 2, one line) if missing or malformed. */
+  static open(dataDir: string, id: string): Session {
+    const name = resolveSessionId(dataDir, id);
+    const dir = join(dataDir, name);
+    const loaded = loadMeta(dir, name);
+    if (!loaded) {
+      throw new UserError(
+        `${dir}: not a usable session (no valid ${META_FILE} and no ${EVENTS_FILE} to rebuild it from); delete the directory`,
+      );
+    }
+    const meta = { ...loaded.meta, id: name };
+    let history = readHistoryFile(join(dir, HISTORY_FILE));
+    const s = new Session(dir, meta, []);
+    if (history === undefined) {
+      // No checkpoint file (lost, or deleted to recover from a bad edit): rebuild it from the log.
+      history = replayEvents(s.events.read().events).history;
+      if (history.length > 0) {
+        writeHistoryFile(join(dir, HISTORY_FILE), history);
+        s.events.append([{ ts: now(), type: "recovered", messages: history.length }]);
+      }
+    }
+    s.logged = history;
+    s.needsBase = history.length > 0;
+    if (loaded.rebuilt || meta.messages !== history.length) {
+      meta.messages = history.length;
+      s.writeMeta();
+    }
+    return s;
+  }
+
+  static newest(dataDir: string, workspace: string): Session | undefined {
+    const first = listSessions(dataDir, workspace)[0];
+    return first ? Session.open(dataDir, first.id) : undefined;
+  }
+
+  /** Sessions of `workspace`, most recently updated first. */
+  static list(dataDir: string, workspace: string): SessionMeta[] {
+    return listSessions(dataDir, workspace);
+  }
+
+  /** The last checkpoint (empty for a new session). A fresh array; treat its messages as immutable. */
+  history(): History {
+    return [...this.logged];
+  }
+
+  /**
+   * Save `history` as the new checkpoint. Messages beyond (or different from) the previous checkpoint
+   * are appended to events.jsonl first; then history.json and meta.json are replaced atomically.
+   * The final assistant message may still have unanswered tool calls (a batch in progress).
+   */
+  checkpoint(history: History): void {
+    assertValidHistory(history, PENDING_OK);
+    if (history.length === this.logged.length && firstDifference(this.logged, history) === history.length)
+      return;
+    this.logMessages(history);
+    writeHistoryFile(join(this.dir, HISTORY_FILE), history);
+    this.touchMeta(history);
+  }
+
+  /**
+   * Commit a compaction: `before` (the history that was compacted) goes to .precompact.json, `after`
+   * becomes the checkpoint, and a `compaction` event records it with `record`.
+   */
+  commitCompaction(before: History, after: History, record: object): void {
+    assertValidHistory(after, PENDING_OK);
+    // Messages of `before` not yet logged would otherwise survive only in .precompact.json,
+    // which the next compaction overwrites.
+    this.logMessages(before);
+    writeHistoryFile(join(this.dir, PRECOMPACT_FILE), before);
+    writeHistoryFile(join(this.dir, HISTORY_FILE), after);
+    this.events.append([
+      {
+        ts: now(),
+        type: "compaction",
+        messages_before: before.length,
+        record: { ...record },
+        history: after,
+      },
+    ]);
+    this.logged = [...after];
+    this.meta.compactions++;
+    this.touchMeta(after);
+  }
+
+  /** Append a line `{ts, type, ...data}` to events.jsonl (fsynced). */
+  appendEvent(type: string, data: Record<string, unknown>): void {
+    if (RESERVED_EVENT_TYPES.includes(type))
+      throw new Error(`event type "${type}" is written by the session itself`);
+    if ("ts" in data || "type" in data) throw new Error(`event data may not set "ts" or "type"`);
+    this.events.append([{ ts: now(), type, ...data }]);
+  }
+
+  /** Append message events that turn the logged history into `next`. */
+  private logMessages(next: History): void {
+    const d = firstDifference(this.logged, next);
+    const ts = now();
+    const lines: Record<string, unknown>[] = [];
+    if (this.needsBase) lines.push({ ts, type: "base", history: this.logged });
+    if (d === next.length && next.length < this.logged.length)
+      lines.push({ ts, type: "truncate", length: next.length });
+    for (let i = d; i < next.length; i++) lines.push({ ts, type: "message", index: i, message: next[i] });
+    this.events.append(lines);
+    this.needsBase = false;
+    this.logged = [...next];
+  }
+
+  private touchMeta(h: History): void {
+    this.meta.messages = h.length;
+    this.meta.updated = now();
+    if (this.meta.title === undefined) {
+      const title = sessionTitle(h);
+      if (title) this.meta.title = title;
+    }
+    this.writeMeta();
+  }
+
+  private writeMeta(): void {
+    writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`, 0o600);
+  }
+}

@@ -1,0 +1,128 @@
+// The sessions directory (I_DATA_DIR): finding a session by id or prefix, reading and rebuilding meta.json,
+// and listing the sessions of one workspace.
+import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { UserError } from "../cli/errors.ts";
+import type { History } from "../history/schema.ts";
+import { contentText } from "../history/schema.ts";
+import { EventsLog, replayEvents } from "./events-log.ts";
+import { SessionMeta, SessionStartEvent } from "./schema.ts";
+import { SESSION_ID_PATTERN } from "./session-id.ts";
+
+export const META_FILE = "meta.json";
+export const HISTORY_FILE = "history.json";
+export const PRECOMPACT_FILE = ".precompact.json";
+export const EVENTS_FILE = "events.jsonl";
+
+/** The form a workspace path is stored and compared in: absolute and, when it exists, real. */
+export function canonicalWorkspace(p: string): string {
+  const abs = resolve(p);
+  try {
+    return realpathSync(abs);
+  } catch {
+    return abs;
+  }
+}
+
+function sessionDirs(dataDir: string): string[] {
+  try {
+    return readdirSync(dataDir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && SESSION_ID_PATTERN.test(d.name))
+      .map((d) => d.name);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new UserError(`${dataDir}: cannot read the sessions directory: ${(err as Error).message}`);
+  }
+}
+
+/** The directory name of session `id`, which may be a unique prefix of it. UserError when there is none. */
+export function resolveSessionId(dataDir: string, id: string): string {
+  if (!SESSION_ID_PATTERN.test(id)) {
+    throw new UserError(
+      `session id "${id}" is not valid: ids are letters, digits, "-" and "_"; list them with \`i sessions\``,
+    );
+  }
+  const names = sessionDirs(dataDir);
+  if (names.includes(id)) return id;
+  const matches = names.filter((n) => n.startsWith(id));
+  if (matches.length === 1) return matches[0] as string;
+  if (matches.length > 1) {
+    throw new UserError(
+      `session id "${id}" is ambiguous: ${matches.length} sessions in ${dataDir} start with it; give more of the id`,
+    );
+  }
+  throw new UserError(`no session "${id}" in ${dataDir}; list this workspace's sessions with \`i sessions\``);
+}
+
+/** meta.json as written, or undefined when it is missing or unreadable. */
+function readMetaFile(dir: string): SessionMeta | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, META_FILE), "utf8");
+  } catch {
+    return undefined;
+  }
+  try {
+    const r = SessionMeta.safeParse(JSON.parse(text));
+    return r.success ? r.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The session's meta: meta.json, or — when that is missing or damaged (a crash while the session was
+ * being created, an edit) — rebuilt from events.jsonl.
+ */
+export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt: boolean } | undefined {
+  const meta = readMetaFile(dir);
+  if (meta) return { meta, rebuilt: false };
+  const { events } = new EventsLog(join(dir, EVENTS_FILE)).read();
+  const start = events.find((e) => e.type === "session");
+  const s = start && SessionStartEvent.safeParse(start);
+  if (!s?.success) return undefined;
+  const last = events[events.length - 1];
+  const { history } = replayEvents(events);
+  const title = sessionTitle(history);
+  return {
+    meta: {
+      id,
+      workspace: s.data.workspace,
+      created: s.data.ts,
+      updated: last?.ts ?? s.data.ts,
+      ...(s.data.provider ? { provider: s.data.provider } : {}),
+      ...(s.data.model ? { model: s.data.model } : {}),
+      ...(title ? { title } : {}),
+      messages: history.length,
+      compactions: events.filter((e) => e.type === "compaction").length,
+    },
+    rebuilt: true,
+  };
+}
+
+const MAX_TITLE_CHARS = 100;
+
+/** The first line of the first user message, trimmed (and shortened when very long). */
+export function sessionTitle(h: History): string | undefined {
+  const first = h.find((m) => m.role === "user");
+  if (!first) return undefined;
+  const line = contentText(first.content)
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l !== "");
+  if (!line) return undefined;
+  return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
+}
+
+/** The sessions of `workspace`, most recently updated first. */
+export function listSessions(dataDir: string, workspace: string): SessionMeta[] {
+  const ws = canonicalWorkspace(workspace);
+  const out: SessionMeta[] = [];
+  for (const name of sessionDirs(dataDir)) {
+    const loaded = loadMeta(join(dataDir, name), name);
+    if (loaded && loaded.meta.workspace === ws) out.push({ ...loaded.meta, id: name });
+  }
+  return out.sort((a, b) =>
+    a.updated !== b.updated ? (a.updated < b.updated ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0,
+  );
+}

@@ -1,0 +1,54 @@
+// `i sessions`: the sessions of a workspace as a table, newest first; a clear line when there are none.
+import { afterEach, beforeEach, expect, test } from "bun:test";
+import { join } from "node:path";
+import { Session } from "../../src/session/session.ts";
+import { runCli } from "../helpers/cli.ts";
+import { expectedMessage, SYSTEM } from "./fixtures/messages.ts";
+import { type Dirs, makeDirs, nextMillisecond } from "./helpers.ts";
+
+let d: Dirs;
+beforeEach(() => {
+  d = makeDirs();
+});
+afterEach(() => d.cleanup());
+
+test("no sessions", () => {
+  const r = runCli(["sessions"], { I_DATA_DIR: d.data }, d.ws);
+  expect(r).toEqual({ code: 0, stdout: `no sessions for workspace ${d.ws}\n`, stderr: "" });
+});
+
+test("lists id, updated, messages, compactions and title, newest first, for cwd or --workspace", () => {
+  const older = Session.create({ dataDir: d.data, workspace: d.ws });
+  older.checkpoint([SYSTEM, { role: "user", content: "  fix the parser  \nwith details" }]);
+  nextMillisecond();
+  const newer = Session.create({ dataDir: d.data, workspace: d.ws });
+  const h = [SYSTEM, expectedMessage(1), expectedMessage(2), expectedMessage(3), expectedMessage(4)];
+  newer.checkpoint(h);
+  newer.commitCompaction(h, [SYSTEM, { role: "user", content: "summary" }, ...h.slice(1)], {
+    reason: "manual",
+  });
+  Session.create({ dataDir: d.data, workspace: join(d.root, "elsewhere") });
+
+  const r = runCli(["sessions"], { I_DATA_DIR: d.data }, d.ws);
+  expect(r.code).toBe(0);
+  const lines = r.stdout.trimEnd().split("\n");
+  expect(lines.length).toBe(3);
+  expect(lines[0]).toMatch(/^ID\s+UPDATED\s+MESSAGES\s+COMPACTIONS\s+TITLE$/);
+  expect(lines[1]).toMatch(
+    new RegExp(`^${newer.id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+6\\s+1\\s+question 1$`),
+  );
+  expect(lines[2]).toMatch(
+    new RegExp(`^${older.id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+2\\s+0\\s+fix the parser$`),
+  );
+
+  const viaFlag = runCli(["sessions", "--workspace", d.ws], { I_DATA_DIR: d.data }, d.root);
+  expect(viaFlag.stdout).toBe(r.stdout);
+});
+
+test("a --workspace that does not exist is a one-line error, exit 2", () => {
+  const r = runCli(["sessions", "--workspace", join(d.root, "missing")], { I_DATA_DIR: d.data }, d.ws);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(
+    `--workspace: "${join(d.root, "missing")}" does not exist; pass an existing directory\n`,
+  );
+});
