@@ -1,0 +1,72 @@
+import { describe, expect, test } from "bun:test";
+import { moduleToolDecls } from "../../src/manifest/modules.ts";
+import { declarationDifference, jsonEqual } from "../../src/worker/declarations.ts";
+
+const hello = (module: string, hooks: string[], tools = moduleToolDecls("search")) => ({
+  protocol: 1 as const,
+  module,
+  hooks,
+  tools,
+});
+
+describe("jsonEqual", () => {
+  test("ignores key order, not values or array order", () => {
+    expect(jsonEqual({ a: 1, b: [1, { c: null }] }, { b: [1, { c: null }], a: 1 })).toBe(true);
+    expect(jsonEqual([1, 2], [2, 1])).toBe(false);
+    expect(jsonEqual({ a: 1 }, { a: 1, b: undefined })).toBe(false);
+    expect(jsonEqual({ a: [] }, { a: {} })).toBe(false);
+    expect(jsonEqual(null, {})).toBe(false);
+  });
+});
+
+describe("declarationDifference", () => {
+  test("exact declarations pass; hooks compare as a set", () => {
+    expect(declarationDifference("search", hello("search", []))).toBeUndefined();
+    const compact = ["after_compact", "compact_plan", "before_compact_commit", "before_compact"];
+    expect(declarationDifference("compact", hello("compact", compact, []))).toBeUndefined();
+  });
+
+  test("checkpoint may be added by any module", () => {
+    expect(declarationDifference("search", hello("search", ["checkpoint"]))).toBeUndefined();
+  });
+
+  test("missing and extra hooks, wrong module", () => {
+    expect(declarationDifference("cache", hello("cache", ["steer"], []))).toBe(
+      'missing hook(s) "before_request"; undeclared hook(s) "steer"',
+    );
+    expect(declarationDifference("cache", hello("budget", ["before_request"], []))).toBe(
+      'it says it is module "budget"',
+    );
+  });
+
+  test("tools must deep-equal the registry, optional tools allowed", () => {
+    const [grep, find] = moduleToolDecls("search");
+    if (!grep || !find) throw new Error("search declares grep and find");
+    expect(declarationDifference("search", hello("search", [], [grep]))).toBe('missing tool(s) "find"');
+    const reordered = {
+      ...grep,
+      input_schema: Object.fromEntries(Object.entries(grep.input_schema).reverse()),
+    };
+    expect(declarationDifference("search", hello("search", [], [find, reordered]))).toBeUndefined();
+    const changed = {
+      ...grep,
+      description: "other",
+      input_schema: { ...grep.input_schema, additionalProperties: true },
+    };
+    expect(declarationDifference("search", hello("search", [], [changed, find]))).toBe(
+      'tool "grep": description differs; tool "grep": input_schema differs',
+    );
+    expect(declarationDifference("search", hello("search", [], [grep, find, grep]))).toBe(
+      'tool "grep" declared twice',
+    );
+    const webSearch = { name: "web_search", description: "Search the web.", input_schema: {} };
+    const webFetch = moduleToolDecls("web");
+    expect(declarationDifference("web", hello("web", [], [...webFetch, webSearch]))).toBe(
+      'tool "web_search": input_schema differs',
+    );
+    expect(declarationDifference("web", hello("web", [], webFetch))).toBeUndefined();
+    expect(declarationDifference("cache", hello("cache", ["before_request"], [grep]))).toBe(
+      'undeclared tool "grep"',
+    );
+  });
+});

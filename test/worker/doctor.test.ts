@@ -1,0 +1,107 @@
+// `i doctor`: config validation, each worker's handshake and round trip, the table and the exit codes.
+import { afterAll, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MODULE_NAMES, type ModuleName } from "../../src/manifest/modules.ts";
+import { checkWorkers } from "../../src/worker/doctor-check.ts";
+import { WorkerHost } from "../../src/worker/host.ts";
+import { runCli } from "./cli-run.ts";
+import { BUN, ECHO, MISBEHAVE, manifestOf, TempDirs } from "./helpers.ts";
+
+const temp = new TempDirs();
+afterAll(() => temp.cleanup());
+
+/** A config dir whose profile keeps only `modules`, with these bindings. */
+function configWith(modules: ModuleName[], bindings: Record<string, unknown> = {}) {
+  const dir = temp.make();
+  const disabled = MODULE_NAMES.filter(
+    (m) => !modules.includes(m) && m !== "web" && m !== "responses" && m !== "steering",
+  );
+  writeFileSync(join(dir, "plugins.json"), JSON.stringify({ profile: "standard", disabled }));
+  writeFileSync(join(dir, "bindings.json"), JSON.stringify(bindings));
+  return dir;
+}
+const doctor = (dir: string) => runCli(["doctor"], { I_CONFIG_DIR: dir, I_DATA_DIR: join(dir, "data") });
+const misbehaving = (module: string, mode: string) => ({
+  exec: [BUN, MISBEHAVE, "--module", module, "--mode", mode],
+});
+
+describe("i doctor", () => {
+  test("all workers healthy: table and exit 0", async () => {
+    const dir = configWith(["cache", "search"], { search: { exec: [BUN, ECHO, "--module", "search"] } });
+    const r = await doctor(dir);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`config ${dir}: ok`);
+    expect(r.stdout).toMatch(/^MODULE\s+KIND\s+EXEC\s+STATUS\s+START\s+ROUND TRIP$/m);
+    expect(r.stdout).toMatch(/^cache\s+built-in\s+i worker cache\s+ok\s+[\d.]+ ms\s+[\d.]+ ms$/m);
+    expect(r.stdout).toMatch(
+      new RegExp(`^search\\s+bound\\s+${BUN}\\s+${ECHO} --module search\\s+ok\\s`, "m"),
+    );
+    expect(r.stdout.trimEnd().endsWith("all 2 module(s) ok")).toBe(true);
+  });
+
+  test("broken workers: each FAILED with its cause, exit 1", async () => {
+    const dir = configWith(["budget", "cache", "search"], {
+      budget: { exec: ["/nonexistent/budget-worker"] },
+      cache: misbehaving("cache", "meddle"),
+      search: misbehaving("search", "wrong-schema"),
+    });
+    const r = await doctor(dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^budget\s+bound\s+\/nonexistent\/budget-worker\s+FAILED\s+-\s+-$/m);
+    expect(r.stdout).toMatch(/^budget: cannot start \/nonexistent\/budget-worker: .*ENOENT/m);
+    expect(r.stdout).toMatch(/^cache\s+bound\s.*FAILED/m);
+    expect(r.stdout).toContain(
+      'cache: the worker changed the data of "doctor_ping", an event it does not handle; such events must come back unchanged',
+    );
+    expect(r.stdout).toContain(
+      'search: declarations differ from module "search": tool "grep": input_schema differs',
+    );
+    expect(r.stdout).toContain(`worker logs: ${join(dir, "logs")}`);
+    expect(r.stdout.trimEnd().endsWith("3 of 3 module(s) FAILED")).toBe(true);
+  });
+
+  test("config errors are one clear line and exit 2", async () => {
+    const dir = temp.make();
+    writeFileSync(join(dir, "plugins.json"), "{ not json");
+    const r = await doctor(dir);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/plugins\.json: malformed JSON/)]);
+
+    const rel = temp.make();
+    writeFileSync(join(rel, "bindings.json"), JSON.stringify({ cache: { exec: ["relative/prog"] } }));
+    const r2 = await doctor(rel);
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toContain("bindings.json: field cache.exec[0]");
+    expect(r2.stderr.trimEnd().split("\n").length).toBe(1);
+
+    const desk = temp.make();
+    writeFileSync(join(desk, "desktop.json"), JSON.stringify({ protocol: 1 }));
+    const r3 = await doctor(desk);
+    expect(r3.code).toBe(2);
+    expect(r3.stderr).toMatch(/desktop\.json: /);
+  });
+
+  test("a built-in module without an implementation is a failure with a clear reason", async () => {
+    const dir = temp.make();
+    const manifest = manifestOf(["budget", "cache"], dir, {
+      budget: { exec: [BUN, ECHO, "--module", "budget"] },
+    });
+    const host = new WorkerHost(manifest, { workspace: dir, configDir: dir });
+    try {
+      const rows = await checkWorkers(manifest, host, { implemented: (m) => m !== "cache" });
+      expect(rows.map((r) => [r.module, r.ok])).toEqual([
+        ["budget", true],
+        ["cache", false],
+      ]);
+      expect(rows[1]?.problem).toBe(
+        'the built-in implementation of "cache" is not available in this build yet; bind a replacement in bindings.json or disable it in plugins.json',
+      );
+      expect(host.pidOf("cache")).toBeUndefined();
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -1,0 +1,237 @@
+// Every way a worker can fail: the request fails with a WorkerError naming module, event and cause; the
+// process is killed and reaped; nothing is replayed; the next request starts a fresh process; no fallback.
+import { afterAll, afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { BindingsFile } from "../../src/config/schemas.ts";
+import type { ModuleName } from "../../src/manifest/modules.ts";
+import { WorkerError, WorkerHost } from "../../src/worker/host.ts";
+import { manifestOf, misbehaving, pidExists, TempDirs } from "./helpers.ts";
+
+const temp = new TempDirs();
+const hosts: WorkerHost[] = [];
+
+/** A host for one module; `bindings` may depend on the path of the request-count file. */
+function setup(
+  module: ModuleName,
+  bindings: BindingsFile | ((count: string) => BindingsFile),
+  opts: { deadlineMs?: number; maxLineBytes?: number } = {},
+) {
+  const dir = temp.make();
+  const count = join(dir, "count.txt");
+  const b = typeof bindings === "function" ? bindings(count) : bindings;
+  const h = new WorkerHost(manifestOf([module], dir, b), { workspace: dir, configDir: dir, ...opts });
+  hosts.push(h);
+  return { h, dir, count };
+}
+
+/** The lines "<pid> <event> <id>" the counting fixture wrote, for one event. */
+function counted(file: string, event: string): { pid: string; id: string }[] {
+  if (!existsSync(file)) return [];
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.split(" "))
+    .filter((p) => p[1] === event)
+    .map(([pid = "", , id = ""]) => ({ pid, id }));
+}
+
+async function failure(p: Promise<unknown>): Promise<WorkerError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof WorkerError) return err;
+    throw err;
+  }
+  throw new Error("expected the request to fail");
+}
+
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((h) => h.close()));
+});
+afterAll(() => temp.cleanup());
+
+/** Modes that break on a request after a good handshake, with the reason and message they must produce. */
+const EVICTING: [mode: string, reason: WorkerError["reason"], message: RegExp, deadlineMs?: number][] = [
+  ["hang", "timeout", /^worker "budget" failed on event "budget": no reply within 300 ms$/, 300],
+  [
+    "crash",
+    "crash",
+    /failed on event "budget": exited with code 70; its last output: misbehave: crashing on purpose$/,
+  ],
+  ["garbage", "malformed", /failed on event "budget": sent a line that is not JSON: "this is not json"$/],
+  ["invalid", "malformed", /failed on event "budget": sent an invalid reply \(.*\)$/],
+  [
+    "wrong-id",
+    "wrong_id",
+    /failed on event "budget": replied with id \d+, which matches no request in flight$/,
+  ],
+  ["huge", "oversize", /failed on event "budget": sent a line longer than 67108864 bytes$/],
+];
+
+describe("eviction", () => {
+  for (const [mode, reason, message, deadlineMs] of EVICTING) {
+    test(`${mode}: fails with ${reason}, old process reaped, no replay, fresh process next`, async () => {
+      const { h, count } = setup("budget", (file) => ({ budget: misbehaving("budget", mode, file) }), {
+        deadlineMs,
+      });
+      await h.start();
+      const first = h.pidOf("budget") as number;
+      expect(pidExists(first)).toBe(true);
+
+      const err = await failure(h.runHook("budget", { n: 1 }));
+      expect(err.reason).toBe(reason);
+      expect(err.module).toBe("budget");
+      expect(err.event).toBe("budget");
+      expect(err.message).toMatch(message);
+      expect(pidExists(first)).toBe(false); // killed and reaped: not even a zombie
+      expect(h.pidOf("budget")).toBeUndefined();
+      expect(counted(count, "budget")).toEqual([{ pid: String(first), id: "2" }]); // received once, never replayed
+
+      // The next request starts a fresh process (which misbehaves the same way, here).
+      await failure(h.runHook("budget", { n: 2 }));
+      const seen = counted(count, "budget");
+      expect(seen.length).toBe(2);
+      expect(seen[1]?.pid).not.toBe(String(first));
+      expect(h.spawned).toBe(2);
+    });
+  }
+
+  test("crash mid-request: that request fails, the next one is served by a fresh process", async () => {
+    const { h, count } = setup("budget", (file) => ({ budget: misbehaving("budget", "crash-first", file) }));
+    const err = await failure(h.runHook("budget", { n: 1 }));
+    expect(err.reason).toBe("crash");
+    expect(await h.runHook("budget", { n: 2 })).toEqual({ n: 2 });
+    const seen = counted(count, "budget");
+    expect(seen.length).toBe(2); // n:1 once (not replayed), n:2 once
+    expect(seen[0]?.pid).not.toBe(seen[1]?.pid);
+    expect(h.pidOf("budget")).toBe(Number(seen[1]?.pid));
+  });
+
+  test("every request in flight on an evicted process fails, none is replayed", async () => {
+    const { h, count } = setup("budget", (file) => ({ budget: misbehaving("budget", "hang", file) }), {
+      deadlineMs: 300,
+    });
+    const errs = await Promise.all([1, 2, 3].map((n) => failure(h.runHook("budget", { n }))));
+    expect(errs.map((e) => e.reason)).toEqual(["timeout", "timeout", "timeout"]);
+    expect(errs.filter((e) => e.detail === "no reply within 300 ms").length).toBeGreaterThanOrEqual(1);
+    expect(errs.every((e) => /no reply within 300 ms/.test(e.detail))).toBe(true);
+    expect(counted(count, "budget").length).toBe(3);
+    expect(h.spawned).toBe(1);
+  });
+
+  test("an invalid tool result evicts; an error reply does not", async () => {
+    const bad = setup("search", { search: misbehaving("search", "bad-tool-result") });
+    const err = await failure(bad.h.callTool("grep", { pattern: "x" }, "c1"));
+    expect(err.reason).toBe("malformed");
+    expect(err.message).toMatch(
+      /^worker "search" failed on event "tool": sent an invalid tool result \(.* at result\.content\)$/,
+    );
+    expect(bad.h.pidOf("search")).toBeUndefined();
+
+    const refusing = setup("budget", { budget: misbehaving("budget", "error") });
+    await refusing.h.start();
+    const pid = refusing.h.pidOf("budget");
+    const e2 = await failure(refusing.h.runHook("budget", {}));
+    expect(e2.reason).toBe("error_reply");
+    expect(e2.message).toBe(
+      'worker "budget" failed on event "budget": the worker answered with an error: refusing on purpose',
+    );
+    expect(refusing.h.pidOf("budget")).toBe(pid as number); // a well-formed error is not a protocol fault
+  });
+
+  test("a request over the line limit is refused before it is sent; the worker stays", async () => {
+    const { h, count } = setup("budget", (file) => ({ budget: misbehaving("budget", "ok", file) }), {
+      maxLineBytes: 1000,
+    });
+    await h.start();
+    const pid = h.pidOf("budget");
+    const err = await failure(h.runHook("budget", { big: "é".repeat(600) }));
+    expect(err.reason).toBe("oversize");
+    expect(err.detail).toMatch(/^request of \d+ bytes is over the 1000-byte line limit; not sent$/);
+    expect(counted(count, "budget")).toEqual([]);
+    expect(await h.runHook("budget", { small: 1 })).toEqual({ small: 1 });
+    expect(h.pidOf("budget")).toBe(pid as number);
+  });
+});
+
+describe("start-up and handshake", () => {
+  test("a worker that exits at start", async () => {
+    const { h } = setup("budget", { budget: misbehaving("budget", "exit-at-start") });
+    const err = await failure(h.runHook("budget", {}));
+    expect(err.reason).toBe("exit");
+    expect(err.message).toBe(
+      'worker "budget" failed on event "budget": could not start: its handshake failed: exited (code 0) instead of serving requests',
+    );
+  });
+
+  test("an executable that does not exist, and a missing working directory", async () => {
+    const missing = setup("budget", { budget: { exec: ["/nonexistent/worker-binary"] } });
+    const err = await failure(missing.h.runHook("budget", {}));
+    expect(err.reason).toBe("spawn");
+    expect(err.message).toMatch(
+      /could not start: its handshake failed: cannot start \/nonexistent\/worker-binary: .*ENOENT/,
+    );
+
+    const noCwd = setup("budget", { budget: { ...misbehaving("budget", "ok"), cwd: "/nonexistent/dir" } });
+    const e2 = await failure(noCwd.h.runHook("budget", {}));
+    expect(e2.reason).toBe("spawn");
+    expect(e2.detail).toMatch(/working directory \/nonexistent\/dir does not exist$/);
+  });
+
+  test("declarations that differ from the registry are refused, naming module and difference", async () => {
+    const hooks = setup("budget", { budget: misbehaving("budget", "wrong-hooks") });
+    const e1 = await failure(hooks.h.runHook("budget", {}));
+    expect(e1.reason).toBe("handshake");
+    expect(e1.message).toBe(
+      'worker "budget" failed on event "budget": could not start: its handshake failed: declarations differ from module "budget": missing hook(s) "budget"; undeclared hook(s) "steer"',
+    );
+
+    const schema = setup("search", { search: misbehaving("search", "wrong-schema") });
+    const e2 = await failure(schema.h.callTool("grep", { pattern: "x" }, "c"));
+    expect(e2.reason).toBe("handshake");
+    expect(e2.detail).toMatch(/declarations differ from module "search": tool "grep": input_schema differs$/);
+    expect(schema.h.pidOf("search")).toBeUndefined();
+  });
+
+  test("an error answer to hello fails the handshake and evicts", async () => {
+    const { h } = setup("budget", { budget: misbehaving("budget", "hello-error") });
+    const err = await failure(h.runHook("budget", {}));
+    expect(err.reason).toBe("error_reply");
+    expect(err.detail).toBe(
+      "could not start: its handshake failed: the worker answered with an error: no hello today",
+    );
+    expect(h.pidOf("budget")).toBeUndefined();
+  });
+
+  test("concurrent first requests share one start, and all fail with it", async () => {
+    const { h } = setup("budget", { budget: misbehaving("budget", "exit-at-start") });
+    const errs = await Promise.all([1, 2].map(() => failure(h.runHook("budget", {}))));
+    expect(errs.map((e) => e.reason)).toEqual(["exit", "exit"]);
+    expect(h.spawned).toBe(1);
+  });
+});
+
+describe("no fallback", () => {
+  test("a failing replacement never falls back to the built-in module", async () => {
+    const { h, dir } = setup("cache", { cache: misbehaving("cache", "crash") });
+    const data = { provider: "anthropic", messages: [{ role: "system" }, { role: "user" }] };
+    const err = await failure(h.runHook("before_request", data));
+    expect(err.reason).toBe("crash");
+    expect(h.spawned).toBe(1);
+    // Nothing ran `i worker cache`: its log would exist, and the data got no hints.
+    expect(existsSync(join(dir, "logs", "builtin.log"))).toBe(false);
+    expect(data).toEqual({ provider: "anthropic", messages: [{ role: "system" }, { role: "user" }] });
+  });
+});
+
+describe("worker logs", () => {
+  test("stderr goes to <config_dir>/logs/<module>.log with the host's notes", async () => {
+    const { h, dir } = setup("budget", { budget: misbehaving("budget", "crash") });
+    await failure(h.runHook("budget", {}));
+    const log = readFileSync(join(dir, "logs", "budget.log"), "utf8");
+    expect(log).toContain("misbehave: crashing on purpose");
+    expect(log).toMatch(/started pid \d+/);
+    expect(log).toContain("evicted (crash): exited with code 70");
+  });
+});
