@@ -4,9 +4,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { UserError } from "../../../src/cli/errors.ts";
-import { isPrivateAddress } from "../../../workers/web/address-check.ts";
 import { loadWebSettings, type WebSettings } from "../../../workers/web/config.ts";
-import { htmlToText } from "../../../workers/web/html-text.ts";
 import { createWebModule, loadWebModule } from "../../../workers/web/index.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";
 import { inProcess } from "../../helpers/worker-io.ts";
@@ -162,78 +160,6 @@ describe("web.json", () => {
       "web_fetch",
       "web_search",
     ]);
-  });
-});
-
-describe("address checks", () => {
-  test("private, loopback, link-local and special ranges are private; public ones are not", () => {
-    for (const ip of [
-      "127.0.0.1",
-      "10.1.2.3",
-      "172.16.0.1",
-      "172.31.255.255",
-      "192.168.1.1",
-      "169.254.169.254",
-      "100.64.0.1",
-      "0.0.0.0",
-      "224.0.0.1",
-      "255.255.255.255",
-      "::1",
-      "::",
-      "fe80::1",
-      "fd00::1",
-      "fc12::3",
-      "ff02::1",
-      "::ffff:127.0.0.1",
-      "::ffff:7f00:1",
-      "64:ff9b::a00:1",
-      "not-an-ip",
-    ]) {
-      expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
-    }
-    for (const ip of [
-      "8.8.8.8",
-      "1.1.1.1",
-      "172.32.0.1",
-      "192.169.0.1",
-      "2606:4700::1111",
-      "::ffff:8.8.8.8",
-    ]) {
-      expect([ip, isPrivateAddress(ip)]).toEqual([ip, false]);
-    }
-  });
-});
-
-describe("html to text", () => {
-  test("drops scripts, styles and tags; keeps headings, lists, links, pre and entities", () => {
-    const { title, text } = htmlToText(PAGE, "http://site.test/dir/");
-    expect(title).toBe("Test & Page");
-    expect(text).toBe(
-      [
-        "# Main heading",
-        "",
-        "First paragraph with a docs link (http://site.test/docs) and <code>.",
-        "",
-        "- one",
-        "- two",
-        "  indented",
-        "    more",
-        "",
-        "## Second",
-        "",
-        "café € A",
-      ].join("\n"),
-    );
-  });
-
-  test("line breaks, tables, images, entity case and link targets", () => {
-    const html =
-      "<div>a<br>b<br><br>c</div><table><tr><th>H1</th><th>H2</th></tr><tr><td>1</td><td>2</td></tr></table>" +
-      "<p>x<img alt='logo'>&Eacute;&eacute;&yuml;&AMP;&Amp;&bogus;</p>" +
-      "<a href='javascript:alert(1)'>js</a> <a href='https://e.org'>https://e.org</a>";
-    expect(htmlToText(html, "http://h/").text).toBe(
-      "a\nb\n\nc\n\nH1\tH2\n1\t2\n\nx[image: logo]Ééÿ&&Amp;&bogus;\n\njs https://e.org",
-    );
   });
 });
 
