@@ -65,6 +65,35 @@ export function readLineRange(fd: number, from: number, want: number, caps: Line
     if (n === 0) break;
     let start = 0;
     while (start < n) {
+      if (!collecting()) {
+        // Outside the requested lines only newlines matter: count them without touching the bytes.
+        if (lineNo >= from) {
+          // Past the range: a plain byte loop counts newlines faster than one search per line.
+          let last = -1;
+          for (let i = start; i < n; i++) {
+            if (buf[i] === 10) {
+              lineNo++;
+              last = i;
+            }
+          }
+          if (last !== -1) curHasBytes = last < n - 1;
+          else if (n > start) curHasBytes = true;
+          start = n;
+          continue;
+        }
+        while (lineNo < from) {
+          const nl = buf.indexOf(10, start);
+          if (nl === -1 || nl >= n) {
+            if (n > start) curHasBytes = true;
+            start = n;
+            break;
+          }
+          lineNo++;
+          curHasBytes = false;
+          start = nl + 1;
+        }
+        continue;
+      }
       const nl = buf.indexOf(10, start);
       const end = nl === -1 || nl >= n ? n : nl;
       if (end > start) {
