@@ -110,6 +110,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       workspace,
       session,
       emit: opts.emit,
+      manifest,
     });
     const agent = new Agent(
       {

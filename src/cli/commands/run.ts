@@ -1,5 +1,6 @@
 // The root command: the interactive console, or print mode with -p.
 import type { ArgsDef } from "citty";
+import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
 import { UserError } from "../errors.ts";
 
@@ -50,8 +51,8 @@ export const command = defineSubcommand({ name: "i", description: "A coding agen
     if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
     if (!prompt) throw new UserError('i -p: no prompt; pass it as an argument (i -p "fix the tests") or on stdin');
     const { runPrintMode } = await import("../../agent/print-mode.ts");
-    return runPrintMode({ ...common, prompt, json: !!args.json, approve: args.approve ?? "none" });
+    return runPrintMode({ ...common, prompt, json: !!args.json, approve: (args.approve ?? "none") as ApprovalPolicy });
   }
   const { runConsole } = await import("../../console/console.ts");
-  return runConsole({ ...common, approve: args.approve ?? "ask", ...(args.prompt ? { firstMessage: args.prompt } : {}) });
+  return runConsole({ ...common, approve: (args.approve ?? "ask") as ApprovalPolicy, ...(args.prompt ? { firstMessage: args.prompt } : {}) });
 });
