@@ -53,6 +53,8 @@ interface Slot {
   ok: boolean;
 }
 
+const NONE: readonly ModuleName[] = [];
+
 /** How long `close()` lets a worker finish after its stdin closes before it is killed. */
 const CLOSE_GRACE_MS = 300;
 
@@ -97,6 +99,8 @@ export class WorkerHost implements HookRunner {
   private readonly modules = new Map<ModuleName, ManifestModule>();
   private readonly groups: Map<ModuleName, Group>;
   private readonly slots = new Map<string, Slot>();
+  /** event → modules in pipeline order, computed once (runHook is on the agent's hot path) */
+  private readonly pipelines = new Map<string, ModuleName[]>();
   /** optional declarations a worker made at hello: extra tools (e.g. web_search) and `checkpoint` */
   private readonly extraTools = new Map<string, { module: ModuleName; decl: ToolDecl }>();
   private readonly checkpointModules = new Set<ModuleName>();
@@ -117,6 +121,11 @@ export class WorkerHost implements HookRunner {
     const problem = manifestProblem(manifest, this.modules);
     if (problem) throw new UserError(`manifest: ${problem}; regenerate it with \`i --runtime manifest\``);
     this.groups = groupsOf(manifest);
+    for (const [event, refs] of Object.entries(manifest.hooks))
+      this.pipelines.set(
+        event,
+        refs.map((r) => r.module),
+      );
   }
 
   hasHook(event: HookEvent): boolean {
@@ -165,8 +174,13 @@ export class WorkerHost implements HookRunner {
 
   /** Start (and handshake) the processes serving `modules`, concurrently; resolves when all are ready. */
   async start(modules: ModuleName[] = [...this.groups.keys()]): Promise<void> {
-    const groups = new Set(modules.map((m) => this.groups.get(m)).filter((g) => g !== undefined));
-    await Promise.all([...groups].map((g) => this.ensure(g, g.modules[0] as ModuleName, "hello")));
+    const byGroup = new Map<Group, ModuleName>();
+    for (const m of modules) {
+      const g = this.groups.get(m);
+      if (!g) throw new Error(`module "${m}" is not in the manifest`);
+      if (!byGroup.has(g)) byGroup.set(g, m);
+    }
+    await Promise.all([...byGroup].map(([g, m]) => this.ensure(g, m, "hello")));
   }
 
   /** The pid of the process currently serving `module`, if one is running. */
@@ -189,8 +203,8 @@ export class WorkerHost implements HookRunner {
     await Promise.all(procs.map((p) => p.close(CLOSE_GRACE_MS)));
   }
 
-  private hookModules(event: HookEvent): ModuleName[] {
-    const listed = (this.manifest.hooks[event] ?? []).map((r) => r.module);
+  private hookModules(event: HookEvent): readonly ModuleName[] {
+    const listed = this.pipelines.get(event) ?? NONE;
     if (event !== "checkpoint" || this.checkpointModules.size === 0) return listed;
     // Modules that asked for checkpoint notifications at hello join in manifest order.
     return this.manifest.modules

@@ -65,6 +65,8 @@ export class WorkerProcess {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private fault: Fault | undefined;
+  /** the request whose reply (or silence) caused the fault, when known */
+  private culprit: number | undefined;
   private exitStatus: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private readonly exited: Promise<void>;
   private markExited!: () => void;
@@ -193,8 +195,6 @@ export class WorkerProcess {
       this.opts.log.close();
     });
   }
-
-  private culprit: number | undefined;
 
   private markDead(fault: Fault, culpritId?: number): void {
     this.fault = fault;

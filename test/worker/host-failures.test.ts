@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { BindingsFile } from "../../src/config/schemas.ts";
 import type { ModuleName } from "../../src/manifest/modules.ts";
 import { WorkerError, WorkerHost } from "../../src/worker/host.ts";
-import { manifestOf, misbehaving, pidExists, TempDirs } from "./helpers.ts";
+import { BUN, MISBEHAVE, manifestOf, misbehaving, pidExists, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
 const hosts: WorkerHost[] = [];
@@ -209,6 +209,44 @@ describe("start-up and handshake", () => {
     const errs = await Promise.all([1, 2].map(() => failure(h.runHook("budget", {}))));
     expect(errs.map((e) => e.reason)).toEqual(["exit", "exit"]);
     expect(h.spawned).toBe(1);
+  });
+});
+
+describe("shared built-in process", () => {
+  /** budget and cache served by one process; the fixture stands in for `i worker budget,cache`. */
+  function shared(...flags: string[]) {
+    const dir = temp.make();
+    const count = join(dir, "count.txt");
+    const manifest = manifestOf(["budget", "cache"], dir, {}, [BUN, MISBEHAVE, "--count", count, ...flags]);
+    const h = new WorkerHost(manifest, { workspace: dir, configDir: dir });
+    hosts.push(h);
+    return { h, count };
+  }
+
+  test("one module's failed handshake fails the process for every module it serves", async () => {
+    const { h } = shared("--mode", "hello-error", "--only", "cache");
+    const err = await failure(h.runHook("budget", {}));
+    expect(err.reason).toBe("error_reply");
+    expect(err.message).toBe(
+      'worker "budget" failed on event "budget": could not start: the handshake of module "cache" in the same process failed: the worker answered with an error: no hello today',
+    );
+    expect(h.pidOf("budget")).toBeUndefined();
+  });
+
+  test("a crash while serving one module evicts it for both; the next request starts a fresh one", async () => {
+    const { h, count } = shared("--mode", "crash", "--only", "budget");
+    await h.start();
+    const pid = h.pidOf("cache") as number;
+    expect(h.pidOf("budget")).toBe(pid);
+    const err = await failure(h.runHook("budget", {}));
+    expect(err.reason).toBe("crash");
+    expect(pidExists(pid)).toBe(false);
+    expect(h.pidOf("cache")).toBeUndefined();
+    const data = { provider: "openai", messages: [] };
+    expect(await h.runHook("before_request", data)).toEqual(data);
+    expect(h.pidOf("cache")).not.toBe(pid);
+    expect(h.spawned).toBe(2);
+    expect(counted(count, "budget").length).toBe(1);
   });
 });
 
