@@ -102,7 +102,7 @@ export function restoreSnapshots(
   workspace: string,
 ): Message[] {
   const summary = candidate[1];
-  if (!summary || summary.meta?.summary !== true) return candidate;
+  if (summary?.meta?.summary !== true) return candidate;
   // The core builds [system, summary, ...recent suffix]; the recent suffix is still in context.
   const suffix = candidate.slice(2);
   const extra = snapshotText(compacted, suffix, workspace);

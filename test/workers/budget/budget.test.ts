@@ -26,7 +26,10 @@ describe("estimates", () => {
     expect(b.estimates.system).toBe(100 + MESSAGE_OVERHEAD);
     expect(b.estimates.messages).toBe(1500 + 2 * MESSAGE_OVERHEAD);
     expect(b.estimates.total).toBe(
-      b.estimates.system! + b.estimates.tools! + b.estimates.messages! + b.estimates.images!,
+      (b.estimates.system ?? -1) +
+        (b.estimates.tools ?? -1) +
+        (b.estimates.messages ?? -1) +
+        (b.estimates.images ?? -1),
     );
     expect(b.estimator).toEqual({ ...ESTIMATOR });
     expect(b.calibrated).toBe(false);
@@ -79,7 +82,7 @@ describe("calibration with real usage", () => {
     expect(b.effective_total).toBe(prefix * 2 + (raw.estimates.total - prefix) * 2);
     // Raw estimates stay comparable across calls whatever the calibration.
     expect(b.estimates).toEqual(raw.estimates);
-    expect(b.ratio).toBeCloseTo(b.effective_total! / b.hard_limit, 9);
+    expect(b.ratio).toBeCloseTo((b.effective_total ?? -1) / b.hard_limit, 9);
   });
 
   test("implausible or stale usage is ignored", () => {
@@ -98,7 +101,7 @@ describe("recommendation and hysteresis", () => {
     let armed = true;
     const step = (ratio: number) => {
       const b = budget({ history: at(ratio), state: { armed } });
-      armed = b.armed!;
+      armed = b.armed === true;
       return b.recommendation;
     };
     expect(step(0.84)).toBe("none");

@@ -1,0 +1,264 @@
+// When compaction runs: the 85%/70% high-watermark hysteresis, automatic compaction before a request,
+// the hard limit enforced before any HTTP when no compactor can help, overflow recovery (compact once,
+// retry once), the circuit breaker, and calibration from real usage. Real workers, the real agent loop
+// where HTTP matters, and the local mock model server.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Agent } from "../../src/agent/loop.ts";
+import { BudgetExceededError, CompactionError } from "../../src/compaction/errors.ts";
+import type { History } from "../../src/history/schema.ts";
+import { generateManifest } from "../../src/manifest/generate.ts";
+import { ProviderError } from "../../src/provider/types.ts";
+import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { MAIN } from "../helpers/cli.ts";
+import { BUN } from "../worker/helpers.ts";
+import {
+  fixtureRig,
+  historyAt,
+  lastOf,
+  makeRig,
+  openAiProvider,
+  type Rig,
+  syntheticHistory,
+} from "./helpers.ts";
+
+// window 12 000, reserve min(max_output 2000, window/4) = 2000 → hard limit 10 000
+const WINDOW = { contextWindow: 12_000, maxOutput: 2_000 };
+const HARD = 10_000;
+
+let rig: Rig | undefined;
+let mock: MockServer | undefined;
+afterEach(async () => {
+  await rig?.close();
+  await mock?.close();
+  rig = undefined;
+  mock = undefined;
+});
+
+function agentFor(r: Rig, history: History, url: string): Agent {
+  const provider = openAiProvider(url);
+  return new Agent(
+    {
+      provider,
+      providerName: "openai",
+      model: { name: "test-model", max_output_tokens: WINDOW.maxOutput },
+      hooks: r.host,
+      session: r.session,
+      controller: r.controller({ ...WINDOW, provider }),
+      tools: [],
+      coreToolNames: new Set(),
+      toolContext: { workspace: r.workspace, approve: "none" },
+      emit: (ev) => r.events.push(ev),
+      maxTurns: 4,
+    },
+    history,
+  );
+}
+
+describe("high-watermark hysteresis", () => {
+  test("compaction is attempted at 85%, not again until usage fell below 70%", async () => {
+    rig = fixtureRig(["--cut=null"]); // a compactor that always declines: the history never shrinks
+    const r = rig as ReturnType<typeof fixtureRig>;
+    const c = r.controller(WINDOW);
+    const plans = () => r.records().filter((x) => x.event === "compact_plan").length;
+    const at = async (ratio: number) => {
+      const h = historyAt(ratio, HARD);
+      expect(await c.prepareRequest(h, [])).toBe(h);
+      return lastOf(r.events, "budget");
+    };
+    expect((await at(0.8))?.recommendation).toBe("none");
+    expect(plans()).toBe(0);
+    expect((await at(0.86))?.recommendation).toBe("compact");
+    expect(plans()).toBe(1);
+    expect(lastOf(r.events, "compaction")?.phase).toBe("skipped");
+    expect((await at(0.9))?.recommendation).toBe("none");
+    expect((await at(0.75))?.recommendation).toBe("none");
+    expect(c.isArmed).toBe(false);
+    expect(plans()).toBe(1);
+    await at(0.65);
+    expect(c.isArmed).toBe(true);
+    expect((await at(0.86))?.recommendation).toBe("compact");
+    expect(plans()).toBe(2);
+  });
+
+  test("above the watermark the controller compacts before the request and re-arms", async () => {
+    rig = fixtureRig([]);
+    const c = rig.controller(WINDOW);
+    const h = historyAt(0.88, HARD, 20);
+    rig.session.checkpoint(h);
+    const out = await c.prepareRequest(h, []);
+    expect(out.length).toBeLessThan(h.length);
+    expect(lastOf(rig.events, "compaction")).toMatchObject({ phase: "done", reason: "auto", route: "local" });
+    expect(rig.onDisk().history).toEqual(out);
+    expect(rig.onDisk().precompact).toEqual(h);
+    expect(c.isArmed).toBe(true);
+  });
+});
+
+describe("no compactor: the hard limit is an error before any model HTTP", () => {
+  const cases: [string, (configDir: string) => ReturnType<typeof generateManifest>][] = [
+    [
+      "profile budget",
+      (configDir) =>
+        generateManifest({ profile: "budget", configDir, plugins: {}, bindings: {}, self: [BUN, MAIN] }),
+    ],
+    [
+      'plugins.json "disabled":["compact"]',
+      (configDir) =>
+        generateManifest({
+          profile: "compact",
+          configDir,
+          plugins: { disabled: ["compact"] },
+          bindings: {},
+          self: [BUN, MAIN],
+        }),
+    ],
+  ];
+  for (const [name, manifest] of cases) {
+    test(name, async () => {
+      rig = makeRig({ modules: [], manifest });
+      mock = await startMockServer({ script: [{ text: "must not be asked" }] });
+      expect(rig.host.hasHook("compact_plan")).toBe(false);
+      const agent = agentFor(rig, historyAt(1.05, HARD), mock.url);
+      const err = await agent.send("continue").catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BudgetExceededError);
+      expect((err as Error).message).toMatch(/no compactor is active.*No request was sent/);
+      expect(mock.requests.length).toBe(0);
+    });
+  }
+
+  test("compact.json enabled:false: the built-in compactor declines and the run stops before HTTP", async () => {
+    rig = makeRig({ modules: ["budget", "compact"] });
+    writeFileSync(join(rig.configDir, "compact.json"), JSON.stringify({ enabled: false }));
+    mock = await startMockServer({ script: [{ text: "must not be asked" }] });
+    const err = await agentFor(rig, historyAt(1.05, HARD), mock.url)
+      .send("continue")
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BudgetExceededError);
+    expect((err as Error).message).toMatch(/declined: compaction is disabled in .*compact\.json/);
+    expect(mock.requests.length).toBe(0);
+  });
+
+  test("below the limit without a compactor: one warning, and requests go on", async () => {
+    rig = makeRig({ modules: ["budget"] });
+    mock = await startMockServer({ script: [{ text: "ok" }, { text: "ok again" }] });
+    const agent = agentFor(rig, historyAt(0.86, HARD), mock.url);
+    await agent.send("one");
+    await agent.send("two");
+    expect(mock.requests.length).toBe(2);
+    expect(rig.events.filter((e) => e.type === "notice" && e.message.includes("no compactor")).length).toBe(
+      1,
+    );
+  });
+});
+
+describe("provider context overflow", () => {
+  test("compact once, retry once", async () => {
+    rig = fixtureRig([]);
+    mock = await startMockServer({ script: [{ error: "overflow" }, { text: "recovered" }] });
+    const h = syntheticHistory({ turns: 10 });
+    const agent = agentFor(rig, h, mock.url);
+    const result = await agent.send("go on");
+    expect(result.text).toBe("recovered");
+    expect(mock.requests.length).toBe(2); // no summary request: the fixture summarises locally
+    const requests = mock.requests;
+    const sent = (i: number) => ((requests[i]?.body ?? {}) as { messages: unknown[] }).messages.length;
+    expect(sent(1)).toBeLessThan(sent(0));
+    const done = rig.events.filter((e) => e.type === "compaction" && e.phase === "done");
+    expect(done).toEqual([expect.objectContaining({ reason: "overflow" })]);
+  });
+
+  test("a second overflow is an error, after exactly one compaction", async () => {
+    rig = fixtureRig([]);
+    mock = await startMockServer({ script: [{ error: "overflow" }, { error: "overflow" }] });
+    const err = await agentFor(rig, syntheticHistory({ turns: 10 }), mock.url)
+      .send("go on")
+      .catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ProviderError);
+    expect((err as ProviderError).kind).toBe("context_overflow");
+    expect(mock.requests.length).toBe(2);
+    expect(rig.events.filter((e) => e.type === "compaction" && e.phase === "done").length).toBe(1);
+  });
+});
+
+describe("circuit breaker", () => {
+  test("3 automatic failures stop automatic compaction until a manual one succeeds", async () => {
+    rig = fixtureRig(["--bloat-unless-forced"]);
+    const r = rig as ReturnType<typeof fixtureRig>;
+    const c = r.controller(WINDOW);
+    const plans = () => r.records().filter((x) => x.event === "compact_plan").length;
+    const over = historyAt(1.02, HARD, 20);
+    r.session.checkpoint(over);
+    for (let i = 1; i <= 3; i++) {
+      const err = await c.prepareRequest(over, []).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(BudgetExceededError);
+      expect((err as Error).message).toContain(
+        "compaction failed at after_compact: the summary is oversized",
+      );
+      expect(plans()).toBe(i);
+    }
+    expect(c.breakerOpen).toBe(true);
+    expect(r.events.some((e) => e.type === "notice" && e.message.includes("failed 3 times in a row"))).toBe(
+      true,
+    );
+    // Open: no attempt, a clear error, still before any request.
+    const paused = await c.prepareRequest(over, []).catch((e: unknown) => e);
+    expect((paused as Error).message).toContain("paused after 3 consecutive failures");
+    await expect(c.recoverFromOverflow(over, [])).rejects.toBeInstanceOf(CompactionError);
+    expect(plans()).toBe(3);
+    expect(r.onDisk().precompact).toBeUndefined();
+
+    // A manual success closes the breaker.
+    const compacted = await c.compactNow(over, []);
+    expect(c.consecutiveFailures).toBe(0);
+    expect(c.breakerOpen).toBe(false);
+    expect(r.events.some((e) => e.type === "notice" && e.message.includes("on again"))).toBe(true);
+    expect(compacted.length).toBeLessThan(over.length);
+    const again = historyAt(1.02, HARD, 20);
+    await c.prepareRequest(again, []).catch(() => undefined);
+    expect(plans()).toBe(5);
+  });
+
+  test("manual failures do not count toward the breaker", async () => {
+    rig = fixtureRig(["--summary", "bloat"]);
+    const c = rig.controller(WINDOW);
+    const h = historyAt(0.5, HARD, 20);
+    for (let i = 0; i < 4; i++) await expect(c.compactNow(h, [])).rejects.toBeInstanceOf(CompactionError);
+    expect(c.consecutiveFailures).toBe(0);
+  });
+});
+
+describe("without the budget module", () => {
+  test("no comparable estimate: automatic compaction cannot run, and the user is told", async () => {
+    rig = fixtureRig([], { modules: ["compact"] });
+    const c = rig.controller(WINDOW);
+    const h = historyAt(1.5, HARD);
+    expect(await c.prepareRequest(h, [])).toBe(h);
+    expect(await c.prepareRequest(h, [])).toBe(h);
+    const notices = rig.events.filter((e) => e.type === "notice" && e.message.includes("no budget module"));
+    expect(notices.length).toBe(1);
+    const err = await c.compactNow(h, []).catch((e: unknown) => e);
+    expect((err as CompactionError).step).toBe("budget");
+    expect((err as Error).message).toContain("no comparable estimate");
+  });
+});
+
+describe("calibration", () => {
+  test("real usage scales the next estimate; a compaction resets it", async () => {
+    rig = fixtureRig([]);
+    const c = rig.controller(WINDOW);
+    const h = historyAt(0.4, HARD);
+    await c.prepareRequest(h, []);
+    const raw = lastOf(rig.events, "budget")?.total as number;
+    c.recordUsage({ input_tokens: raw * 2, output_tokens: 10 }, h.length);
+    await c.prepareRequest(h, []);
+    expect(lastOf(rig.events, "budget")?.total).toBe(raw * 2);
+    expect(lastOf(rig.events, "budget")?.recommendation).toBe("none");
+    c.recordUsage({ input_tokens: Math.round(raw * 2.3), output_tokens: 10 }, h.length);
+    await c.prepareRequest(h, []); // 0.4 × 2.3 = 92%: compacts
+    expect(lastOf(rig.events, "compaction")?.phase).toBe("done");
+    const events = readFileSync(join(rig.session.dir, "events.jsonl"), "utf8");
+    expect(events).toContain('"reason":"auto"');
+  });
+});

@@ -1,0 +1,96 @@
+// The checks a compactor cannot bypass: where it may cut, and what summaries and candidates the core
+// accepts. Each rejection must commit nothing and never fall back to another route.
+import { afterEach, describe, expect, test } from "bun:test";
+import type { History } from "../../src/history/schema.ts";
+import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import {
+  expectNothingCommitted,
+  fixtureRig,
+  lastOf,
+  openAiProvider,
+  type Rig,
+  syntheticHistory,
+} from "./helpers.ts";
+
+let rig: Rig | undefined;
+let mock: MockServer | undefined;
+afterEach(async () => {
+  await rig?.close();
+  await mock?.close();
+  rig = undefined;
+  mock = undefined;
+});
+
+describe("cuts a compactor may not make", () => {
+  const history = syntheticHistory({ turns: 6 }); // 25 messages; 2 = assistant call, 3 = its tool result
+  for (const [cut, why] of [
+    ["1", /at least 2/],
+    ["0", /at least 2/],
+    ["-3", /at least 2/],
+    ["25", /below the history length 25/],
+    ["99", /below the history length/],
+    ["2.5", /integer/],
+    ["3", /tool message/],
+  ] as const) {
+    test(`cut ${cut} is refused and nothing is committed`, async () => {
+      rig = fixtureRig([`--cut=${cut}`]);
+      await expectNothingCommitted(rig, history, "compact_plan", why);
+      expect(rig.records().map((r) => r.event)).toEqual(["compact_plan"]);
+    });
+  }
+
+  test("a cut that would split a tool batch is refused", async () => {
+    // An assistant message with two calls: cutting at its second result would orphan it from the call.
+    const h: History = [
+      { role: "system", content: "sys" },
+      { role: "user", content: "read two files" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [
+          { id: "a", name: "read", arguments: '{"path":"a"}' },
+          { id: "b", name: "read", arguments: '{"path":"b"}' },
+        ],
+      },
+      { role: "tool", tool_call_id: "a", content: "A" },
+      { role: "tool", tool_call_id: "b", content: "B" },
+      { role: "assistant", content: "done" },
+      { role: "user", content: "next" },
+    ];
+    rig = fixtureRig(["--cut", "4"]);
+    await expectNothingCommitted(rig, h, "compact_plan", /history\[4\] is a tool message/);
+  });
+
+  test("a compactor that declines a manual compaction says so", async () => {
+    rig = fixtureRig(["--cut", "null"]);
+    const history2 = syntheticHistory({ turns: 6 });
+    rig.session.checkpoint(history2);
+    await expect(rig.controller().compactNow(history2, [])).rejects.toThrow(/declined/);
+    expect(lastOf(rig.events, "compaction")?.phase).toBe("skipped");
+    expect(rig.onDisk().precompact).toBeUndefined();
+  });
+});
+
+describe("summaries the core rejects", () => {
+  const history = syntheticHistory({ turns: 12 });
+  for (const [mode, step, why] of [
+    ["number", "before_compact", /local summary: field summary/],
+    ["empty", "before_compact", /nonempty string/],
+    ["blank", "before_compact", /nonempty string/],
+    ["huge", "after_compact", /oversized/],
+    ["bloat", "validate", /does not reduce/],
+  ] as const) {
+    test(`${mode} summary: rejected at ${step}, nothing committed, no fallback`, async () => {
+      rig = fixtureRig(["--summary", mode]);
+      mock = await startMockServer({ script: [] });
+      await expectNothingCommitted(rig, history, step, why, { provider: openAiProvider(mock.url) });
+      // Malformed means failure, never a fallback to the model route.
+      expect(mock.requests.length).toBe(0);
+    });
+  }
+
+  test("a candidate that rewrites the recent suffix is rejected", async () => {
+    rig = fixtureRig(["--edit-suffix"]);
+    await expectNothingCommitted(rig, history, "validate", /changed the recent suffix/);
+  });
+});
