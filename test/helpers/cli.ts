@@ -1,5 +1,5 @@
 // Runs the `i` CLI from source as a real child process, with its own config and data directories.
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -35,4 +35,46 @@ export function tempDir(prefix = "i-test-"): string {
 
 export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
+}
+
+export interface RunningCli {
+  child: ChildProcess;
+  done: Promise<CliResult>;
+}
+
+/** Start the CLI without blocking the event loop (needed when the test process also serves the mock model). */
+export function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+  input?: string,
+): RunningCli {
+  const child = spawn(process.execPath, [MAIN, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: "pipe",
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (c: Buffer) => {
+    stdout += c.toString("utf8");
+  });
+  child.stderr?.on("data", (c: Buffer) => {
+    stderr += c.toString("utf8");
+  });
+  if (input !== undefined) child.stdin?.end(input);
+  else child.stdin?.end();
+  const done = new Promise<CliResult>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
+  });
+  return { child, done };
+}
+
+export function runCliAsync(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+  input?: string,
+): Promise<CliResult> {
+  return startCli(args, env, cwd, input).done;
 }

@@ -1,0 +1,168 @@
+// The agent under failure: 429 then success, a 401, cancellation with Ctrl-C, kill -9 mid-session then
+// resume, and bad input (malformed session, unknown model, missing key) — one clear line each.
+import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { History } from "../../src/history/schema.ts";
+import { validateHistory } from "../../src/history/validate.ts";
+import { runCliAsync } from "../helpers/cli.ts";
+import { events, makeRig, type Rig } from "./rig.ts";
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+function onlySession(r: Rig): string {
+  const ids = readdirSync(r.dataDir).filter((d) => d !== "queues" && d !== "memory");
+  expect(ids).toHaveLength(1);
+  return ids[0] as string;
+}
+
+function savedHistory(r: Rig, id: string): History {
+  return History.parse(JSON.parse(readFileSync(join(r.dataDir, id, "history.json"), "utf8")));
+}
+
+async function waitFor(cond: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error("condition not met in time");
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe("provider failures", () => {
+  test("429 with retry-after, then success", async () => {
+    rig = await makeRig({ script: [{ error: "rate_limit", retry_after: 0.05 }, { text: "made it" }] });
+    const r = await rig.run(["-p", "hi", "--json"]);
+    expect(r.code).toBe(0);
+    const evs = events(r.stdout);
+    expect(evs.some((e) => e.type === "retry")).toBe(true);
+    expect(evs.at(-1)).toMatchObject({ type: "done", text: "made it" });
+    expect(rig.mock.requests).toHaveLength(2);
+  });
+
+  for (const provider of ["openai", "anthropic"] as const) {
+    test(`401 names provider, model and status, never the key (${provider})`, async () => {
+      rig = await makeRig({ script: [{ error: "auth" }], provider });
+      const r = await rig.run(["-p", "hi"]);
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe("");
+      const line = r.stderr.trim();
+      expect(line.split("\n")).toHaveLength(1);
+      expect(line).toContain(provider);
+      expect(line).toContain("mock-model");
+      expect(line).toContain("401");
+      expect(line).not.toContain("sk-test-key");
+    });
+  }
+});
+
+describe("interruption", () => {
+  test("Ctrl-C cancels the in-flight request and leaves a valid, resumable history", async () => {
+    rig = await makeRig({
+      script: [
+        { tool_calls: [{ name: "bash", arguments: { command: "echo step-one" } }] },
+        { text: "this reply streams slowly and never finishes", chunk_delay_ms: 50, hang: true },
+        { text: "resumed fine" },
+      ],
+    });
+    const running = rig.start(["-p", "do it", "--approve", "all", "--json"]);
+    let out = "";
+    running.child.stdout?.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    await waitFor(() => out.includes('"text_delta"'));
+    running.child.kill("SIGINT");
+    const r = await running.done;
+    expect(r.code).toBe(130);
+    const id = onlySession(rig);
+    const h = savedHistory(rig, id);
+    expect(validateHistory(h)).toBeUndefined();
+    expect(h.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    const again = await rig.run(["-p", "go on", "-r", id]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("resumed fine\n");
+  });
+
+  test("kill -9 mid-session, then resume: nothing completed is lost", async () => {
+    rig = await makeRig({
+      script: [
+        { tool_calls: [{ name: "write", arguments: { path: "a.txt", content: "A" } }] },
+        { tool_calls: [{ name: "bash", arguments: { command: "sleep 8" } }] },
+        { text: "after the crash" },
+      ],
+    });
+    const running = rig.start(["-p", "two steps", "--approve", "all"]);
+    await waitFor(() => rig !== undefined && rig.mock.requests.length >= 2);
+    // the second request was answered with a long bash call: the process is inside the tool now
+    await new Promise((r) => setTimeout(r, 300));
+    running.child.kill("SIGKILL");
+    await running.done;
+    const id = onlySession(rig);
+    const h = savedHistory(rig, id);
+    expect(validateHistory(h)).toBeUndefined();
+    // the first tool batch was checkpointed; the unfinished one is not in history.json
+    expect(h.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    expect(JSON.stringify(h)).toContain("two steps");
+    const again = await rig.run(["-p", "continue", "-c"]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toBe("after the crash\n");
+    const resumed = savedHistory(rig, id);
+    expect(validateHistory(resumed)).toBeUndefined();
+    expect(resumed.at(-1)?.content).toBe("after the crash");
+  });
+});
+
+describe("bad input", () => {
+  test("malformed session file: one line naming the file, exit 2", async () => {
+    rig = await makeRig({ script: [{ text: "ok" }] });
+    await rig.run(["-p", "hello"]);
+    const id = onlySession(rig);
+    writeFileSync(join(rig.dataDir, id, "history.json"), "{ broken");
+    const r = await rig.run(["-p", "again", "-r", id]);
+    expect(r.code).toBe(2);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(join(id, "history.json"));
+  });
+
+  test("unknown model with no table entry says how to set its context window", async () => {
+    rig = await makeRig({ script: [] });
+    const r = await runCliAsync(
+      ["-p", "hi", "-m", "totally-unknown-model", "--base-url", rig.mock.url, "--workspace", rig.workspace],
+      rig.env,
+    );
+    expect(r.code).toBe(2);
+    const line = r.stderr.trim();
+    expect(line.split("\n")).toHaveLength(1);
+    expect(line).toContain('unknown model "totally-unknown-model"');
+    expect(line).toContain("context_window");
+    expect(line).toContain("config.json");
+    expect(rig.mock.requests).toHaveLength(0);
+  });
+
+  test("missing key: one line naming the variables, exit 2, no request", async () => {
+    rig = await makeRig({ script: [] });
+    const env = { ...rig.env, OPENAI_API_KEY: "", I_API_KEY: "", ANTHROPIC_API_KEY: "" };
+    const r = await runCliAsync(
+      [
+        "-p",
+        "hi",
+        "-m",
+        "gpt-4.1",
+        "--base-url",
+        "https://api.example.invalid/v1",
+        "--workspace",
+        rig.workspace,
+      ],
+      env,
+    );
+    expect(r.code).toBe(2);
+    const line = r.stderr.trim();
+    expect(line.split("\n")).toHaveLength(1);
+    expect(line).toContain("OPENAI_API_KEY");
+    expect(rig.mock.requests).toHaveLength(0);
+  });
+});

@@ -1,0 +1,93 @@
+// A whole-agent test rig: temp workspace, config and data dirs, a mock model server, and the real CLI.
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockScriptSource, type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import {
+  type CliResult,
+  type RunningCli,
+  removeDir,
+  runCliAsync,
+  startCli,
+  tempDir,
+} from "../helpers/cli.ts";
+
+export interface Rig {
+  root: string;
+  workspace: string;
+  configDir: string;
+  dataDir: string;
+  mock: MockServer;
+  env: Record<string, string>;
+  /** `i ARGS` with --base-url/-m/--workspace filled in */
+  run(args: string[], extraEnv?: Record<string, string>): Promise<CliResult>;
+  start(args: string[], extraEnv?: Record<string, string>): RunningCli;
+  close(): Promise<void>;
+}
+
+export interface RigOptions {
+  script: MockScriptSource;
+  provider?: "openai" | "anthropic";
+  contextWindow?: number;
+  profile?: string;
+  files?: Record<string, string>;
+  config?: Record<string, unknown>;
+}
+
+export async function makeRig(opts: RigOptions): Promise<Rig> {
+  const root = tempDir("i-agent-");
+  const workspace = join(root, "ws");
+  const configDir = join(root, "cfg");
+  const dataDir = join(root, "data");
+  for (const d of [workspace, configDir, dataDir]) mkdirSync(d, { recursive: true });
+  for (const [name, text] of Object.entries(opts.files ?? {})) {
+    mkdirSync(join(workspace, name, ".."), { recursive: true });
+    writeFileSync(join(workspace, name), text);
+  }
+  writeFileSync(
+    join(configDir, "config.json"),
+    JSON.stringify({
+      models: { "mock-model": { context_window: opts.contextWindow ?? 100_000, max_output_tokens: 4096 } },
+      ...opts.config,
+    }),
+  );
+  if (opts.profile) writeFileSync(join(configDir, "plugins.json"), JSON.stringify({ profile: opts.profile }));
+  const mock = await startMockServer({ script: opts.script });
+  const provider = opts.provider ?? "openai";
+  const env: Record<string, string> = {
+    I_CONFIG_DIR: configDir,
+    I_DATA_DIR: dataDir,
+    [provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"]: "sk-test-key-not-real-0000000000",
+  };
+  const common = [
+    "--base-url",
+    mock.url,
+    "-m",
+    "mock-model",
+    "--provider",
+    provider,
+    "--workspace",
+    workspace,
+  ];
+  return {
+    root,
+    workspace,
+    configDir,
+    dataDir,
+    mock,
+    env,
+    run: (args, extra = {}) => runCliAsync([...args, ...common], { ...env, ...extra }),
+    start: (args, extra = {}) => startCli([...args, ...common], { ...env, ...extra }),
+    async close() {
+      await mock.close();
+      removeDir(root);
+    },
+  };
+}
+
+/** Parse `--json` output into events. */
+export function events(stdout: string): Array<Record<string, unknown> & { type: string }> {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l) => JSON.parse(l));
+}
