@@ -198,6 +198,16 @@ describe("WorkerHost", () => {
     });
   });
 
+  test("a hand-written manifest routing to a module it does not list is refused up front", () => {
+    const m = manifestOf(["budget"], dir);
+    const ref = m.hooks.budget?.[0];
+    if (!ref) throw new Error("budget declares the budget hook");
+    const broken: Manifest = { ...m, hooks: { ...m.hooks, steer: [{ ...ref, module: "steering" }] } };
+    expect(() => new WorkerHost(broken, { workspace: dir, configDir: dir })).toThrow(
+      'manifest: hooks.steer names module "steering", which is not in "modules"; regenerate it with `i --runtime manifest`',
+    );
+  });
+
   test("close() stops and reaps every worker", async () => {
     const h = host(manifestOf(["budget", "cache"], dir, { budget: echo("budget") }));
     await h.start();
