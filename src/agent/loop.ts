@@ -50,7 +50,9 @@ export class Agent {
       // Notification only: the checkpoint is already durable, so a failing observer cannot lose anything.
       this.deps.hooks
         .runHook("checkpoint", { session_id: this.deps.session.id, messages: this.history.length, reason })
-        .catch((err: Error) => this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${err.message}` }));
+        .catch((err: Error) =>
+          this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${err.message}` }),
+        );
     }
   }
 
@@ -61,7 +63,12 @@ export class Agent {
     const queued = Array.isArray(data.messages) ? data.messages : [];
     let added = 0;
     for (const m of queued) {
-      const text = typeof m === "string" ? m : typeof (m as { text?: unknown })?.text === "string" ? (m as { text: string }).text : "";
+      const text =
+        typeof m === "string"
+          ? m
+          : typeof (m as { text?: unknown })?.text === "string"
+            ? (m as { text: string }).text
+            : "";
       if (text.trim() === "") continue;
       this.history.push({ role: "user", content: text, meta: { ts: now(), steered: true } });
       added++;
@@ -78,7 +85,9 @@ export class Agent {
       hints: {},
     });
     const hints = data.hints;
-    return hints && typeof hints === "object" && !Array.isArray(hints) ? (hints as Record<string, unknown>) : {};
+    return hints && typeof hints === "object" && !Array.isArray(hints)
+      ? (hints as Record<string, unknown>)
+      : {};
   }
 
   private addUsage(u: Usage | undefined): void {
@@ -89,7 +98,11 @@ export class Agent {
 
   /** Manual compaction (`/compact [instructions]`, `i compact`). */
   async compact(instructions?: string): Promise<void> {
-    this.history = await this.deps.controller.compactNow(this.history, this.deps.tools, instructions ? { instructions } : {});
+    this.history = await this.deps.controller.compactNow(
+      this.history,
+      this.deps.tools,
+      instructions ? { instructions } : {},
+    );
   }
 
   /** One user message, then requests and tool batches until the model stops. */
@@ -124,7 +137,8 @@ export class Agent {
           },
         );
       } catch (err) {
-        if (err instanceof ProviderError && err.kind === "cancelled") return this.finish("", "cancelled", turns);
+        if (err instanceof ProviderError && err.kind === "cancelled")
+          return this.finish("", "cancelled", turns);
         if (err instanceof ProviderError && err.kind === "context_overflow" && !recovered) {
           // Compact once, retry once (seed 002: overflow recovery); a second overflow is an error.
           recovered = true;
@@ -136,7 +150,10 @@ export class Agent {
       }
       this.addUsage(res.usage);
       if (res.usage) deps.controller.recordUsage(res.usage, this.history.length);
-      const assistant: Message = { ...res.message, meta: { ...res.message.meta, ts: now(), ...(res.usage ? { usage: res.usage } : {}) } };
+      const assistant: Message = {
+        ...res.message,
+        meta: { ...res.message.meta, ts: now(), ...(res.usage ? { usage: res.usage } : {}) },
+      };
       this.history.push(assistant);
       deps.emit({ type: "assistant", message: assistant });
       const calls = assistant.tool_calls ?? [];
@@ -153,7 +170,11 @@ export class Agent {
       this.history.push(...results);
       this.checkpoint("tool_batch");
     }
-    deps.emit({ type: "notice", level: "warn", message: `stopped after ${deps.maxTurns} model requests (--max-turns)` });
+    deps.emit({
+      type: "notice",
+      level: "warn",
+      message: `stopped after ${deps.maxTurns} model requests (--max-turns)`,
+    });
     return this.finish("", "max_turns", turns);
   }
 

@@ -19,7 +19,11 @@ export interface ResolvedTarget {
 
 const PROVIDERS: readonly ProviderName[] = ["openai", "anthropic", "responses"];
 
-export function resolveTarget(flags: RunFlags, config: ConfigFile, env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+export function resolveTarget(
+  flags: RunFlags,
+  config: ConfigFile,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedTarget {
   const provider = flags.provider ?? env.I_PROVIDER ?? config.provider ?? "openai";
   if (!PROVIDERS.includes(provider as ProviderName)) {
     const from = flags.provider ? "--provider" : "I_PROVIDER";
@@ -35,7 +39,9 @@ export function resolveTarget(flags: RunFlags, config: ConfigFile, env: NodeJS.P
       const u = new URL(baseUrl);
       if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
     } catch {
-      throw new UserError(`base URL "${baseUrl}" is not an http(s) URL; fix --base-url, I_BASE_URL or config.json base_url`);
+      throw new UserError(
+        `base URL "${baseUrl}" is not an http(s) URL; fix --base-url, I_BASE_URL or config.json base_url`,
+      );
     }
   }
   return { provider: provider as ProviderName, model, ...(baseUrl ? { baseUrl } : {}) };

@@ -18,8 +18,10 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     ? (ev: AgentEvent) => writeLine(process.stdout, JSON.stringify(ev))
     : (ev: AgentEvent) => {
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
-        else if (ev.type === "compaction" && ev.phase === "failed") writeLine(process.stderr, `i: compaction failed: ${ev.error}`);
-        else if (ev.type === "retry") writeLine(process.stderr, `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms`);
+        else if (ev.type === "compaction" && ev.phase === "failed")
+          writeLine(process.stderr, `i: compaction failed: ${ev.error}`);
+        else if (ev.type === "retry")
+          writeLine(process.stderr, `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms`);
       };
   const rt = await setupAgent({ ...opts, emit });
   const abort = new AbortController();
@@ -33,7 +35,11 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
   try {
     const result = await rt.agent.send(opts.prompt, abort.signal);
     if (result.stop === "cancelled") {
-      if (!opts.json) writeLine(process.stderr, `i: cancelled; session ${rt.session.id} saved (resume with -r ${rt.session.id})`);
+      if (!opts.json)
+        writeLine(
+          process.stderr,
+          `i: cancelled; session ${rt.session.id} saved (resume with -r ${rt.session.id})`,
+        );
       return 130;
     }
     if (!opts.json) writeLine(process.stdout, result.text);

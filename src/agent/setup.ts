@@ -1,9 +1,10 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
+
+import { NotImplementedError, UserError } from "../cli/errors.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
-import { NotImplementedError, UserError } from "../cli/errors.ts";
 import type { History } from "../history/schema.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
@@ -44,12 +45,20 @@ export interface AgentRuntime {
   close(): Promise<void>;
 }
 
-function openSession(opts: SetupOptions, workspace: string, provider: string, model: string): { session: Session; resumed: boolean } {
+function openSession(
+  opts: SetupOptions,
+  workspace: string,
+  provider: string,
+  model: string,
+): { session: Session; resumed: boolean } {
   const dir = dataDir();
   if (opts.resume) return { session: Session.open(dir, opts.resume), resumed: true };
   if (opts.continue || opts.requireExisting) {
     const s = Session.newest(dir, workspace);
-    if (!s) throw new UserError(`no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``);
+    if (!s)
+      throw new UserError(
+        `no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``,
+      );
     return { session: s, resumed: true };
   }
   return { session: Session.create({ dataDir: dir, workspace, provider, model }), resumed: false };
@@ -65,9 +74,11 @@ function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeo
     ...(opts.steeringQueue ? { inject: ["steering" as const] } : {}),
   });
   if (opts.steeringQueue) {
-    for (const m of manifest.modules) if (m.name === "steering") m.exec = [...m.exec, "--queue", opts.steeringQueue];
+    for (const m of manifest.modules)
+      if (m.name === "steering") m.exec = [...m.exec, "--queue", opts.steeringQueue];
     for (const entries of Object.values(manifest.hooks))
-      for (const e of entries) if (e.module === "steering") e.exec = [...e.exec, "--queue", opts.steeringQueue];
+      for (const e of entries)
+        if (e.module === "steering") e.exec = [...e.exec, "--queue", opts.steeringQueue];
   }
   return manifest;
 }
@@ -77,10 +88,15 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const cfgDir = configDir();
   const cfg = loadConfig(cfgDir);
   const target = resolveTarget(opts, cfg.config);
-  if (target.provider === "responses") throw new NotImplementedError("the OpenAI Responses wire format (--provider responses)");
+  if (target.provider === "responses")
+    throw new NotImplementedError("the OpenAI Responses wire format (--provider responses)");
   const model = resolveModel(target.model, cfg.config);
   const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
-  const provider = createProvider({ provider: target.provider, apiKey, ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}) });
+  const provider = createProvider({
+    provider: target.provider,
+    apiKey,
+    ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+  });
   const manifest = buildManifest(opts, cfgDir, cfg);
   const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
   const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });

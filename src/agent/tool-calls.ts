@@ -2,8 +2,8 @@
 // worker. Every call gets exactly one result, in order, so the history stays valid whatever happens.
 import type { Message, ToolCall } from "../history/schema.ts";
 import { runCoreTool } from "../tools/index.ts";
-import type { ToolContext, ToolResult } from "../tools/types.ts";
 import { capText } from "../tools/truncate.ts";
+import type { ToolContext, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import type { EmitEvent } from "./events.ts";
 
@@ -56,7 +56,13 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
       deps.emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
       result = await runToolCall(call, deps);
     }
-    deps.emit({ type: "tool_result", id: call.id, name: call.name, is_error: result.is_error, content: displayText(result) });
+    deps.emit({
+      type: "tool_result",
+      id: call.id,
+      name: call.name,
+      is_error: result.is_error,
+      content: displayText(result),
+    });
     out.push({
       role: "tool",
       tool_call_id: call.id,

@@ -5,7 +5,7 @@ import type { AgentEvent } from "../agent/events.ts";
 import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
 import { dataDir } from "../config/paths.ts";
 import { enqueue, queuePath } from "./queue.ts";
-import { LOGO, dim, red, renderEvent, yellow } from "./render.ts";
+import { dim, LOGO, red, renderEvent, yellow } from "./render.ts";
 
 export interface ConsoleOptions extends Omit<SetupOptions, "emit" | "steeringQueue"> {
   firstMessage?: string;
@@ -16,7 +16,12 @@ const HELP = `commands: /compact [instructions] · /session · /help · /exit   
 export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const out = process.stdout;
   const queue = queuePath(dataDir());
-  const rl: Interface = createInterface({ input: process.stdin, output: out, prompt: "› ", terminal: !!process.stdin.isTTY });
+  const rl: Interface = createInterface({
+    input: process.stdin,
+    output: out,
+    prompt: "› ",
+    terminal: !!process.stdin.isTTY,
+  });
   let midLine = false;
   let pendingAnswer: ((yes: boolean) => void) | undefined;
   const print = (s: string) => {

@@ -43,7 +43,9 @@ export function renderEvent(ev: AgentEvent): string | undefined {
     case "compaction":
       if (ev.phase === "start") return yellow(`⟳ compacting (${ev.reason})…`);
       if (ev.phase === "done")
-        return green(`⟳ compacted: ${k(ev.before_tokens ?? 0)} → ${k(ev.after_tokens ?? 0)} tokens (${ev.route ?? "?"} summary)`);
+        return green(
+          `⟳ compacted: ${k(ev.before_tokens ?? 0)} → ${k(ev.after_tokens ?? 0)} tokens (${ev.route ?? "?"} summary)`,
+        );
       if (ev.phase === "failed") return red(`⟳ compaction failed: ${ev.error ?? "unknown error"}`);
       return undefined;
     case "retry":

@@ -7,6 +7,9 @@ import { type Manifest, Manifest as ManifestSchema } from "./schema.ts";
 export function loadManifestFile(path: string): Manifest {
   const file = resolve(path);
   const raw = readJson(file);
-  if (raw === undefined) throw new UserError(`--manifest: "${file}" does not exist; generate one with \`i --runtime manifest PROFILE\``);
+  if (raw === undefined)
+    throw new UserError(
+      `--manifest: "${file}" does not exist; generate one with \`i --runtime manifest PROFILE\``,
+    );
   return parseWith(file, ManifestSchema, raw);
 }

@@ -40,7 +40,8 @@ export const command = defineSubcommand(
       emit,
     });
     try {
-      if (rt.agent.history.length < 3) throw new UserError(`session ${rt.session.id} is too short to compact`);
+      if (rt.agent.history.length < 3)
+        throw new UserError(`session ${rt.session.id} is too short to compact`);
       await rt.agent.compact(args.instructions);
       if (!args.json && outcome?.type === "compaction") {
         process.stdout.write(

@@ -16,7 +16,11 @@ export const RUN_ARGS = {
   continue: { type: "boolean", alias: "c", description: "resume the newest session of this workspace" },
   resume: { type: "string", alias: "r", description: "resume the session with this id" },
   workspace: { type: "string", description: "workspace directory (default: cwd)" },
-  approve: { type: "enum", options: ["all", "ask", "none"], description: "bash policy (console: ask, print: none)" },
+  approve: {
+    type: "enum",
+    options: ["all", "ask", "none"],
+    description: "bash policy (console: ask, print: none)",
+  },
   "max-turns": { type: "string", description: "stop after this many model requests (default 200)" },
 } satisfies ArgsDef;
 
@@ -29,30 +33,44 @@ async function readStdin(): Promise<string> {
 function parseMaxTurns(v: string | undefined): number {
   if (v === undefined) return 200;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`--max-turns: "${v}" is not a positive whole number`);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UserError(`--max-turns: "${v}" is not a positive whole number`);
   return n;
 }
 
-export const command = defineSubcommand({ name: "i", description: "A coding agent for the terminal", args: RUN_ARGS }, async (args) => {
-  const common = {
-    model: args.model,
-    provider: args.provider,
-    baseUrl: args["base-url"],
-    workspace: args.workspace,
-    profile: args.profile,
-    manifest: args.manifest,
-    continue: args.continue,
-    resume: args.resume,
-    maxTurns: parseMaxTurns(args["max-turns"]),
-  };
-  if (args.json && !args.print) throw new UserError("i: --json goes with -p (print mode)");
-  if (args.print) {
-    let prompt = args.prompt ?? "";
-    if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
-    if (!prompt) throw new UserError('i -p: no prompt; pass it as an argument (i -p "fix the tests") or on stdin');
-    const { runPrintMode } = await import("../../agent/print-mode.ts");
-    return runPrintMode({ ...common, prompt, json: !!args.json, approve: (args.approve ?? "none") as ApprovalPolicy });
-  }
-  const { runConsole } = await import("../../console/console.ts");
-  return runConsole({ ...common, approve: (args.approve ?? "ask") as ApprovalPolicy, ...(args.prompt ? { firstMessage: args.prompt } : {}) });
-});
+export const command = defineSubcommand(
+  { name: "i", description: "A coding agent for the terminal", args: RUN_ARGS },
+  async (args) => {
+    const common = {
+      model: args.model,
+      provider: args.provider,
+      baseUrl: args["base-url"],
+      workspace: args.workspace,
+      profile: args.profile,
+      manifest: args.manifest,
+      continue: args.continue,
+      resume: args.resume,
+      maxTurns: parseMaxTurns(args["max-turns"]),
+    };
+    if (args.json && !args.print) throw new UserError("i: --json goes with -p (print mode)");
+    if (args.print) {
+      let prompt = args.prompt ?? "";
+      if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
+      if (!prompt)
+        throw new UserError('i -p: no prompt; pass it as an argument (i -p "fix the tests") or on stdin');
+      const { runPrintMode } = await import("../../agent/print-mode.ts");
+      return runPrintMode({
+        ...common,
+        prompt,
+        json: !!args.json,
+        approve: (args.approve ?? "none") as ApprovalPolicy,
+      });
+    }
+    const { runConsole } = await import("../../console/console.ts");
+    return runConsole({
+      ...common,
+      approve: (args.approve ?? "ask") as ApprovalPolicy,
+      ...(args.prompt ? { firstMessage: args.prompt } : {}),
+    });
+  },
+);
