@@ -3,6 +3,7 @@
 import { createInterface, type Interface } from "node:readline";
 import type { AgentEvent } from "../agent/events.ts";
 import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
+import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
 import { enqueue, queuePath } from "./queue.ts";
 import { dim, LOGO, red, renderEvent, yellow } from "./render.ts";
@@ -68,7 +69,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     }
     if (running && line.trim() !== "" && !line.startsWith("/")) {
       enqueue(queue, line);
-      print(dim("(queued for the running turn)"));
+      print(dim("(queued: delivered to the model at the next safe point)"));
       return;
     }
     lines.push(line);
@@ -133,7 +134,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
         try {
           await rt.agent.compact(text.slice("/compact".length).trim() || undefined);
         } catch (err) {
-          print(red(`✗ ${(err as Error).message}`));
+          // A failed compaction was already shown by its `compaction` event; anything else is news.
+          if (!(err instanceof CompactionError)) print(red(`✗ ${(err as Error).message}`));
         }
         continue;
       }
