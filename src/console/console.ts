@@ -45,16 +45,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       pendingAnswer = resolve;
     });
 
-  out.write(`${LOGO}\n\n`);
-  let rt: AgentRuntime;
-  try {
-    rt = await setupAgent({ ...opts, emit, ask, steeringQueue: queue });
-  } catch (err) {
-    rl.close();
-    throw err;
-  }
-  print(dim(HELP));
-
+  // Listen from the start: piped input may arrive (and end) while the workers are still starting.
   let running: AbortController | undefined;
   let closed = false;
   const lines: string[] = [];
@@ -86,13 +77,25 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   });
   rl.on("close", () => {
     closed = true;
-    running?.abort();
+    // Input ended: refuse a pending approval rather than wait forever; let a running turn finish.
+    pendingAnswer?.(false);
+    pendingAnswer = undefined;
     wake?.();
   });
 
+  out.write(`${LOGO}\n\n`);
+  let rt: AgentRuntime;
+  try {
+    rt = await setupAgent({ ...opts, emit, ask, steeringQueue: queue });
+  } catch (err) {
+    rl.close();
+    throw err;
+  }
+  print(dim(HELP));
+
   const nextLine = async (): Promise<string | undefined> => {
     while (lines.length === 0 && !closed) {
-      rl.prompt();
+      if (process.stdin.isTTY) rl.prompt();
       await new Promise<void>((r) => {
         wake = r;
       });

@@ -47,7 +47,7 @@ export function renderEvent(ev: AgentEvent): string | undefined {
           `⟳ compacted: ${k(ev.before_tokens ?? 0)} → ${k(ev.after_tokens ?? 0)} tokens (${ev.route ?? "?"} summary)`,
         );
       if (ev.phase === "failed") return red(`⟳ compaction failed: ${ev.error ?? "unknown error"}`);
-      return undefined;
+      return dim(`⟳ nothing compacted${ev.error ? `: ${ev.error}` : ""}`);
     case "retry":
       return yellow(`↻ ${ev.reason}; retry ${ev.attempt} in ${Math.round(ev.delay_ms)} ms`);
     case "notice":

@@ -1,0 +1,57 @@
+// The interactive console driven through a pipe: logo, streamed text, tool calls, context use, /compact,
+// /session, unknown commands, and a saved, resumable session on exit.
+import { afterEach, expect, test } from "bun:test";
+import { makeRig, type Rig } from "../agent/rig.ts";
+import { runCliAsync } from "../helpers/cli.ts";
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+test("a console session: first message, tool call, slash commands, exit", async () => {
+  rig = await makeRig({
+    script: [
+      { text: "Looking.", tool_calls: [{ name: "read", arguments: { path: "notes.txt" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "wc -l notes.txt" } }] },
+      { tool_calls: [{ name: "bash", arguments: { command: "head -c 3000 notes.txt" } }] },
+      { text: "The notes say: buy milk." },
+      { text: "## Goal\nRead the notes.\n## Progress\nRead notes.txt: buy milk." },
+    ],
+    files: { "notes.txt": "buy milk\n".repeat(400) },
+  });
+  const input = "/session\n/bogus\n/compact keep the shopping list\n/exit\n";
+  const common = [
+    "--base-url",
+    rig.mock.url,
+    "-m",
+    "mock-model",
+    "--workspace",
+    rig.workspace,
+    "--approve",
+    "all",
+  ];
+  const r = await runCliAsync(
+    ["what do my notes say?", ...common],
+    { ...rig.env, NO_COLOR: "1" },
+    undefined,
+    input,
+  );
+  expect(r.stderr).toBe("");
+  expect(r.code).toBe(0);
+  const out = r.stdout;
+  expect(out).toContain("i — a coding agent for the terminal");
+  expect(out).toContain("new session");
+  expect(out).toContain('⏺ read({"path":"notes.txt"})');
+  expect(out).toContain("The notes say: buy milk.");
+  expect(out).toMatch(/context \d+(\.\d)?k? \/ \d+k \(\d+%\)/);
+  expect(out).toMatch(/session \S+ · 9 messages/);
+  expect(out).toContain("unknown command /bogus");
+  expect(out).toContain("⟳ compacting (manual)…");
+  expect(out).toMatch(/⟳ compacted: .* tokens \(model summary\)/);
+  expect(out).toMatch(/saved · resume with: i -r \S+/);
+  // the summary request carried the user's /compact instructions
+  const summaryReq = JSON.stringify(rig.mock.requests[4]?.body);
+  expect(summaryReq).toContain("keep the shopping list");
+});
