@@ -1,0 +1,105 @@
+// The code must run unmodified under Deno 2. These run the real CLI under Deno (installed from the npm
+// registry as a dev dependency): manifest generation, a built-in worker round trip, and a whole print-mode
+// run with tools and worker processes against the mock model.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { MAIN, ROOT, removeDir, tempDir } from "../helpers/cli.ts";
+
+const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
+const run = ["run", "-A", MAIN];
+let dir: string;
+let mock: MockServer;
+
+beforeAll(async () => {
+  dir = tempDir("i-deno-");
+  mkdirSync(join(dir, "ws"));
+  mkdirSync(join(dir, "cfg"));
+  writeFileSync(join(dir, "ws", "a.txt"), "alpha\n");
+  writeFileSync(
+    join(dir, "cfg", "config.json"),
+    JSON.stringify({ models: { "mock-model": { context_window: 50000 } } }),
+  );
+  mock = await startMockServer({
+    script: [
+      { tool_calls: [{ name: "read", arguments: { path: "a.txt" } }] },
+      { tool_calls: [{ name: "grep", arguments: { pattern: "alph" } }] },
+      { text: "deno run finished" },
+    ],
+  });
+});
+afterAll(async () => {
+  await mock.close();
+  removeDir(dir);
+});
+
+const env = () => ({
+  ...process.env,
+  I_CONFIG_DIR: join(dir, "cfg"),
+  I_DATA_DIR: join(dir, "data"),
+  OPENAI_API_KEY: "x",
+});
+
+test("deno is installed by npm install", () => {
+  expect(existsSync(DENO)).toBe(true);
+});
+
+test("i --runtime manifest under Deno binds built-ins to deno itself", () => {
+  const r = spawnSync(DENO, [...run, "--runtime", "manifest", "compact"], { env: env(), encoding: "utf8" });
+  expect(r.stderr).toBe("");
+  expect(r.status).toBe(0);
+  const m = JSON.parse(r.stdout);
+  expect(m.modules.map((x: { name: string }) => x.name)).toEqual(["budget", "compact"]);
+  expect(m.modules[0].exec.slice(1, 3)).toEqual(["run", "-A"]);
+});
+
+test("i worker under Deno answers hello over NDJSON", () => {
+  const hello = `${JSON.stringify({ id: 7, event: "hello", workspace: dir, data: { protocol: 1, module: "search" } })}\n`;
+  const r = spawnSync(DENO, [...run, "worker", "search"], {
+    env: env(),
+    input: hello,
+    encoding: "utf8",
+    cwd: join(dir, "cfg"),
+  });
+  expect(r.status).toBe(0);
+  const reply = JSON.parse(r.stdout.trim());
+  expect(reply.id).toBe(7);
+  expect(reply.data.tools.map((t: { name: string }) => t.name)).toEqual(["grep", "find"]);
+});
+
+test("a whole print-mode run under Deno: core tool, module tool, final answer", async () => {
+  const child = spawn(
+    DENO,
+    [
+      ...run,
+      "-p",
+      "read and grep",
+      "-m",
+      "mock-model",
+      "--base-url",
+      mock.url,
+      "--workspace",
+      join(dir, "ws"),
+    ],
+    { env: env() },
+  );
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c;
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    err += c;
+  });
+  const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
+  expect(err).toBe("");
+  expect(code).toBe(0);
+  expect(out).toBe("deno run finished\n");
+  expect(mock.requests).toHaveLength(3);
+  expect(JSON.stringify(mock.requests[2]?.body)).toContain("a.txt:1: alpha");
+  const [id] = readdirSync(join(dir, "data")).filter((d) => d !== "queues" && d !== "memory");
+  const history = JSON.parse(readFileSync(join(dir, "data", id as string, "history.json"), "utf8"));
+  expect(history.at(-1).content).toBe("deno run finished");
+}, 60_000);
