@@ -39,6 +39,8 @@ export class CompactionController {
   private armed = true;
   private failures = 0;
   private usage: UsageSample | undefined;
+  /** why the compactor last declined, for the error when declining leaves the request over the limit */
+  private lastDecline = "";
   private readonly told = new Set<string>();
   private readonly pipeline: PipelineDeps;
 
@@ -156,6 +158,12 @@ export class CompactionController {
   }
 
   async recoverFromOverflow(history: History, tools: ToolDecl[]): Promise<History> {
+    if (!this.deps.hooks.hasHook("compact_plan")) {
+      throw new CompactionError(
+        "compact_plan",
+        "the provider reported a context overflow and no compactor is active (the profile or plugins.json leaves compact out); start a new session or enable the compact module",
+      );
+    }
     if (this.breakerOpen) {
       throw new CompactionError(
         "compact_plan",
@@ -179,8 +187,6 @@ export class CompactionController {
       this.usage = { input_tokens: usage.input_tokens, messages: messagesCovered };
     }
   }
-
-  private lastDecline = "";
 
   private async read(history: History, tools: readonly ToolDecl[]): Promise<BudgetReading> {
     const usage = this.usage && this.usage.messages <= history.length ? this.usage : undefined;
@@ -244,6 +250,16 @@ export class CompactionController {
       before_tokens: outcome.record.before_tokens,
       after_tokens: outcome.record.after_tokens,
       route: outcome.record.route,
+    });
+    // The context use the next request will see, so the console's meter does not lag a compaction behind.
+    const after = outcome.after;
+    emit({
+      type: "budget",
+      total: outcome.effectiveAfter,
+      hard_limit: after.hard_limit,
+      context_window: after.context_window ?? this.deps.model.context_window,
+      ratio: outcome.effectiveAfter / after.hard_limit,
+      recommendation: "none",
     });
     if (wasOpen)
       emit({

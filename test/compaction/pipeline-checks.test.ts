@@ -1,12 +1,15 @@
 // The checks a compactor cannot bypass: where it may cut, and what summaries and candidates the core
 // accepts. Each rejection must commit nothing and never fall back to another route.
 import { afterEach, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import type { History } from "../../src/history/schema.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import {
   expectNothingCommitted,
+  fixtureBinding,
   fixtureRig,
   lastOf,
+  makeRig,
   openAiProvider,
   type Rig,
   syntheticHistory,
@@ -92,5 +95,25 @@ describe("summaries the core rejects", () => {
   test("a candidate that rewrites the recent suffix is rejected", async () => {
     rig = fixtureRig(["--edit-suffix"]);
     await expectNothingCommitted(rig, history, "validate", /changed the recent suffix/);
+  });
+});
+
+describe("what a budget provider cannot decide", () => {
+  test("a cut and state left in budget output never reach compact_plan", async () => {
+    const leaky = join(import.meta.dirname, "fixtures", "leaky-budget.ts");
+    rig = makeRig({
+      modules: ["budget", "compact"],
+      bindings: (configDir) => ({
+        budget: { exec: [process.execPath, leaky] },
+        compact: fixtureBinding("--record", join(configDir, "record.jsonl"), "--cut=null"),
+      }),
+    });
+    const history = syntheticHistory({ turns: 6 });
+    rig.session.checkpoint(history);
+    await expect(rig.controller().compactNow(history, [])).rejects.toThrow(/declined/);
+    const plan = rig.records().find((r) => r.event === "compact_plan");
+    expect(plan).toMatchObject({ cut: null, state: null });
+    expect(plan?.keys).toContain("budget");
+    expect(rig.onDisk().precompact).toBeUndefined();
   });
 });
