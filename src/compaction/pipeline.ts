@@ -4,6 +4,7 @@
 import type { z } from "zod";
 import type { ModelInfo } from "../config/schemas.ts";
 import type { History, ImagePart, Message } from "../history/schema.ts";
+import { validateHistory } from "../history/validate.ts";
 import type { Provider, StreamEvent } from "../provider/types.ts";
 import type { ToolDecl } from "../worker/protocol.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
@@ -109,6 +110,11 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
       "no compactor in the manifest (the profile or plugins.json leaves compact out)",
     );
   }
+
+  // Cut checks rely on a valid history (tool batches whole): never plan on a broken one.
+  const invalid = validateHistory(history);
+  if (invalid !== undefined)
+    throw new CompactionError("validate", `the history to compact is invalid: ${invalid}`);
 
   // 1. The comparable baseline is captured before planning: a compactor cannot supply its own.
   const baseline =
