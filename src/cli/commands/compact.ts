@@ -2,6 +2,7 @@
 import type { AgentEvent } from "../../agent/events.ts";
 import { defineSubcommand } from "../command.ts";
 import { UserError } from "../errors.ts";
+import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 export const command = defineSubcommand(
   {
@@ -10,12 +11,7 @@ export const command = defineSubcommand(
     args: {
       resume: { type: "string", alias: "r", description: "session id (default: newest of this workspace)" },
       instructions: { type: "string", description: "extra instructions for the summary" },
-      workspace: { type: "string", description: "workspace directory (default: cwd)" },
-      model: { type: "string", alias: "m", description: "model for a model-written summary" },
-      provider: { type: "enum", options: ["openai", "anthropic", "responses"], description: "wire format" },
-      "base-url": { type: "string", description: "provider base URL" },
-      profile: { type: "string", description: "module profile" },
-      manifest: { type: "string", description: "use this manifest as-is" },
+      ...TARGET_ARGS,
       json: { type: "boolean", description: "print events as NDJSON" },
     },
   },
@@ -27,12 +23,7 @@ export const command = defineSubcommand(
       if (ev.type === "compaction" && ev.phase !== "start") outcome = ev;
     };
     const rt = await setupAgent({
-      model: args.model,
-      provider: args.provider,
-      baseUrl: args["base-url"],
-      workspace: args.workspace,
-      profile: args.profile,
-      manifest: args.manifest,
+      ...targetFlags(args),
       resume: args.resume,
       requireExisting: true,
       approve: "none",

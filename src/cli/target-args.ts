@@ -1,0 +1,25 @@
+// Flags every command that talks to a model shares: which model, which wire, where, with which modules.
+import type { ArgsDef } from "citty";
+
+export const TARGET_ARGS = {
+  model: { type: "string", alias: "m", description: "model name (default: config.json model, I_MODEL)" },
+  provider: { type: "enum", options: ["openai", "anthropic", "responses"], description: "wire format" },
+  "base-url": { type: "string", description: "provider base URL (Ollama, vLLM, LM Studio, OpenRouter …)" },
+  profile: { type: "string", description: "module profile (default: plugins.json profile, else standard)" },
+  manifest: { type: "string", description: "run with this manifest as-is" },
+  workspace: { type: "string", description: "workspace directory (default: cwd)" },
+} satisfies ArgsDef;
+
+type TargetValues = { [K in keyof typeof TARGET_ARGS]?: string | undefined };
+
+/** The parsed target flags, named the way setupAgent takes them. */
+export function targetFlags(args: TargetValues) {
+  return {
+    model: args.model,
+    provider: args.provider,
+    baseUrl: args["base-url"],
+    workspace: args.workspace,
+    profile: args.profile,
+    manifest: args.manifest,
+  };
+}
