@@ -136,6 +136,17 @@ describe("compact.json rules", () => {
     expect(loadCompactFile(dir).prompt).toBe("prompts/long.txt");
   });
 
+  test("prompt over 32000 characters through the CLI: one line, exit 2", () => {
+    write("prompts/long.txt", "y".repeat(32001));
+    write("compact.json", { prompt: "prompts/long.txt" });
+    const r = runCli(["doctor"], { I_CONFIG_DIR: dir });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("compact.json: field prompt:");
+    expect(r.stderr).toContain("over the 32000 limit; shorten it");
+  });
+
   test("missing prompt file", async () => {
     const { loadCompactFile } = await import("../../src/config/load.ts");
     write("compact.json", { prompt: "nope.txt" });
