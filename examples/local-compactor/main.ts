@@ -66,4 +66,5 @@ const compactor = defineWorkerModule({
   },
 });
 
-await serve([compactor]);
+// No top-level await: the release build compiles this to bytecode, which needs a CommonJS-shaped entry.
+void serve([compactor]);
