@@ -2,7 +2,7 @@
 // via `i worker`) for each platform, the example compactor, and release archives with SHA-256 checksums.
 //   bun scripts/build.ts                 host platform only → dist/
 //   bun scripts/build.ts --all           every release target (fetches Bun runtimes from the npm registry)
-//   bun scripts/build.ts --target linux-arm64 [--target …] [--package]
+//   bun scripts/build.ts --target linux-arm64 [--target …] [--package] [--out DIR]
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
@@ -15,10 +15,12 @@ import {
   writeFileSync,
 } from "node:fs";
 import { arch, platform } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..");
-const DIST = join(ROOT, "dist");
+const outAt = process.argv.indexOf("--out");
+const DIST =
+  outAt > 0 && process.argv[outAt + 1] ? resolve(process.argv[outAt + 1] as string) : join(ROOT, "dist");
 const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
 type Target = (typeof TARGETS)[number];
 

@@ -4,7 +4,7 @@ setlocal
 set "HERE=%~dp0"
 set "MANIFEST=%TEMP%\i-manifest-%RANDOM%%RANDOM%.json"
 "%HERE%i.exe" --runtime manifest > "%MANIFEST%" || exit /b 2
-"%HERE%i.exe" --manifest "%MANIFEST%" %*
+"%HERE%i.exe" %* --manifest "%MANIFEST%"
 set STATUS=%ERRORLEVEL%
 del "%MANIFEST%" >nul 2>&1
 exit /b %STATUS%

@@ -8,5 +8,6 @@ manifest=$(mktemp "${TMPDIR:-/tmp}/i-manifest.XXXXXX")
 trap 'rm -f "$manifest"' EXIT INT TERM
 "$bin" --runtime manifest >"$manifest"
 status=0
-"$bin" --manifest "$manifest" "$@" || status=$?
+# --manifest goes last so it reaches subcommands too (start.sh compact -r ID, start.sh -p PROMPT, …).
+"$bin" "$@" --manifest "$manifest" || status=$?
 exit "$status"

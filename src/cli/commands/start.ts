@@ -25,8 +25,9 @@ export const command: Command = {
     const file = join(tmp, "manifest.json");
     writeFileSync(file, JSON.stringify(manifest, null, 2));
     try {
-      const { command: run } = await import("./run.ts");
-      return await run.invoke(["--manifest", file, ...raw]);
+      // --manifest goes last so it reaches subcommands too (`i start compact -r ID`).
+      const { main } = await import("../main.ts");
+      return await main([...raw, "--manifest", file]);
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

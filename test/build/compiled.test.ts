@@ -1,0 +1,127 @@
+// The standalone executable, as users get it: compiled with `bun build --compile`, it serves its own
+// built-in workers (`i worker …` re-runs the binary), start.sh regenerates the manifest from bindings on
+// every run, and the example compactor — compiled on its own — replaces the built-in compact module.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { arch, platform } from "node:os";
+import { join } from "node:path";
+import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { ROOT, removeDir, tempDir } from "../helpers/cli.ts";
+
+const target = `${platform() === "win32" ? "windows" : platform()}-${arch()}`;
+let dir: string;
+let bin: string;
+let mock: MockServer;
+
+beforeAll(async () => {
+  dir = tempDir("i-build-");
+  const r = spawnSync(process.execPath, ["scripts/build.ts", "--out", join(dir, "dist")], {
+    cwd: ROOT,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`build failed: ${r.stderr}`);
+  bin = join(dir, "dist", `i-${target}`);
+  for (const d of ["ws", "cfg", "data"]) mkdirSync(join(dir, d));
+  writeFileSync(
+    join(dir, "cfg", "config.json"),
+    JSON.stringify({ models: { "mock-model": { context_window: 60000 } } }),
+  );
+  mock = await startMockServer({
+    script: [
+      { tool_calls: [{ name: "bash", arguments: { command: "echo compiled-tool-ran" } }] },
+      ...["a", "b", "c", "d"].map((x) => ({
+        tool_calls: [{ name: "bash", arguments: { command: `echo step-${x}` } }],
+      })),
+      { tool_calls: [{ name: "find", arguments: { pattern: "*.txt" } }] },
+      { text: "compiled run done" },
+    ],
+  });
+  writeFileSync(join(dir, "ws", "one.txt"), "1\n");
+}, 120_000);
+
+afterAll(async () => {
+  await mock?.close();
+  removeDir(dir);
+});
+
+const env = () => ({
+  ...process.env,
+  I_CONFIG_DIR: join(dir, "cfg"),
+  I_DATA_DIR: join(dir, "data"),
+  OPENAI_API_KEY: "x",
+});
+
+function runBin(file: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const child = spawn(file, args, { env: env(), cwd: join(dir, "ws") });
+  child.stdin.end();
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c;
+  });
+  child.stderr.on("data", (c: Buffer) => {
+    err += c;
+  });
+  return new Promise((r) => child.on("close", (code) => r({ code: code ?? -1, out, err })));
+}
+
+test("the compiled binary prints its version and binds built-ins to itself", async () => {
+  const v = await runBin(join(bin, "i"), ["--version"]);
+  expect(v.code).toBe(0);
+  expect(v.out).toMatch(/^i \d+\.\d+\.\d+\n$/);
+  const m = await runBin(join(bin, "i"), ["--runtime", "manifest", "compact"]);
+  expect(m.code).toBe(0);
+  expect(JSON.parse(m.out).modules[0].exec).toEqual([join(bin, "i"), "worker", "budget,compact"]);
+});
+
+test("print mode with the compiled binary: core and module tools through compiled workers", async () => {
+  const r = await runBin(join(bin, "i"), [
+    "-p",
+    "go",
+    "-m",
+    "mock-model",
+    "--base-url",
+    mock.url,
+    "--approve",
+    "all",
+  ]);
+  expect(r.err).toBe("");
+  expect(r.code).toBe(0);
+  expect(r.out).toBe("compiled run done\n");
+  const last = JSON.stringify(mock.requests.at(-1)?.body);
+  expect(last).toContain("one.txt");
+  expect(JSON.stringify(mock.requests[1]?.body)).toContain("compiled-tool-ran");
+  expect(mock.requests).toHaveLength(7);
+});
+
+test("start.sh picks up a compact binding to the compiled example compactor; i compact uses it locally", async () => {
+  const compactor = join(bin, "i-local-compactor");
+  writeFileSync(join(dir, "cfg", "bindings.json"), JSON.stringify({ compact: { exec: [compactor] } }));
+  const manifest = await runBin(join(bin, "i"), ["--runtime", "manifest", "standard"]);
+  const m = JSON.parse(manifest.out);
+  for (const e of ["compact_plan", "before_compact", "after_compact", "before_compact_commit"]) {
+    expect(m.hooks[e].find((x: { module: string }) => x.module === "compact").exec).toEqual([compactor]);
+  }
+  const before = mock.requests.length;
+  const doctor = await runBin(join(bin, "i"), ["doctor"]);
+  expect(doctor.code).toBe(0);
+  expect(doctor.out).toContain("bound");
+  const c = await runBin(join(bin, "start.sh"), [
+    "compact",
+    "-m",
+    "mock-model",
+    "--base-url",
+    mock.url,
+    "--instructions",
+    "keep notes",
+  ]);
+  expect(c.err).toBe("");
+  expect(c.code).toBe(0);
+  expect(c.out).toContain("(local summary)");
+  // a local summary: no summary request reached the model
+  expect(mock.requests.length).toBe(before);
+  const [id] = readdirSync(join(dir, "data")).filter((d) => d !== "queues" && d !== "memory");
+  const history = JSON.parse(readFileSync(join(dir, "data", id as string, "history.json"), "utf8"));
+  expect(history[1].meta.summary).toBe(true);
+}, 60_000);
