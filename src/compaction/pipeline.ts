@@ -139,7 +139,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   if (plan.cut === null) {
     return {
       status: "declined",
-      reason: plan.decline_reason ?? "the compactor declined",
+      reason: plan.decline_reason ?? "it gave no reason",
       baseline: baseline.budget,
     };
   }
