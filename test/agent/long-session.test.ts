@@ -22,60 +22,60 @@ function isSummaryRequest(req: RecordedRequest): boolean {
   return !body.tools || body.tools.length === 0;
 }
 
-test(`≥60 tool turns with a small context window compacts several times and finishes`, async () => {
-  let toolTurns = 0;
-  let summaries = 0;
-  const script = (req: RecordedRequest): MockStep => {
-    if (isSummaryRequest(req)) {
-      summaries++;
-      return {
-        text: `## Goal\nCount files.\n## Progress\nSummary ${summaries}: ran ${toolTurns} listing commands so far.`,
-      };
-    }
-    if (toolTurns < TOOL_TURNS) {
-      toolTurns++;
-      return {
-        tool_calls: [{ name: "bash", arguments: { command: `seq 1 180 | sed 's/^/line ${toolTurns} /'` } }],
-      };
-    }
-    return { text: "finished all turns" };
-  };
-  rig = await makeRig({ script, contextWindow: 12_000, profile: "compact" });
-  const r = await rig.run([
-    "-p",
-    "run the listing many times",
-    "--approve",
-    "all",
-    "--json",
-    "--max-turns",
-    "100",
-  ]);
-  expect(r.stderr).toBe("");
-  expect(r.code).toBe(0);
-  const evs = events(r.stdout);
-  expect(evs.at(-1)).toMatchObject({ type: "done", text: "finished all turns" });
-  const done = evs.filter((e) => e.type === "compaction" && e.phase === "done");
-  expect(done.length).toBeGreaterThanOrEqual(3);
-  console.log(`compactions: ${done.length}, model requests: ${rig.mock.requests.length}`);
-  expect(evs.some((e) => e.type === "compaction" && e.phase === "failed")).toBe(false);
-  expect(summaries).toBe(done.length);
-  // every normal request stayed under the context window
-  for (const e of evs.filter((x) => x.type === "budget"))
-    expect(e.total as number).toBeLessThanOrEqual(e.hard_limit as number);
+for (const provider of ["openai", "anthropic"] as const)
+  test(`≥60 tool turns with a small context window compacts several times and finishes (${provider})`, async () => {
+    let toolTurns = 0;
+    let summaries = 0;
+    const script = (req: RecordedRequest): MockStep => {
+      if (isSummaryRequest(req)) {
+        summaries++;
+        return {
+          text: `## Goal\nCount files.\n## Progress\nSummary ${summaries}: ran ${toolTurns} listing commands so far.`,
+        };
+      }
+      if (toolTurns < TOOL_TURNS) {
+        toolTurns++;
+        return {
+          tool_calls: [{ name: "bash", arguments: { command: `seq 1 180 | sed 's/^/line ${toolTurns} /'` } }],
+        };
+      }
+      return { text: "finished all turns" };
+    };
+    rig = await makeRig({ script, contextWindow: 12_000, profile: "compact", provider });
+    const r = await rig.run([
+      "-p",
+      "run the listing many times",
+      "--approve",
+      "all",
+      "--json",
+      "--max-turns",
+      "100",
+    ]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const evs = events(r.stdout);
+    expect(evs.at(-1)).toMatchObject({ type: "done", text: "finished all turns" });
+    const done = evs.filter((e) => e.type === "compaction" && e.phase === "done");
+    expect(done.length).toBeGreaterThanOrEqual(3);
+    expect(evs.some((e) => e.type === "compaction" && e.phase === "failed")).toBe(false);
+    expect(summaries).toBe(done.length);
+    // every normal request stayed under the context window
+    for (const e of evs.filter((x) => x.type === "budget"))
+      expect(e.total as number).toBeLessThanOrEqual(e.hard_limit as number);
 
-  const [id] = readdirSync(rig.dataDir).filter((d) => d !== "queues" && d !== "memory");
-  const dir = join(rig.dataDir, id as string);
-  const history = History.parse(JSON.parse(readFileSync(join(dir, "history.json"), "utf8")));
-  expect(validateHistory(history)).toBeUndefined();
-  expect(history[1]?.meta?.summary).toBe(true);
-  const pre = History.parse(JSON.parse(readFileSync(join(dir, ".precompact.json"), "utf8")));
-  expect(validateHistory(pre)).toBeUndefined();
-  const log = readFileSync(join(dir, "events.jsonl"), "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l));
-  expect(log.filter((e) => e.type === "compaction")).toHaveLength(done.length);
-  // nothing lost: every tool result ever produced is in the append-only log
-  const toolMessages = log.filter((e) => e.type === "message" && e.message?.role === "tool");
-  expect(toolMessages.length).toBe(TOOL_TURNS);
-}, 120_000);
+    const [id] = readdirSync(rig.dataDir).filter((d) => d !== "queues" && d !== "memory");
+    const dir = join(rig.dataDir, id as string);
+    const history = History.parse(JSON.parse(readFileSync(join(dir, "history.json"), "utf8")));
+    expect(validateHistory(history)).toBeUndefined();
+    expect(history[1]?.meta?.summary).toBe(true);
+    const pre = History.parse(JSON.parse(readFileSync(join(dir, ".precompact.json"), "utf8")));
+    expect(validateHistory(pre)).toBeUndefined();
+    const log = readFileSync(join(dir, "events.jsonl"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(log.filter((e) => e.type === "compaction")).toHaveLength(done.length);
+    // nothing lost: every tool result ever produced is in the append-only log
+    const toolMessages = log.filter((e) => e.type === "message" && e.message?.role === "tool");
+    expect(toolMessages.length).toBe(TOOL_TURNS);
+  }, 120_000);
