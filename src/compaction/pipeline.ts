@@ -191,22 +191,19 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   if ("state" in post) state = post.state;
   checkSummarySize(summary, model);
 
-  // 5. Candidate, reference snapshots, checks.
+  // 5. Candidate, reference snapshots, checks. The compacted span is not sent again: a compactor that
+  // needs it at commit (the built-in one lists the files it used) keeps what it needs in its state.
   const draft: History = [history[0] as Message, summaryMessage(summary, retained), ...history.slice(cut)];
   const committed = await hook(hooks, "before_compact_commit", {
     candidate: draft,
     summary,
     cut,
     state,
-    compacted: history.slice(1, cut),
     workspace,
   });
-  const candidate = parseReply(
-    "before_compact_commit",
-    CommitReply,
-    committed,
-    "the candidate history",
-  ).candidate;
+  const reply = parseReply("before_compact_commit", CommitReply, committed, "the candidate history");
+  // Validated (shape and tool-call rules) by checkCandidateShape before anything else reads it.
+  const candidate = reply.candidate as History;
   checkCandidateShape(candidate, history, cut);
   const after = await readBudget(hooks, model, deps.policy, {
     history: candidate,

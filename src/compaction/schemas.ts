@@ -120,7 +120,12 @@ export const AfterCompactReply = z.looseObject({
   summary: z.string().refine((s) => s.trim().length > 0, "must be a nonempty string"),
 });
 
-export const CommitReply = z.looseObject({ candidate: z.array(Message) });
+/**
+ * `before_compact_commit` reply. The messages are not described here: the candidate goes through the
+ * hand-written history validation next (checkCandidateShape), which is as strict as the schema and far
+ * cheaper on a long recent suffix.
+ */
+export const CommitReply = z.looseObject({ candidate: z.array(z.unknown()) });
 
 /** What `session.commitCompaction` records about one compaction (events.jsonl and the compaction event). */
 export interface CompactionRecord {

@@ -67,13 +67,27 @@ function hasImagePart(m: unknown): boolean {
   return Array.isArray(c) && c.some((p) => isPlainObject(p) && p.type === "image");
 }
 
-function shapeError(m: unknown, i: number): string | undefined {
+function shapeError(m: unknown, i: number, name = "history"): string | undefined {
   if (quickShapeOk(m) && !hasImagePart(m)) return undefined;
   const r = MessageSchema.safeParse(m);
   if (r.success) return undefined;
   const issue = r.error.issues[0];
   const where = issue?.path.length ? ` field ${issue.path.map(String).join(".")}:` : "";
-  return `history[${i}]:${where} ${issue?.message ?? "not a valid message"}`;
+  return `${name}[${i}]:${where} ${issue?.message ?? "not a valid message"}`;
+}
+
+/**
+ * Why `list` is not an array of well-formed messages, or undefined: the shape of each message only, none
+ * of the history rules (for a slice of a history, such as the span a compactor summarises). `name` is
+ * what the message names the array.
+ */
+export function messagesShapeError(list: unknown, name = "messages"): string | undefined {
+  if (!Array.isArray(list)) return `${name} is not an array`;
+  for (let i = 0; i < list.length; i++) {
+    const e = shapeError(list[i], i, name);
+    if (e) return e;
+  }
+  return undefined;
 }
 
 interface MessageLike {

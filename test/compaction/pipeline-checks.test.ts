@@ -92,6 +92,16 @@ describe("summaries the core rejects", () => {
     });
   }
 
+  test("a malformed candidate message is rejected by the history validation, naming the field", async () => {
+    rig = fixtureRig(["--bad-candidate"]);
+    await expectNothingCommitted(
+      rig,
+      history,
+      "validate",
+      /candidate history is invalid: history\[1\]: field role/,
+    );
+  });
+
   test("a candidate that rewrites the recent suffix is rejected", async () => {
     rig = fixtureRig(["--edit-suffix"]);
     await expectNothingCommitted(rig, history, "validate", /changed the recent suffix/);

@@ -2,7 +2,7 @@
 // module and the local mock model server, the local one through a replacement compactor bound like any
 // user binding. Real worker processes, a real session directory.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CompactionError } from "../../src/compaction/errors.ts";
 import type { Message } from "../../src/history/schema.ts";
@@ -69,6 +69,26 @@ describe("model-assisted route (built-in compact module)", () => {
     });
   });
 
+  test("reference snapshots: the files of the compacted span reach the commit in the state, not as a second copy", async () => {
+    rig = makeRig({ modules: ["budget", "compact"] });
+    mock = await startMockServer({ script: [{ text: "## Goal\nKeep going." }] });
+    mkdirSync(join(rig.workspace, "src"), { recursive: true });
+    writeFileSync(join(rig.workspace, "src", "file-18.ts"), "export const latest = 18;\n");
+    writeFileSync(join(rig.workspace, "src", "file-19.ts"), "still in the recent suffix\n");
+    const history = syntheticHistory({ turns: 20 });
+    rig.session.checkpoint(history);
+    const out = await rig.controller({ provider: openAiProvider(mock.url) }).compactNow(history, []);
+    const summary = textOf(out[1]);
+    expect(summary).toContain("[Files the agent used in the compacted part, least recent first]");
+    expect(summary).toContain("- src/file-0.ts (read)");
+    expect(summary).toContain("- src/file-18.ts (read)");
+    expect(summary).not.toContain("- src/file-19.ts");
+    expect(summary).toContain(
+      "[Current content of src/file-18.ts at compaction time]\nexport const latest = 18;",
+    );
+    expect(rig.onDisk().history).toEqual(out);
+  });
+
   test("the summary request is budget-checked before HTTP: too big means no request at all", async () => {
     rig = makeRig({ modules: ["budget", "compact"] });
     mock = await startMockServer({ script: [{ text: "never sent" }] });
@@ -133,9 +153,14 @@ describe("local route (replacement compactor bound in bindings)", () => {
       cut: 46,
       state: { token: "round-trip-42", prepared: true },
     });
-    expect(byEvent.before_compact_commit?.keys).toEqual(
-      expect.arrayContaining(["candidate", "compacted", "cut", "state", "summary", "workspace"]),
-    );
+    // The candidate and small metadata only: the compacted span went to before_compact already.
+    expect(byEvent.before_compact_commit?.keys).toEqual([
+      "candidate",
+      "cut",
+      "state",
+      "summary",
+      "workspace",
+    ]);
   });
 
   test("one persistent worker serves consecutive compactions", async () => {

@@ -1,7 +1,10 @@
-// `before_compact_commit`: restore reference snapshots. Files the agent read, wrote or edited in the
-// compacted part are listed in the summary message, and the current content of the most recent few is
-// re-attached (within a small bound), so the agent does not lose track of its workspace after compaction.
+// Reference snapshots. Files the agent read, wrote or edited in the compacted part are listed in the
+// summary message, and the current content of the most recent few is re-attached (within a small bound),
+// so the agent does not lose track of its workspace after compaction. The files are collected in
+// `before_compact`, which has the compacted span in hand, and carried to `before_compact_commit` in the
+// opaque state (the core does not send the span a second time); the commit hook reads the files.
 import { readFileSync, statSync } from "node:fs";
+import { z } from "zod";
 import type { Content, Message } from "../../src/history/schema.ts";
 import { resolveInWorkspace } from "../../src/tools/paths.ts";
 
@@ -10,6 +13,17 @@ const FILE_TOOLS: Record<string, string> = { read: "read", write: "written", edi
 export const MAX_LISTED_FILES = 40;
 export const MAX_SNAPSHOT_FILES = 3;
 export const MAX_SNAPSHOT_BYTES = 8 * 1024;
+/** Files carried in the state, most recent kept: far more than are listed or can be attached. */
+export const MAX_TRACKED_FILES = 500;
+
+/** The files of the compacted span, as carried in the state (`state.touched_files`). */
+export const TouchedFiles = z.strictObject({
+  /** least recently used first */
+  files: z.array(z.strictObject({ path: z.string().min(1), actions: z.array(z.string()) })),
+  /** files used in the span but not carried (older than the MAX_TRACKED_FILES most recent) */
+  more: z.number().int().nonnegative(),
+});
+export type TouchedFiles = z.infer<typeof TouchedFiles>;
 
 interface FileUse {
   path: string;
@@ -42,6 +56,16 @@ export function touchedFiles(messages: readonly Message[]): FileUse[] {
   return [...uses.values()].sort((a, b) => a.last - b.last);
 }
 
+/** What the state carries about the compacted span `messages`. */
+export function collectTouchedFiles(messages: readonly Message[]): TouchedFiles {
+  const all = touchedFiles(messages);
+  const kept = all.slice(-MAX_TRACKED_FILES);
+  return {
+    files: kept.map((f) => ({ path: f.path, actions: [...f.actions] })),
+    more: all.length - kept.length,
+  };
+}
+
 /** Current text of a workspace file, or undefined (outside the workspace, missing, binary, too big). */
 function currentText(workspace: string, path: string, maxBytes: number): string | undefined {
   try {
@@ -62,22 +86,19 @@ function currentText(workspace: string, path: string, maxBytes: number): string 
   }
 }
 
-export function snapshotText(
-  compacted: readonly Message[],
-  suffix: readonly Message[],
-  workspace: string,
-): string {
-  const files = touchedFiles(compacted);
+export function snapshotText(touched: TouchedFiles, suffix: readonly Message[], workspace: string): string {
+  const files = touched.files;
   if (files.length === 0) return "";
   const stillVisible = new Set(touchedFiles(suffix).map((f) => f.path));
   const listed = files.slice(-MAX_LISTED_FILES);
-  const lines = listed.map((f) => `- ${f.path} (${[...f.actions].join(", ")})`);
+  const lines = listed.map((f) => `- ${f.path} (${f.actions.join(", ")})`);
   let out = `\n\n[Files the agent used in the compacted part, least recent first]\n${lines.join("\n")}`;
-  if (files.length > listed.length) out += `\n- … and ${files.length - listed.length} more`;
+  const unlisted = files.length - listed.length + touched.more;
+  if (unlisted > 0) out += `\n- … and ${unlisted} more`;
   let budget = MAX_SNAPSHOT_BYTES;
   let attached = 0;
   for (let k = files.length - 1; k >= 0 && attached < MAX_SNAPSHOT_FILES && budget > 0; k--) {
-    const f = files[k] as FileUse;
+    const f = files[k] as TouchedFiles["files"][number];
     if (stillVisible.has(f.path)) continue;
     const text = currentText(workspace, f.path, budget);
     if (text === undefined) continue;
@@ -96,16 +117,12 @@ function appendText(content: Content, extra: string): Content {
 }
 
 /** The candidate with the snapshot text added to its summary message (candidate[1]). */
-export function restoreSnapshots(
-  candidate: Message[],
-  compacted: readonly Message[],
-  workspace: string,
-): Message[] {
+export function restoreSnapshots(candidate: Message[], touched: TouchedFiles, workspace: string): Message[] {
   const summary = candidate[1];
   if (summary?.meta?.summary !== true) return candidate;
   // The core builds [system, summary, ...recent suffix]; the recent suffix is still in context.
   const suffix = candidate.slice(2);
-  const extra = snapshotText(compacted, suffix, workspace);
+  const extra = snapshotText(touched, suffix, workspace);
   if (extra === "") return candidate;
   const next = [...candidate];
   next[1] = { ...summary, content: appendText(summary.content, extra) };

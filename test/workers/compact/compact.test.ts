@@ -215,6 +215,20 @@ describe("after_compact", () => {
 });
 
 describe("before_compact_commit", () => {
+  /** before_compact on history[1..cut] (the span is in hand there), then the commit with the state it returned. */
+  async function commitAfterPrepare(history: History, cut: number, candidate: Message[]) {
+    const prepared = await send("before_compact", {
+      messages: history.slice(1, cut),
+      cut,
+      state: { by: "i-compact", version: 1, keep_recent: 4, images: "keep" },
+      model: { name: "m", context_window: 100_000 },
+      policy: { trigger_ratio: 0.85, rearm_ratio: 0.7 },
+      workspace,
+    });
+    const data = { candidate, summary: "…", cut, state: prepared.state, workspace };
+    return { prepared, out: await send("before_compact_commit", data) };
+  }
+
   test("lists the files used and re-attaches the most recent ones within the bound", async () => {
     mkdirSync(join(workspace, "src"), { recursive: true });
     for (let i = 0; i < 5; i++)
@@ -224,7 +238,6 @@ describe("before_compact_commit", () => {
       turns: 5,
       path: (t) => (t === 4 ? "../outside.txt" : `src/file-${t}.ts`),
     });
-    const compacted = history.slice(1);
     const suffixRead: Message[] = [
       { role: "user", content: "again" },
       {
@@ -240,14 +253,10 @@ describe("before_compact_commit", () => {
       { role: "user", content: "[Context summary] …", meta: { summary: true, untrusted: true } },
       ...suffixRead,
     ];
-    const out = await send("before_compact_commit", {
-      candidate,
-      summary: "…",
-      cut: 21,
-      state: null,
-      compacted,
-      workspace,
-    });
+    const { prepared, out } = await commitAfterPrepare(history, history.length, candidate);
+    // The plan's state survives; the files of the span ride along with it.
+    expect(prepared.state).toMatchObject({ by: "i-compact", keep_recent: 4 });
+    expect((prepared.state as { touched_files: { files: unknown[] } }).touched_files.files).toHaveLength(5);
     const next = out.candidate as Message[];
     expect(next.slice(2)).toEqual(suffixRead);
     const text = textOf(next[1]);
@@ -261,6 +270,20 @@ describe("before_compact_commit", () => {
     expect(text).not.toContain("[Current content of ../outside.txt");
   });
 
+  test("only the span before the cut counts: files of the recent suffix are not listed", async () => {
+    const history = syntheticHistory({ turns: 3, path: (t) => `src/only-${t}.ts` });
+    const candidate: Message[] = [
+      history[0] as Message,
+      { role: "user", content: "s", meta: { summary: true } },
+      ...history.slice(9),
+    ];
+    const { out } = await commitAfterPrepare(history, 9, candidate);
+    const text = textOf((out.candidate as Message[])[1]);
+    expect(text).toContain("- src/only-0.ts (read)");
+    expect(text).toContain("- src/only-1.ts (read)");
+    expect(text).not.toContain("src/only-2.ts");
+  });
+
   test("attached content stays within 8 KiB in total", async () => {
     writeFileSync(join(workspace, "big.txt"), "b".repeat(50_000));
     const history = syntheticHistory({ turns: 1, path: () => "big.txt" });
@@ -268,16 +291,71 @@ describe("before_compact_commit", () => {
       history[0] as Message,
       { role: "user", content: "s", meta: { summary: true } },
     ];
-    const out = await send("before_compact_commit", {
-      candidate,
-      compacted: history.slice(1),
-      workspace,
-      cut: 2,
-      state: null,
-      summary: "s",
-    });
+    const { out } = await commitAfterPrepare(history, history.length, candidate);
     const text = textOf((out.candidate as Message[])[1]);
     expect(text.length).toBeLessThan(8 * 1024 + 400);
     expect(text).toContain("more bytes; read the file for the rest");
+  });
+
+  test("the local route (a summary from an earlier hook) still carries the files", async () => {
+    const history = syntheticHistory({ turns: 2, path: (t) => `notes-${t}.md` });
+    const prepared = await send("before_compact", {
+      messages: history.slice(1),
+      cut: history.length,
+      state: null,
+      summary: "earlier",
+      workspace,
+    });
+    expect(prepared.summary).toBe("earlier");
+    expect(prepared.state).toEqual({
+      touched_files: {
+        files: [
+          { path: "notes-0.md", actions: ["read"] },
+          { path: "notes-1.md", actions: ["read"] },
+        ],
+        more: 0,
+      },
+    });
+  });
+
+  test("without files in the state nothing is added; a malformed record is an error", async () => {
+    const history = syntheticHistory({ turns: 1 });
+    const candidate: Message[] = [
+      history[0] as Message,
+      { role: "user", content: "s", meta: { summary: true } },
+    ];
+    const plain = await send("before_compact_commit", { candidate, state: null, workspace });
+    expect(plain.candidate).toEqual(candidate);
+    await expect(
+      send("before_compact_commit", { candidate, state: { touched_files: { files: "x" } }, workspace }),
+    ).rejects.toThrow(/state.touched_files is malformed/);
+  });
+
+  test("the state carries at most the 500 most recent files; the rest are counted", async () => {
+    const history = syntheticHistory({ turns: 520, toolChars: 10, path: (t) => `f/${t}.ts` });
+    const prepared = await send("before_compact", {
+      messages: history.slice(1),
+      cut: history.length,
+      state: null,
+      summary: "s",
+      workspace,
+    });
+    const touched = (prepared.state as { touched_files: { files: { path: string }[]; more: number } })
+      .touched_files;
+    expect(touched.files).toHaveLength(500);
+    expect(touched.files[0]?.path).toBe("f/20.ts");
+    expect(touched.more).toBe(20);
+    const candidate: Message[] = [
+      history[0] as Message,
+      { role: "user", content: "s", meta: { summary: true } },
+    ];
+    const out = await send("before_compact_commit", { candidate, state: prepared.state, workspace });
+    expect(textOf((out.candidate as Message[])[1])).toContain("- … and 480 more");
+  });
+
+  test("malformed messages are refused with the index and field", async () => {
+    await expect(
+      send("before_compact", { messages: [{ role: "user", content: 3 }], cut: 2, state: null, workspace }),
+    ).rejects.toThrow(/before_compact: data\.messages\[0\]: field content/);
   });
 });
