@@ -8,12 +8,18 @@
 // compaction event); so a reopened session logs its full starting checkpoint (a `base` event) before
 // its first new message, and replay stays exact. Without history.json the session is rebuilt from
 // events.jsonl.
-import { mkdirSync } from "node:fs";
+//
+// A compaction keeps the history it replaced in .precompact.json. That history is almost always the
+// checkpoint already in history.json, so the file is hard-linked rather than rewritten (megabytes):
+// history.json is only ever replaced by rename, never written in place, so the old file's content is
+// fixed and the link is a complete copy. When the content differs, or the filesystem cannot link, the
+// file is written as before.
+import { mkdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../cli/errors.ts";
 import type { History, Message } from "../history/schema.ts";
 import { assertValidHistory } from "../history/validate.ts";
-import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { linkFileAtomic, writeFileAtomic } from "../runtime/atomic-write.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
 import { RESERVED_EVENT_TYPES, type SessionMeta } from "./schema.ts";
@@ -38,6 +44,26 @@ function now(): string {
   return new Date().toISOString();
 }
 
+/** What history.json holds: the messages written, and the file as it was right after the write. */
+interface DiskCheckpoint {
+  history: readonly Message[];
+  ino: number;
+  size: number;
+  mtimeMs: number;
+}
+
+function statOrUndefined(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+function sameFile(a: Stats, b: Pick<DiskCheckpoint, "ino" | "size" | "mtimeMs">): boolean {
+  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
 /** Index of the first message where `next` differs from `prev` (messages are compared by value). */
 function firstDifference(prev: readonly Message[], next: readonly Message[]): number {
   const n = Math.min(prev.length, next.length);
@@ -59,6 +85,8 @@ export class Session {
   private logged: Message[];
   /** opened from history.json: the log may disagree with it until a `base` event is written */
   private needsBase = false;
+  /** history.json as this session last wrote or read it (undefined: unknown, so never linked) */
+  private disk: DiskCheckpoint | undefined;
 
   private constructor(dir: string, meta: SessionMeta, history: Message[]) {
     this.id = meta.id;
@@ -111,15 +139,22 @@ export class Session {
       );
     }
     const meta = { ...loaded.meta, id: name };
-    let history = readHistoryFile(join(dir, HISTORY_FILE));
+    const file = join(dir, HISTORY_FILE);
+    const statBefore = statOrUndefined(file);
+    let history = readHistoryFile(file);
     const s = new Session(dir, meta, []);
     if (history === undefined) {
       // No checkpoint file (lost, or deleted to recover from a bad edit): rebuild it from the log.
       history = replayEvents(s.events.read().events).history;
       if (history.length > 0) {
-        writeHistoryFile(join(dir, HISTORY_FILE), history);
+        s.writeCheckpoint(history);
         s.events.append([{ ts: now(), type: "recovered", messages: history.length }]);
       }
+    } else {
+      // Remember the file only if it did not change while it was read.
+      const st = statOrUndefined(file);
+      if (statBefore && st && sameFile(st, statBefore))
+        s.disk = { history: [...history], ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
     }
     s.logged = history;
     s.needsBase = history.length > 0;
@@ -155,7 +190,7 @@ export class Session {
     if (history.length === this.logged.length && firstDifference(this.logged, history) === history.length)
       return;
     this.logMessages(history);
-    writeHistoryFile(join(this.dir, HISTORY_FILE), history);
+    this.writeCheckpoint(history);
     this.touchMeta(history);
   }
 
@@ -168,8 +203,9 @@ export class Session {
     // Messages of `before` not yet logged would otherwise survive only in .precompact.json,
     // which the next compaction overwrites.
     this.logMessages(before);
-    writeHistoryFile(join(this.dir, PRECOMPACT_FILE), before);
-    writeHistoryFile(join(this.dir, HISTORY_FILE), after);
+    const precompact = join(this.dir, PRECOMPACT_FILE);
+    if (!this.linkCheckpointAs(before, precompact)) writeHistoryFile(precompact, before);
+    this.writeCheckpoint(after);
     this.events.append([
       {
         ts: now(),
@@ -190,6 +226,33 @@ export class Session {
       throw new Error(`event type "${type}" is written by the session itself`);
     if ("ts" in data || "type" in data) throw new Error(`event data may not set "ts" or "type"`);
     this.events.append([{ ts: now(), type, ...data }]);
+  }
+
+  /** Replace history.json with `h` (atomically) and remember what it now holds. */
+  private writeCheckpoint(h: History): void {
+    const file = join(this.dir, HISTORY_FILE);
+    this.disk = undefined;
+    writeHistoryFile(file, h);
+    const st = statOrUndefined(file);
+    if (st) this.disk = { history: [...h], ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+  }
+
+  /**
+   * Give history.json the name `path` too, when it holds exactly `h` (the messages this session wrote
+   * there, the file untouched since). False when it does not, or when linking fails: write instead.
+   */
+  private linkCheckpointAs(h: History, path: string): boolean {
+    const disk = this.disk;
+    if (!disk || disk.history.length !== h.length || firstDifference(disk.history, h) !== h.length)
+      return false;
+    const file = join(this.dir, HISTORY_FILE);
+    try {
+      if (!sameFile(statSync(file), disk)) return false;
+      linkFileAtomic(file, path);
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /** Append message events that turn the logged history into `next`. */

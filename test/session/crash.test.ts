@@ -1,12 +1,14 @@
 // Crash safety: a child process checkpoints (and compacts) in a loop and is killed with SIGKILL at random
 // moments. Every time, the session must reopen as a valid history made of exactly the messages that
 // were written, in order — and rebuilding it from events.jsonl alone must give the same conversation.
+// With compactions, .precompact.json (hard-linked to the replaced checkpoint) is absent or complete.
 import { afterAll, describe, expect, test } from "bun:test";
 import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../../src/history/schema.ts";
 import { validateHistory } from "../../src/history/validate.ts";
+import { readHistoryFile } from "../../src/session/history-file.ts";
 import { Session } from "../../src/session/session.ts";
 import { expectedMessage, SYSTEM } from "./fixtures/messages.ts";
 import { type Dirs, makeDirs } from "./helpers.ts";
@@ -84,6 +86,7 @@ describe("kill -9 at random moments", () => {
       dirs.push(d);
       let id: string | undefined;
       let last = 0;
+      let precompacts = 0;
       for (let round = 0; round < KILLS_PER_MODE; round++) {
         const started = await startChild(d, mode, id);
         id = started.id;
@@ -97,6 +100,14 @@ describe("kill -9 at random moments", () => {
         last = n;
         if (mode === "plain") expect(h.length).toBe(n + 1);
 
+        if (mode === "compact") {
+          // .precompact.json (hard-linked or written) is absent, or a complete valid history that is
+          // never ahead of the checkpoint.
+          const pre = readHistoryFile(join(d.data, id, ".precompact.json"));
+          if (pre) expect(checkConversation(pre)).toBeLessThanOrEqual(n);
+          if (pre) precompacts++;
+        }
+
         const r = rebuiltFromEvents(d, id, round);
         const rn = checkConversation(r);
         // The log is never behind the checkpoint; at most the one checkpoint the kill interrupted ahead.
@@ -104,6 +115,7 @@ describe("kill -9 at random moments", () => {
         if (process.env.I_TEST_VERBOSE) console.log(mode, round, n, rn);
       }
       expect(last).toBeGreaterThan(0);
+      if (mode === "compact") expect(precompacts).toBeGreaterThan(0);
     }, 60_000);
   }
 });
