@@ -4,6 +4,7 @@
 // *next* request, so a half-done side effect in a worker cannot happen twice (DESIGN §6, seed 000).
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { encodeRequest } from "./encode-request.ts";
 import { WorkerError, type WorkerFailure } from "./errors.ts";
 import { LineDecoder } from "./framing.ts";
 import type { LogSink } from "./log-sink.ts";
@@ -136,10 +137,7 @@ export class WorkerProcess {
     if (this.fault)
       return Promise.reject(new WorkerError(module, event, this.fault.reason, this.fault.detail));
     const id = this.nextId++;
-    const msg = moduleField
-      ? { id, event, workspace: this.opts.workspace, data, module }
-      : { id, event, workspace: this.opts.workspace, data };
-    const line = JSON.stringify(msg);
+    const line = encodeRequest(id, event, this.opts.workspace, data, moduleField ? module : undefined);
     const max = this.opts.maxLineBytes ?? MAX_LINE_BYTES;
     // Only measure bytes when the character count alone cannot prove the line fits (UTF-8 ≤ 3 bytes/char).
     if (line.length * 3 > max && Buffer.byteLength(line) > max) {

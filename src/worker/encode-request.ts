@@ -1,0 +1,72 @@
+// Request lines without re-serialising megabytes: hook data carries the session's history (budget,
+// compact_plan, before_request, before_compact, before_compact_commit) on almost every request, and the
+// messages in it never change once they are in the history. Each message's JSON text is cached the
+// first time it is sent, and a request is assembled from cached pieces. The output is exactly what
+// JSON.stringify gives for the same request; anything unusual (a non-plain element, a toJSON method, a
+// hole) is left to JSON.stringify.
+//
+// Correctness rests on one rule the whole core follows: a message object is never mutated after it
+// enters a history (changes make a new object). A mutated message would be sent as it was when cached.
+
+/** Top-level data fields that hold message arrays. */
+const MESSAGE_FIELDS = new Set(["history", "messages", "candidate"]);
+
+const cache = new WeakMap<object, string>();
+
+function hasToJSON(v: unknown): boolean {
+  return typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function";
+}
+
+function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || hasToJSON(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** The JSON text of a message array from cached pieces, or undefined when an element is not a plain object. */
+function encodeMessages(list: readonly unknown[]): string | undefined {
+  const parts = new Array<string>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    // A hole reads as undefined and is not plain: JSON.stringify writes it as null, so leave it to it.
+    const m = list[i];
+    if (!isPlain(m)) return undefined;
+    let text = cache.get(m);
+    if (text === undefined) {
+      text = JSON.stringify(m);
+      cache.set(m, text);
+    }
+    parts[i] = text;
+  }
+  return `[${parts.join(",")}]`;
+}
+
+/** JSON.stringify(data), with message arrays assembled from cached per-message text. */
+export function encodeData(data: Record<string, unknown>): string {
+  if (!isPlain(data)) return JSON.stringify(data);
+  let out = "";
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
+    if (hasToJSON(value)) return JSON.stringify(data);
+    let text: string | undefined;
+    if (MESSAGE_FIELDS.has(key) && Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype)
+      text = encodeMessages(value);
+    // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
+    text ??= JSON.stringify(value) as string | undefined;
+    if (text === undefined) continue;
+    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${text}`;
+  }
+  return `{${out}}`;
+}
+
+/** One request line (without the newline): the same text as JSON.stringify of the request object. */
+export function encodeRequest(
+  id: number,
+  event: string,
+  workspace: string,
+  data: Record<string, unknown>,
+  module?: string,
+): string {
+  const tail = module === undefined ? "" : `,"module":${JSON.stringify(module)}`;
+  return `{"id":${id},"event":${JSON.stringify(event)},"workspace":${JSON.stringify(workspace)},"data":${encodeData(data)}${tail}}`;
+}

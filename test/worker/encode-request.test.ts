@@ -1,0 +1,88 @@
+// Request lines assembled from cached message text must be exactly what JSON.stringify writes, whatever
+// the content: unicode, escapes, lone surrogates, odd values, arrays that are not message lists.
+import { describe, expect, test } from "bun:test";
+import type { History, Message } from "../../src/history/schema.ts";
+import { encodeData, encodeRequest } from "../../src/worker/encode-request.ts";
+import { syntheticHistory } from "../compaction/helpers.ts";
+
+const tricky: Message[] = [
+  { role: "system", content: 'système — ünïcödé, 中文, emoji 🧪, tab\t, quote ", backslash \\, nl\n' },
+  {
+    role: "user",
+    content: "control \u0000\u0001\u001f and \u2028\u2029 separators, lone \ud800 surrogate \udfff",
+  },
+  {
+    role: "assistant",
+    content: [{ type: "text", text: "</script><!-- -->" }],
+    tool_calls: [{ id: "c1", name: "read", arguments: '{"path":"a \\"b\\".ts"}' }],
+    meta: { ts: "2024-01-01T00:00:00.000Z", usage: { input_tokens: 1e21, output_tokens: -0 }, n: 1.5 },
+  },
+  { role: "tool", tool_call_id: "c1", content: "x".repeat(10_000) },
+];
+
+function request(data: Record<string, unknown>, module?: string) {
+  return module === undefined
+    ? { id: 7, event: "budget", workspace: '/w/ä "q"', data }
+    : { id: 7, event: "budget", workspace: '/w/ä "q"', data, module };
+}
+
+function expectSame(data: Record<string, unknown>, module?: string): void {
+  const line = encodeRequest(7, "budget", '/w/ä "q"', data, module);
+  expect(line).toBe(JSON.stringify(request(data, module)));
+  // And again, now from the cache.
+  expect(encodeRequest(7, "budget", '/w/ä "q"', data, module)).toBe(JSON.stringify(request(data, module)));
+}
+
+describe("encodeRequest is JSON.stringify", () => {
+  test("unicode, escapes, lone surrogates, numbers", () => {
+    expectSame({ history: tricky, model: { name: "m" } });
+    expectSame({ messages: tricky.slice(1), cut: 3, state: null }, "compact");
+  });
+
+  test("a realistic history in every message field, cached or not", () => {
+    const h: History = syntheticHistory({ turns: 30 });
+    expectSame({ model: { name: "m", context_window: 1000 }, history: h, tools: [], state: { armed: true } });
+    expectSame({ messages: h.slice(1, 20), cut: 20, state: { a: [1, 2] } });
+    expectSame({
+      candidate: [h[0], { role: "user", content: "s", meta: { summary: true } }, ...h.slice(20)],
+    });
+  });
+
+  test("members JSON.stringify leaves out, and empty data", () => {
+    expectSame({});
+    expectSame({ a: undefined, f: () => 1, s: Symbol("x"), history: [], b: null });
+    const withUndefined = { role: "user", content: "x", meta: undefined } as unknown as Message;
+    expectSame({ history: [tricky[0], withUndefined] });
+  });
+
+  test("arrays that are not plain message lists fall back to JSON.stringify", () => {
+    // A hole, non-objects, a Date (toJSON), a class instance, nested arrays.
+    // biome-ignore lint/suspicious/noSparseArray: the hole is the point
+    const holes = [tricky[0], , tricky[1]];
+    expectSame({ history: holes });
+    expectSame({ history: [1, "two", null, [3]] });
+    expectSame({ messages: [new Date(0), tricky[0]] });
+    class Boxed {
+      role = "user";
+      content = "boxed";
+    }
+    expectSame({ candidate: [new Boxed()] });
+    expectSame({ history: "not an array", messages: { 0: tricky[0] } });
+  });
+
+  test("a toJSON anywhere in the data is honoured exactly", () => {
+    const when = new Date(86_400_000);
+    expectSame({ when, history: tricky });
+    expectSame({ custom: { toJSON: (key: string) => `key=${key}` }, history: tricky });
+    const data = { history: tricky, toJSON: () => ({ replaced: true }) };
+    expect(encodeData(data)).toBe(JSON.stringify(data));
+  });
+
+  test("the cache is keyed by message object: a new object is encoded anew", () => {
+    const m: Message = { role: "user", content: "first" };
+    expectSame({ history: [tricky[0], m] });
+    const changed: Message = { ...m, content: "second" };
+    expectSame({ history: [tricky[0], changed] });
+    expect(encodeData({ history: [changed] })).toContain("second");
+  });
+});
