@@ -7,6 +7,19 @@
 //
 // Correctness rests on one rule the whole core follows: a message object is never mutated after it
 // enters a history (changes make a new object). A mutated message would be sent as it was when cached.
+//
+// Large message arrays are also reported back to the caller (`sent`), text and array, so the reply that
+// echoes them (every hook returns its complete data) can be parsed without re-parsing them
+// (decode-reply.ts).
+
+/** Message arrays at least this long (JSON characters) are reported in `sent`. */
+export const ECHO_MIN_CHARS = 64 * 1024;
+
+/** A large message array as sent: its exact JSON text, and a snapshot of the array it encodes. */
+export interface SentArray {
+  text: string;
+  value: readonly unknown[];
+}
 
 /** Top-level data fields that hold message arrays. */
 const MESSAGE_FIELDS = new Set(["history", "messages", "candidate"]);
@@ -40,8 +53,11 @@ function encodeMessages(list: readonly unknown[]): string | undefined {
   return `[${parts.join(",")}]`;
 }
 
-/** JSON.stringify(data), with message arrays assembled from cached per-message text. */
-export function encodeData(data: Record<string, unknown>): string {
+/**
+ * JSON.stringify(data), with message arrays assembled from cached per-message text; the large ones are
+ * appended to `sent`.
+ */
+export function encodeData(data: Record<string, unknown>, sent?: SentArray[]): string {
   if (!isPlain(data)) return JSON.stringify(data);
   let out = "";
   for (const key of Object.keys(data)) {
@@ -49,8 +65,10 @@ export function encodeData(data: Record<string, unknown>): string {
     // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
     if (hasToJSON(value)) return JSON.stringify(data);
     let text: string | undefined;
-    if (MESSAGE_FIELDS.has(key) && Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype)
+    if (MESSAGE_FIELDS.has(key) && Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
       text = encodeMessages(value);
+      if (sent && text !== undefined && text.length >= ECHO_MIN_CHARS) sent.push({ text, value: [...value] });
+    }
     // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
     text ??= JSON.stringify(value) as string | undefined;
     if (text === undefined) continue;
@@ -59,14 +77,21 @@ export function encodeData(data: Record<string, unknown>): string {
   return `{${out}}`;
 }
 
-/** One request line (without the newline): the same text as JSON.stringify of the request object. */
-export function encodeRequest(
-  id: number,
-  event: string,
-  workspace: string,
-  data: Record<string, unknown>,
-  module?: string,
-): string {
+export interface RequestFields {
+  id: number;
+  event: string;
+  workspace: string;
+  data: Record<string, unknown>;
+  /** only when one process serves several built-in modules */
+  module?: string;
+}
+
+/**
+ * One request line (without the newline): the same text as JSON.stringify of the request object, in
+ * the protocol's field order. Large message arrays in the data are appended to `sent`.
+ */
+export function encodeRequest(req: RequestFields, sent?: SentArray[]): string {
+  const { id, event, workspace, data, module } = req;
   const tail = module === undefined ? "" : `,"module":${JSON.stringify(module)}`;
-  return `{"id":${id},"event":${JSON.stringify(event)},"workspace":${JSON.stringify(workspace)},"data":${encodeData(data)}${tail}}`;
+  return `{"id":${id},"event":${JSON.stringify(event)},"workspace":${JSON.stringify(workspace)},"data":${encodeData(data, sent)}${tail}}`;
 }

@@ -4,7 +4,8 @@
 // *next* request, so a half-done side effect in a worker cannot happen twice (DESIGN §6, seed 000).
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
-import { encodeRequest } from "./encode-request.ts";
+import { parseReplyLine } from "./decode-reply.ts";
+import { ECHO_MIN_CHARS, encodeRequest, type SentArray } from "./encode-request.ts";
 import { WorkerError, type WorkerFailure } from "./errors.ts";
 import { LineDecoder } from "./framing.ts";
 import type { LogSink } from "./log-sink.ts";
@@ -39,6 +40,8 @@ interface Pending {
   reject: (err: WorkerError) => void;
   timer: ReturnType<typeof setTimeout>;
   check: ReplyCheck | undefined;
+  /** large message arrays in the request, which the reply usually echoes */
+  sent: SentArray[];
 }
 
 /** How long to wait for a killed process to be reaped before giving up on it (it may be stuck in the kernel). */
@@ -137,7 +140,9 @@ export class WorkerProcess {
     if (this.fault)
       return Promise.reject(new WorkerError(module, event, this.fault.reason, this.fault.detail));
     const id = this.nextId++;
-    const line = encodeRequest(id, event, this.opts.workspace, data, moduleField ? module : undefined);
+    const sent: SentArray[] = [];
+    const fields = { id, event, workspace: this.opts.workspace, data };
+    const line = encodeRequest(moduleField ? { ...fields, module } : fields, sent);
     const max = this.opts.maxLineBytes ?? MAX_LINE_BYTES;
     // Only measure bytes when the character count alone cannot prove the line fits (UTF-8 ≤ 3 bytes/char).
     if (line.length * 3 > max && Buffer.byteLength(line) > max) {
@@ -149,7 +154,7 @@ export class WorkerProcess {
         () => this.fail("timeout", `no reply within ${this.opts.deadlineMs} ms`, id),
         this.opts.deadlineMs,
       );
-      this.pending.set(id, { module, event, resolve, reject, timer, check });
+      this.pending.set(id, { module, event, resolve, reject, timer, check, sent });
       this.requests++;
       this.child?.stdin?.write(`${line}\n`);
     });
@@ -254,11 +259,18 @@ export class WorkerProcess {
     else this.fail("exit", `exited (code 0) instead of serving requests${tail}`);
   }
 
+  /** The large arrays of every request in flight (usually one): any of them may come back in a reply. */
+  private sentInFlight(): SentArray[] {
+    const all: SentArray[] = [];
+    for (const p of this.pending.values()) all.push(...p.sent);
+    return all;
+  }
+
   private onLine(line: string): void {
     if (line.trim() === "") return;
     let msg: unknown;
     try {
-      msg = JSON.parse(line);
+      msg = line.length < ECHO_MIN_CHARS ? JSON.parse(line) : parseReplyLine(line, this.sentInFlight());
     } catch {
       this.fail("malformed", `sent a line that is not JSON: ${preview(line)}`);
       return;
