@@ -6,10 +6,12 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/loop.ts";
+import { CompactionController } from "../../src/compaction/controller.ts";
 import { BudgetExceededError, CompactionError } from "../../src/compaction/errors.ts";
 import type { History } from "../../src/history/schema.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { ProviderError } from "../../src/provider/types.ts";
+import type { HookRunner } from "../../src/worker/types.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import { MAIN } from "../helpers/cli.ts";
 import { BUN } from "../worker/helpers.ts";
@@ -18,6 +20,7 @@ import {
   historyAt,
   lastOf,
   makeRig,
+  noProvider,
   openAiProvider,
   type Rig,
   syntheticHistory,
@@ -179,6 +182,67 @@ describe("provider context overflow", () => {
     expect((err as ProviderError).kind).toBe("context_overflow");
     expect(mock.requests.length).toBe(2);
     expect(rig.events.filter((e) => e.type === "compaction" && e.phase === "done").length).toBe(1);
+  });
+});
+
+describe("the baseline estimate", () => {
+  /** The real host, with the length of each history the budget hook was asked about. */
+  function countingBudget(r: Rig): { hooks: HookRunner; budgetCalls: number[] } {
+    const budgetCalls: number[] = [];
+    const hooks: HookRunner = {
+      hasHook: (e) => r.host.hasHook(e),
+      runHook: (e, d) => {
+        if (e === "budget") budgetCalls.push((d.history as unknown[]).length);
+        return r.host.runHook(e, d);
+      },
+      callTool: (n, a, id) => r.host.callTool(n, a, id),
+      toolDecls: () => r.host.toolDecls(),
+      close: () => r.host.close(),
+    };
+    return { hooks, budgetCalls };
+  }
+
+  function controllerWith(r: Rig, hooks: HookRunner): CompactionController {
+    return new CompactionController({
+      hooks,
+      provider: noProvider,
+      model: {
+        name: "test-model",
+        context_window: WINDOW.contextWindow,
+        max_output_tokens: WINDOW.maxOutput,
+      },
+      policy: { trigger_ratio: 0.85, rearm_ratio: 0.7 },
+      workspace: r.workspace,
+      session: r.session,
+      emit: (ev) => r.events.push(ev),
+    });
+  }
+
+  test("automatic compaction reuses the pre-request reading; manual and overflow compaction read afresh", async () => {
+    rig = fixtureRig([]);
+    const { hooks, budgetCalls } = countingBudget(rig);
+    const h = historyAt(0.9, HARD, 20);
+    rig.session.checkpoint(h);
+    const auto = await controllerWith(rig, hooks).prepareRequest(h, []);
+    expect(auto.length).toBeLessThan(h.length);
+    // One reading of the full history (the pre-request check, which is the baseline), one of the candidate.
+    expect(budgetCalls).toEqual([h.length, auto.length]);
+    const before = rig.events.find((e) => e.type === "budget");
+    const done = rig.events.find((e) => e.type === "compaction" && e.phase === "done");
+    expect(done).toMatchObject({
+      reason: "auto",
+      before_tokens: before?.type === "budget" ? before.total : -1,
+    });
+
+    for (const run of [
+      (c: CompactionController) => c.compactNow(h, []),
+      (c: CompactionController) => c.recoverFromOverflow(h, []),
+    ]) {
+      budgetCalls.length = 0;
+      rig.session.checkpoint(h);
+      const out = await run(controllerWith(rig, hooks));
+      expect(budgetCalls).toEqual([h.length, out.length]);
+    }
   });
 });
 
