@@ -62,10 +62,13 @@ function report(err: unknown): number {
 }
 
 if (import.meta.main) {
-  // A closed pipe (`i … | head`) is the reader's choice, not an error worth a stack trace.
-  process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-    if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  });
+  // A closed pipe (`i … | head`) is the reader's choice, not an error worth a stack trace. Not for
+  // `i worker`: it writes stdout synchronously, and a stream listener would make that fd non-blocking.
+  if (process.argv[2] !== "worker") {
+    process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+      if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    });
+  }
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -128,7 +128,8 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
       stop = true;
     },
   );
-  const buf = new Uint8Array(1 << 16);
+  // Large reads: a multi-megabyte history arrives in a few syscalls instead of hundreds.
+  const buf = new Uint8Array(1 << 20);
   for (;;) {
     for (let line = lines.shift(); line !== undefined; line = lines.shift()) {
       const reply = await answer(modules, line, log);
