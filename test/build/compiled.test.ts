@@ -2,12 +2,12 @@
 // built-in workers (`i worker …` re-runs the binary), start.sh regenerates the manifest from bindings on
 // every run, and the example compactor — compiled on its own — replaces the built-in compact module.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, platform } from "node:os";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { ROOT, removeDir, tempDir } from "../helpers/cli.ts";
+import { ROOT, removeDir, startProgram, tempDir } from "../helpers/cli.ts";
 
 const target = `${platform() === "win32" ? "windows" : platform()}-${arch()}`;
 let dir: string;
@@ -52,18 +52,9 @@ const env = () => ({
   OPENAI_API_KEY: "x",
 });
 
-function runBin(file: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
-  const child = spawn(file, args, { env: env(), cwd: join(dir, "ws") });
-  child.stdin.end();
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c;
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    err += c;
-  });
-  return new Promise((r) => child.on("close", (code) => r({ code: code ?? -1, out, err })));
+async function runBin(file: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const r = await startProgram(file, args, { env: env(), cwd: join(dir, "ws") }).done;
+  return { code: r.code, out: r.stdout, err: r.stderr };
 }
 
 test("the compiled binary prints its version and binds built-ins to itself", async () => {

@@ -42,18 +42,13 @@ export interface RunningCli {
   done: Promise<CliResult>;
 }
 
-/** Start the CLI without blocking the event loop (needed when the test process also serves the mock model). */
-export function startCli(
+/** Start any program without blocking the event loop, collecting its output; stdin gets `input`, then EOF. */
+export function startProgram(
+  file: string,
   args: string[],
-  env: Record<string, string> = {},
-  cwd = ROOT,
-  input?: string,
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string } = {},
 ): RunningCli {
-  const child = spawn(process.execPath, [MAIN, ...args], {
-    cwd,
-    env: { ...process.env, ...env },
-    stdio: "pipe",
-  });
+  const child = spawn(file, args, { cwd: opts.cwd ?? ROOT, env: opts.env ?? process.env, stdio: "pipe" });
   let stdout = "";
   let stderr = "";
   child.stdout?.on("data", (c: Buffer) => {
@@ -62,12 +57,25 @@ export function startCli(
   child.stderr?.on("data", (c: Buffer) => {
     stderr += c.toString("utf8");
   });
-  if (input !== undefined) child.stdin?.end(input);
-  else child.stdin?.end();
+  child.stdin?.end(opts.input);
   const done = new Promise<CliResult>((resolve) => {
     child.on("close", (code, signal) => resolve({ code: code ?? (signal ? 128 : -1), stdout, stderr }));
   });
   return { child, done };
+}
+
+/** Start the CLI without blocking the event loop (needed when the test process also serves the mock model). */
+export function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+  cwd = ROOT,
+  input?: string,
+): RunningCli {
+  return startProgram(process.execPath, [MAIN, ...args], {
+    cwd,
+    env: { ...process.env, ...env },
+    ...(input !== undefined ? { input } : {}),
+  });
 }
 
 export function runCliAsync(

@@ -2,11 +2,11 @@
 // registry as a dev dependency): manifest generation, a built-in worker round trip, and a whole print-mode
 // run with tools and worker processes against the mock model.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { MAIN, ROOT, removeDir, tempDir } from "../helpers/cli.ts";
+import { MAIN, ROOT, removeDir, startProgram, tempDir } from "../helpers/cli.ts";
 
 const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
 const run = ["run", "-A", MAIN];
@@ -70,7 +70,7 @@ test("i worker under Deno answers hello over NDJSON", () => {
 });
 
 test("a whole print-mode run under Deno: core tool, module tool, final answer", async () => {
-  const child = spawn(
+  const r = await startProgram(
     DENO,
     [
       ...run,
@@ -84,16 +84,8 @@ test("a whole print-mode run under Deno: core tool, module tool, final answer", 
       join(dir, "ws"),
     ],
     { env: env() },
-  );
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (c: Buffer) => {
-    out += c;
-  });
-  child.stderr.on("data", (c: Buffer) => {
-    err += c;
-  });
-  const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
+  ).done;
+  const [code, out, err] = [r.code, r.stdout, r.stderr];
   expect(err).toBe("");
   expect(code).toBe(0);
   expect(out).toBe("deno run finished\n");
