@@ -116,3 +116,25 @@ test("start.sh picks up a compact binding to the compiled example compactor; i c
   const history = JSON.parse(readFileSync(join(dir, "data", id as string, "history.json"), "utf8"));
   expect(history[1].meta.summary).toBe(true);
 }, 60_000);
+
+test("the example compactor cross-compiles to a Windows .exe", () => {
+  const out = join(dir, "win", "i-local-compactor.exe");
+  const r = spawnSync(
+    process.execPath,
+    [
+      "build",
+      "--compile",
+      "--target=bun-windows-x64",
+      join(ROOT, "examples", "local-compactor", "main.ts"),
+      "--outfile",
+      out,
+    ],
+    { encoding: "utf8" },
+  );
+  expect(r.status).toBe(0);
+  const head = readFileSync(out).subarray(0, 0x400);
+  expect(head.subarray(0, 2).toString("latin1")).toBe("MZ");
+  const peAt = head.readUInt32LE(0x3c);
+  expect(head.subarray(peAt, peAt + 4).toString("latin1")).toBe("PE\0\0");
+  expect(head.readUInt16LE(peAt + 4)).toBe(0x8664); // x86-64
+}, 180_000);
