@@ -98,7 +98,7 @@ async function main(): Promise<void> {
       .sort())
       lines.push(`${await sha256(join(DIST, f))}  ${f}`);
     writeFileSync(join(DIST, "SHA256SUMS"), `${lines.join("\n")}\n`);
-    console.log("wrote dist/SHA256SUMS");
+    console.log(`wrote ${join(DIST, "SHA256SUMS")}`);
   }
 }
 
