@@ -12,6 +12,7 @@ import type { Manifest } from "../manifest/schema.ts";
 import { resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
+import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { coreToolDecls } from "../tools/index.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
@@ -99,7 +100,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   });
   const manifest = buildManifest(opts, cfgDir, cfg);
   const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
+  const unlock = lockSession(session.dir, session.id);
   const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
+  const close = async () => {
+    await host.close();
+    unlock();
+  };
   try {
     const core = coreToolDecls();
     const tools = [...core, ...host.toolDecls()];
@@ -144,9 +150,9 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       },
       history,
     );
-    return { agent, session, host, manifest, workspace, close: () => host.close() };
+    return { agent, session, host, manifest, workspace, close };
   } catch (err) {
-    await host.close();
+    await close();
     throw err;
   }
 }

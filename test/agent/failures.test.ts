@@ -115,6 +115,25 @@ describe("interruption", () => {
   });
 });
 
+describe("one writer per session", () => {
+  test("a second i on a session in use is refused with one line; the lock is released after", async () => {
+    rig = await makeRig({
+      script: [{ text: "slow", chunk_delay_ms: 200, hang: true }, { text: "second run ok" }],
+    });
+    const first = rig.start(["-p", "hold the session"]);
+    await waitFor(() => rig !== undefined && rig.mock.requests.length >= 1);
+    const second = await rig.run(["-p", "me too", "-c"]);
+    expect(second.code).toBe(2);
+    expect(second.stderr.trim().split("\n")).toHaveLength(1);
+    expect(second.stderr).toMatch(/session \S+ is in use by another i process \(pid \d+\)/);
+    first.child.kill("SIGINT");
+    expect((await first.done).code).toBe(130);
+    const third = await rig.run(["-p", "now me", "-c"]);
+    expect(third.code).toBe(0);
+    expect(third.stdout).toBe("second run ok\n");
+  });
+});
+
 describe("bad input", () => {
   test("malformed session file: one line naming the file, exit 2", async () => {
     rig = await makeRig({ script: [{ text: "ok" }] });
