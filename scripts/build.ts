@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   copyFileSync,
+  cpSync,
   createReadStream,
   existsSync,
   mkdirSync,
@@ -81,9 +82,7 @@ async function main(): Promise<void> {
     if (existsSync(example)) compile(example, join(dir, `i-local-compactor${exe}`), t);
     copyFileSync(join(ROOT, "scripts", "start.sh"), join(dir, "start.sh"));
     copyFileSync(join(ROOT, "scripts", "start.cmd"), join(dir, "start.cmd"));
-    mkdirSync(join(dir, "schemas"), { recursive: true });
-    for (const f of readdirSync(join(ROOT, "schemas")))
-      copyFileSync(join(ROOT, "schemas", f), join(dir, "schemas", f));
+    cpSync(join(ROOT, "schemas"), join(dir, "schemas"), { recursive: true });
     console.log(`built ${dir}`);
     if (pack) {
       const archive = join(DIST, `i-${t}.tar.gz`);
