@@ -14,5 +14,6 @@ export const BUILTIN_WORKERS: Partial<Record<ModuleName, Loader>> = {
   memory: () => import("./memory/index.ts").then((m) => m.createMemoryModule()),
   search: () => import("./search/index.ts").then((m) => m.createSearchModule()),
   web: () => import("./web/index.ts").then((m) => m.loadWebModule()),
+  responses: () => import("./responses/index.ts").then((m) => m.responsesModule),
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
 };

@@ -1,7 +1,7 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
-import { NotImplementedError, UserError } from "../cli/errors.ts";
+import { UserError } from "../cli/errors.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
@@ -89,19 +89,26 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const cfgDir = configDir();
   const cfg = loadConfig(cfgDir);
   const target = resolveTarget(opts, cfg.config);
-  if (target.provider === "responses")
-    throw new NotImplementedError("the OpenAI Responses wire format (--provider responses)");
   const model = resolveModel(target.model, cfg.config);
   const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
-  const provider = createProvider({
-    provider: target.provider,
-    apiKey,
-    ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
-  });
   const manifest = buildManifest(opts, cfgDir, cfg);
+  // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
+  // refuses a manifest without them here, before any session is opened or HTTP sent.
+  const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
+  let provider: ReturnType<typeof createProvider>;
+  try {
+    provider = createProvider({
+      provider: target.provider,
+      apiKey,
+      ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+      hooks: host,
+    });
+  } catch (err) {
+    await host.close();
+    throw err;
+  }
   const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
   const unlock = lockSession(session.dir, session.id);
-  const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
   const close = async () => {
     await host.close();
     unlock();

@@ -1,8 +1,10 @@
 // The one way the core gets a Provider for a wire format.
 import { UserError } from "../cli/errors.ts";
 import type { ProviderName } from "../config/schemas.ts";
+import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
 import { createOpenAiProvider } from "./openai.ts";
+import { createResponsesProvider } from "./responses.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
 import type { ProviderSettings } from "./transport.ts";
 import type { Provider } from "./types.ts";
@@ -21,6 +23,11 @@ export interface CreateProviderOptions {
   retryMaxMs?: number;
   fetch?: typeof fetch;
   headers?: Record<string, string>;
+  /**
+   * `responses` only: the worker hooks that shape the wire (wire_request/wire_response). Without a module
+   * declaring both, createProvider throws a UserError naming the profiles that have one.
+   */
+  hooks?: HookRunner;
 }
 
 function checkBaseUrl(baseUrl: string): void {
@@ -54,14 +61,11 @@ export function createProvider(opts: CreateProviderOptions): Provider {
     case "anthropic":
       return createAnthropicProvider(settings);
     case "responses":
-      // The Responses wire format is shaped by the `responses` worker module (wire_request/wire_response);
-      // there is no built-in transport for it here.
-      throw new Error(
-        'provider "responses": the Responses wire format is provided through the responses module, not createProvider',
-      );
+      return createResponsesProvider(settings, opts.hooks);
   }
 }
 
 export { NO_KEY, resolveApiKey } from "./credentials.ts";
 export { lookupModel, type ResolvedModel, resolveModel } from "./models.ts";
+export { RESPONSES_MODULE_MISSING } from "./responses.ts";
 export * from "./types.ts";

@@ -16,17 +16,20 @@ export interface ProviderSettings {
   headers: Record<string, string>;
 }
 
-/** Turns one wire format's events into StreamEvents and, at the end, the assistant message. */
-export interface WireDecoder {
+/**
+ * Turns one wire format's events into StreamEvents and, at the end, its result: the assistant message for
+ * formats the core decodes itself, or the raw final reply for a format a module shapes (Responses).
+ */
+export interface WireDecoder<T = ModelResponse> {
   /** handle one SSE event; throws ProviderError for an error the server reports in the stream */
   event(ev: SseEvent): void;
   /** the terminal event arrived: stop reading */
   readonly done: boolean;
   /** the finished reply; throws when the stream ended before the reply was complete */
-  finish(): ModelResponse;
+  finish(): T;
 }
 
-export interface StreamCall {
+export interface StreamCall<T = ModelResponse> {
   site: CallSite;
   url: string;
   headers: Record<string, string>;
@@ -36,7 +39,7 @@ export interface StreamCall {
   signal?: AbortSignal;
   onEvent?: (ev: StreamEvent) => void;
   /** a fresh decoder per attempt */
-  decoder: (emit: (ev: StreamEvent) => void) => WireDecoder;
+  decoder: (emit: (ev: StreamEvent) => void) => WireDecoder<T>;
 }
 
 /** Wraps an exception thrown by the caller's own onEvent callback, which must reach it unchanged. */
@@ -44,7 +47,7 @@ class CallbackFailure {
   constructor(readonly error: unknown) {}
 }
 
-export async function streamWithRetry(call: StreamCall): Promise<ModelResponse> {
+export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): Promise<T> {
   const { site, signal, retry } = call;
   const payload = JSON.stringify(call.body);
   for (let attempt = 0; ; attempt++) {
@@ -75,11 +78,7 @@ export async function streamWithRetry(call: StreamCall): Promise<ModelResponse> 
   }
 }
 
-async function once(
-  call: StreamCall,
-  payload: string,
-  emit: (ev: StreamEvent) => void,
-): Promise<ModelResponse> {
+async function once<T>(call: StreamCall<T>, payload: string, emit: (ev: StreamEvent) => void): Promise<T> {
   const { site, signal } = call;
   let res: Response;
   try {

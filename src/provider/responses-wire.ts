@@ -1,0 +1,90 @@
+// The two hook calls that let the responses module shape the Responses wire format: `wire_request` turns
+// the request into the JSON body, `wire_response` turns the final response object into the assistant
+// message. The core checks what comes back (zod) and repairs tool-call ids, as it does for every wire.
+import { z } from "zod";
+import { Message, ToolCall } from "../history/schema.ts";
+import { WorkerError } from "../worker/errors.ts";
+import type { HookData, HookRunner } from "../worker/types.ts";
+import { MISSING_TOOL_NAME } from "./reply-builder.ts";
+import { ToolIdAllocator } from "./tool-ids.ts";
+import type { ModelRequest, ModelResponse } from "./types.ts";
+
+/** The module whose hooks these are; a replacement bound for it keeps the name. */
+const MODULE = "responses";
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+export const WireRequestReply = z.looseObject({ body: JsonObject });
+
+/** Ids may be missing (the core mints them) and names too (answered as an unknown tool). */
+const WireToolCall = ToolCall.extend({ id: z.string(), name: z.string() });
+
+export const WireResponseReply = z.looseObject({
+  message: Message.extend({ role: z.literal("assistant"), tool_calls: z.array(WireToolCall).optional() }),
+  usage: z
+    .object({
+      input_tokens: z.number().int().nonnegative(),
+      output_tokens: z.number().int().nonnegative(),
+      cache_read_tokens: z.number().int().nonnegative().optional(),
+      cache_write_tokens: z.number().int().nonnegative().optional(),
+    })
+    .optional(),
+  stop: z.enum(["end", "tool_calls", "length", "other"]),
+});
+
+/** True when the manifest has a module for both hooks, i.e. the Responses wire can be shaped at all. */
+export function hasWireHooks(hooks: HookRunner): boolean {
+  return hooks.hasHook("wire_request") && hooks.hasHook("wire_response");
+}
+
+function invalid(event: string, error: z.ZodError): WorkerError {
+  const issue = error.issues[0];
+  const where = issue?.path.length ? `data.${issue.path.join(".")}` : "data";
+  return new WorkerError(
+    MODULE,
+    event,
+    "malformed",
+    `invalid reply: ${where}: ${issue?.message ?? "invalid"}`,
+  );
+}
+
+/** The Responses request body for `req`, from the wire_request pipeline; the core adds `stream: true`. */
+export async function wireRequestBody(
+  hooks: HookRunner,
+  req: ModelRequest,
+): Promise<Record<string, unknown>> {
+  const data: HookData = {
+    model: req.model,
+    messages: req.messages,
+    tools: req.tools,
+    ...(req.max_output_tokens !== undefined ? { max_output_tokens: req.max_output_tokens } : {}),
+    hints: req.hints ?? {},
+    body: null,
+  };
+  const parsed = WireRequestReply.safeParse(await hooks.runHook("wire_request", data));
+  if (!parsed.success) throw invalid("wire_request", parsed.error);
+  return { ...parsed.data.body, stream: true };
+}
+
+/** The assistant reply for a final `response` object, from the wire_response pipeline. */
+export async function wireResponse(
+  hooks: HookRunner,
+  req: ModelRequest,
+  response: Record<string, unknown>,
+): Promise<ModelResponse> {
+  const reply = await hooks.runHook("wire_response", { model: req.model, response });
+  const parsed = WireResponseReply.safeParse(reply);
+  if (!parsed.success) throw invalid("wire_response", parsed.error);
+  const { message, usage, stop } = parsed.data;
+  // Same repair as the other wires: every call gets an id unique in this reply and the history it answers.
+  const ids = new ToolIdAllocator(req.messages);
+  const calls = (message.tool_calls ?? []).map((c) => ({
+    id: ids.claim(c.id),
+    name: c.name || MISSING_TOOL_NAME,
+    arguments: c.arguments,
+  }));
+  const { tool_calls: _raw, ...rest } = message;
+  const out: ModelResponse = { message: calls.length > 0 ? { ...rest, tool_calls: calls } : rest, stop };
+  if (usage) out.usage = usage;
+  return out;
+}

@@ -1,0 +1,66 @@
+// What the responses module reads: the hook data the core sends, the Responses API's final response object,
+// and its own private state in `message.adapter.responses`. The API's objects are loose — it adds fields
+// over time and the module must keep what it does not know — so only the fields read here are named.
+import { z } from "zod";
+import { History } from "../../src/history/schema.ts";
+import { ToolDecl } from "../../src/worker/protocol.ts";
+
+/** `wire_request` data: the request the core is about to send; the module fills in `body`. */
+export const WireRequestData = z.looseObject({
+  model: z.string().min(1),
+  messages: History,
+  tools: z.array(ToolDecl),
+  max_output_tokens: z.number().int().positive().optional(),
+  hints: z.record(z.string(), z.unknown()).optional(),
+  /** null from the core; an object when an earlier module in the pipeline started the body */
+  body: z.record(z.string(), z.unknown()).nullish(),
+});
+export type WireRequestData = z.infer<typeof WireRequestData>;
+
+/** One output item as the API returns it (message, function_call, reasoning, or a type added later). */
+export const OutputItem = z.looseObject({ type: z.string() });
+export type OutputItem = z.infer<typeof OutputItem>;
+
+export const MessageItem = z.looseObject({
+  type: z.literal("message"),
+  content: z.array(
+    z.looseObject({ type: z.string(), text: z.string().optional(), refusal: z.string().optional() }),
+  ),
+});
+
+export const FunctionCallItem = z.looseObject({
+  type: z.literal("function_call"),
+  call_id: z.string().nullish(),
+  name: z.string().nullish(),
+  arguments: z.string().nullish(),
+});
+
+export const ReasoningItem = z.looseObject({
+  type: z.literal("reasoning"),
+  encrypted_content: z.string().nullish(),
+});
+
+export const ResponseObject = z.looseObject({
+  status: z.string().nullish(),
+  output: z.array(OutputItem).nullish(),
+  usage: z
+    .looseObject({
+      input_tokens: z.number().int().nonnegative(),
+      output_tokens: z.number().int().nonnegative(),
+      input_tokens_details: z
+        .looseObject({ cached_tokens: z.number().int().nonnegative().nullish() })
+        .nullish(),
+    })
+    .nullish(),
+  incomplete_details: z.looseObject({ reason: z.string().nullish() }).nullish(),
+});
+export type ResponseObject = z.infer<typeof ResponseObject>;
+
+/** `wire_response` data: the final response object of one model reply. */
+export const WireResponseData = z.looseObject({
+  model: z.string().optional(),
+  response: ResponseObject,
+});
+
+/** The module's private state on an assistant message: the output items, kept to replay reasoning. */
+export const ResponsesAdapter = z.looseObject({ items: z.array(OutputItem) });
