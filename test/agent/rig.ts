@@ -26,7 +26,9 @@ export interface Rig {
 
 export interface RigOptions {
   script: MockScriptSource;
-  provider?: "openai" | "anthropic";
+  provider?: "openai" | "anthropic" | "responses";
+  /** default "mock-model"; its limits come from config.json `models` (contextWindow) */
+  model?: string;
   contextWindow?: number;
   profile?: string;
   files?: Record<string, string>;
@@ -46,7 +48,12 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
   writeFileSync(
     join(configDir, "config.json"),
     JSON.stringify({
-      models: { "mock-model": { context_window: opts.contextWindow ?? 100_000, max_output_tokens: 4096 } },
+      models: {
+        [opts.model ?? "mock-model"]: {
+          context_window: opts.contextWindow ?? 100_000,
+          max_output_tokens: 4096,
+        },
+      },
       ...opts.config,
     }),
   );
@@ -62,7 +69,7 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
     "--base-url",
     mock.url,
     "-m",
-    "mock-model",
+    opts.model ?? "mock-model",
     "--provider",
     provider,
     "--workspace",
