@@ -5,6 +5,7 @@
 // sent every time and the server keeps nothing.
 import type { ImagePart, Message, Part, ToolCall } from "../../src/history/schema.ts";
 import { contentText } from "../../src/history/schema.ts";
+import { wireToolId } from "../../src/provider/tool-ids.ts";
 import {
   FunctionCallItem,
   type OutputItem,
@@ -42,8 +43,11 @@ function assistantText(text: string): InputItem {
   return { type: "message", role: "assistant", content: [{ type: "output_text", text }] };
 }
 
+/** Call ids as OpenAI accepts them (a session may hold ids another wire minted); calls and outputs map alike. */
+const callId = (id: string) => wireToolId(id, "openai");
+
 function functionCall(call: ToolCall): InputItem {
-  return { type: "function_call", call_id: call.id, name: call.name, arguments: call.arguments };
+  return { type: "function_call", call_id: callId(call.id), name: call.name, arguments: call.arguments };
 }
 
 /**
@@ -142,7 +146,7 @@ export function toInput(
         break;
       case "tool": {
         const { text, images } = toolOutput(msg);
-        input.push({ type: "function_call_output", call_id: msg.tool_call_id ?? "", output: text });
+        input.push({ type: "function_call_output", call_id: callId(msg.tool_call_id ?? ""), output: text });
         pendingImages.push(...images);
         break;
       }

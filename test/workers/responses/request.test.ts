@@ -81,6 +81,19 @@ describe("history → input items", () => {
     expect(input.slice(2).map((i) => i.type)).toEqual(["function_call", "function_call_output"]);
   });
 
+  test("an id too long for OpenAI (minted by another wire) maps to the same short id for call and output", () => {
+    const long = `toolu_${"x".repeat(60)}`;
+    const { input } = toInput([
+      { role: "system", content: "S" },
+      { role: "user", content: "u" },
+      { role: "assistant", content: "", tool_calls: [{ id: long, name: "bash", arguments: "{}" }] },
+      { role: "tool", tool_call_id: long, content: "ok" },
+    ]);
+    const [call, output] = input.slice(1);
+    expect(String(call?.call_id).length).toBeLessThanOrEqual(40);
+    expect(output?.call_id).toBe(call?.call_id);
+  });
+
   test("images returned by tools are named in the output and follow the whole batch as a user message", () => {
     const { input } = toInput([
       { role: "system", content: "S" },
