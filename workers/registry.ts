@@ -4,8 +4,8 @@ import type { WorkerModule } from "./sdk/module.ts";
 
 type Loader = () => Promise<WorkerModule>;
 
-/** Filled in as each default module lands; a module missing here makes `i worker` fail clearly. */
-export const BUILTIN_WORKERS: Partial<Record<ModuleName, Loader>> = {
+/** Every module of the registry has its built-in implementation here (the type makes that complete). */
+export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   budget: () => import("./budget/index.ts").then((m) => m.budgetModule),
   compact: () => import("./compact/index.ts").then((m) => m.compactModule),
   cache: () => import("./cache/index.ts").then((m) => m.cacheModule),

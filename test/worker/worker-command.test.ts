@@ -1,7 +1,6 @@
 // `i worker MODULE[,MODULE…]`: serves built-in modules on stdio; bad names are one line and exit 2.
 import { describe, expect, test } from "bun:test";
-import { MODULE_NAMES } from "../../src/manifest/modules.ts";
-import { BUILTIN_WORKERS } from "../../workers/registry.ts";
+import { MODULE_NAMES, MODULES, moduleToolDecls } from "../../src/manifest/modules.ts";
 import { runCli } from "./cli-run.ts";
 
 const env = { I_CONFIG_DIR: "/nonexistent-config", I_DATA_DIR: "/nonexistent-data" };
@@ -61,14 +60,27 @@ describe("i worker", () => {
     expect(none.stderr.trimEnd().split("\n").length).toBe(1);
   });
 
-  const missing = MODULE_NAMES.find((m) => !BUILTIN_WORKERS[m]);
-  test.skipIf(missing === undefined)(
-    "a registry module without an implementation fails clearly",
-    async () => {
-      const r = await runCli(["worker", `cache,${missing}`], env);
-      expect(r.code).toBe(3);
-      expect(r.stdout).toBe("");
-      expect(r.stderr).toBe(`i worker: built-in module "${missing}": not implemented yet\n`);
-    },
-  );
+  test("one process serves every built-in module; each hello matches the registry's declarations", async () => {
+    const input = MODULE_NAMES.map((module, i) =>
+      line({ id: i + 1, event: "hello", workspace: "/w", data: { protocol: 1, module }, module }),
+    ).join("");
+    const r = await runCli(
+      ["worker", MODULE_NAMES.join(","), "--queue", "/nonexistent-data/q.jsonl"],
+      env,
+      input,
+    );
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const replies = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(replies).toHaveLength(MODULE_NAMES.length);
+    for (const reply of replies) {
+      const module = MODULE_NAMES[reply.id - 1] as (typeof MODULE_NAMES)[number];
+      expect(reply.data.module).toBe(module);
+      expect(new Set(reply.data.hooks)).toEqual(new Set(MODULES[module].hooks));
+      expect(reply.data.tools).toEqual(moduleToolDecls(module));
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // `i worker MODULE[,MODULE…]`: run built-in modules as one NDJSON worker on stdio. Started by the host for every
 // built-in module, so it stays lean: the module code and the SDK are imported only after the names check out.
 import { defineSubcommand } from "../command.ts";
-import { NotImplementedError, UserError } from "../errors.ts";
+import { UserError } from "../errors.ts";
 
 export const command = defineSubcommand(
   {
@@ -29,13 +29,8 @@ export const command = defineSubcommand(
         throw new UserError(`i worker: module "${name}" is listed twice; name each module once`);
       seen.add(name);
     }
-    const loaders = names.map((name) => {
-      const load = isModuleName(name) ? BUILTIN_WORKERS[name] : undefined;
-      if (!load) throw new NotImplementedError(`i worker: built-in module "${name}"`);
-      return load;
-    });
     const [modules, { serve }] = await Promise.all([
-      Promise.all(loaders.map((load) => load())),
+      Promise.all(names.filter(isModuleName).map((name) => BUILTIN_WORKERS[name]())),
       import("../../../workers/sdk/serve.ts"),
     ]);
     await serve(modules);
