@@ -23,11 +23,6 @@ export interface ModuleCheck {
   roundTripMs?: number;
 }
 
-export interface CheckOptions {
-  /** whether the built-in implementation of a module exists in this build */
-  implemented: (module: ModuleName) => boolean;
-}
-
 function describe(err: unknown): string {
   if (err instanceof WorkerError) return err.detail;
   return err instanceof Error ? err.message : String(err);
@@ -37,11 +32,7 @@ function newRow(m: Manifest["modules"][number]): ModuleCheck {
   return { module: m.name, builtin: m.builtin, exec: m.exec, ok: false };
 }
 
-async function startModule(host: WorkerHost, row: ModuleCheck, opts: CheckOptions): Promise<boolean> {
-  if (row.builtin && !opts.implemented(row.module)) {
-    row.problem = `the built-in implementation of "${row.module}" is not available in this build yet; bind a replacement in bindings.json or disable it in plugins.json`;
-    return false;
-  }
+async function startModule(host: WorkerHost, row: ModuleCheck): Promise<boolean> {
   const t0 = performance.now();
   try {
     await host.start([row.module]);
@@ -71,13 +62,9 @@ async function ping(host: WorkerHost, row: ModuleCheck): Promise<void> {
  * Check every module of the manifest: start all workers at once (modules sharing a process start it once),
  * then ping each module in turn so one round trip is timed alone.
  */
-export async function checkWorkers(
-  manifest: Manifest,
-  host: WorkerHost,
-  opts: CheckOptions,
-): Promise<ModuleCheck[]> {
+export async function checkWorkers(manifest: Manifest, host: WorkerHost): Promise<ModuleCheck[]> {
   const rows = manifest.modules.map(newRow);
-  const started = await Promise.all(rows.map((row) => startModule(host, row, opts)));
+  const started = await Promise.all(rows.map((row) => startModule(host, row)));
   for (const [i, row] of rows.entries()) if (started[i]) await ping(host, row);
   return rows;
 }

@@ -3,10 +3,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { MODULE_NAMES, type ModuleName } from "../../src/manifest/modules.ts";
-import { checkWorkers } from "../../src/worker/doctor-check.ts";
-import { WorkerHost } from "../../src/worker/host.ts";
 import { runCli } from "./cli-run.ts";
-import { BUN, ECHO, MISBEHAVE, manifestOf, TempDirs } from "./helpers.ts";
+import { BUN, ECHO, MISBEHAVE, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
 afterAll(() => temp.cleanup());
@@ -82,26 +80,5 @@ describe("i doctor", () => {
     const r3 = await doctor(desk);
     expect(r3.code).toBe(2);
     expect(r3.stderr).toMatch(/desktop\.json: /);
-  });
-
-  test("a built-in module without an implementation is a failure with a clear reason", async () => {
-    const dir = temp.make();
-    const manifest = manifestOf(["budget", "cache"], dir, {
-      budget: { exec: [BUN, ECHO, "--module", "budget"] },
-    });
-    const host = new WorkerHost(manifest, { workspace: dir, configDir: dir });
-    try {
-      const rows = await checkWorkers(manifest, host, { implemented: (m) => m !== "cache" });
-      expect(rows.map((r) => [r.module, r.ok])).toEqual([
-        ["budget", true],
-        ["cache", false],
-      ]);
-      expect(rows[1]?.problem).toBe(
-        'the built-in implementation of "cache" is not available in this build yet; bind a replacement in bindings.json or disable it in plugins.json',
-      );
-      expect(host.pidOf("cache")).toBeUndefined();
-    } finally {
-      await host.close();
-    }
   });
 });

@@ -37,13 +37,11 @@ export const command = defineSubcommand(
   async (args) => {
     const dir = configDir();
     const cfg = loadConfig(dir);
-    const [{ generateManifest }, { Manifest }, { parseWith, readJson }, { BUILTIN_WORKERS }] =
-      await Promise.all([
-        import("../../manifest/generate.ts"),
-        import("../../manifest/schema.ts"),
-        import("../../config/json-file.ts"),
-        import("../../../workers/registry.ts"),
-      ]);
+    const [{ generateManifest }, { Manifest }, { parseWith, readJson }] = await Promise.all([
+      import("../../manifest/generate.ts"),
+      import("../../manifest/schema.ts"),
+      import("../../config/json-file.ts"),
+    ]);
     // desktop.json is a hand-written (or saved) manifest: it must at least be a valid one.
     const desktop = join(dir, "desktop.json");
     if (existsSync(desktop)) parseWith(desktop, Manifest, readJson(desktop));
@@ -59,7 +57,7 @@ export const command = defineSubcommand(
     const host = new WorkerHost(manifest, { workspace: process.cwd(), configDir: dir });
     let checks: Awaited<ReturnType<typeof checkWorkers>>;
     try {
-      checks = await checkWorkers(manifest, host, { implemented: (m) => BUILTIN_WORKERS[m] !== undefined });
+      checks = await checkWorkers(manifest, host);
     } finally {
       await host.close();
     }
