@@ -10,14 +10,6 @@ export class UserError extends Error {
   }
 }
 
-/** A feature that exists in the command surface but is not built yet: says so and exits non-zero. */
-export class NotImplementedError extends UserError {
-  constructor(what: string) {
-    super(`${what}: not implemented yet`, 3);
-    this.name = "NotImplementedError";
-  }
-}
-
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

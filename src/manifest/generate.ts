@@ -1,6 +1,6 @@
 // Manifest generation: profile + plugins.json + bindings.json → manifest (DESIGN §5, seed 000).
 import { UserError } from "../cli/errors.ts";
-import type { Binding, BindingsFile, PluginsFile } from "../config/schemas.ts";
+import type { BindingsFile, PluginsFile } from "../config/schemas.ts";
 import { selfArgv } from "../runtime/runtime.ts";
 import { PROTOCOL_VERSION } from "../worker/protocol.ts";
 import { MODULES, type ModuleName, moduleToolDecls } from "./modules.ts";
@@ -18,15 +18,6 @@ export interface GenerateOptions {
   inject?: ModuleName[];
 }
 
-/**
- * Built-in modules that are not rebound share one worker process (`i worker a,b,c`) to keep memory low;
- * a bound module always runs alone with exactly the argv the user gave.
- */
-/** The binding of a module, if bindings.json rebinds it. */
-export function bindingOf(bindings: BindingsFile, m: ModuleName): Binding | undefined {
-  return bindings[m];
-}
-
 export function generateManifest(opts: GenerateOptions): Manifest {
   const profile = opts.profile ?? opts.plugins.profile ?? DEFAULT_PROFILE;
   const members = profileModules(profile);
@@ -35,13 +26,15 @@ export function generateManifest(opts: GenerateOptions): Manifest {
   const chosen = members.filter((m) => !disabled.has(m));
   for (const m of opts.inject ?? []) if (!chosen.includes(m)) chosen.push(m);
 
-  // steering runs alone: the console appends `--queue PATH` to its argv (seed 000).
-  const builtins = chosen.filter((m) => !bindingOf(opts.bindings, m) && m !== "steering");
+  // Built-in modules that are not rebound share one worker process (`i worker a,b,c`) to keep memory low;
+  // a bound module always runs alone with exactly the argv the user gave. steering runs alone too: the
+  // console appends `--queue PATH` to its argv (seed 000).
+  const builtins = chosen.filter((m) => !opts.bindings[m] && m !== "steering");
   const self = opts.self ?? selfArgv();
   const sharedExec = [...self, "worker", builtins.join(",")];
 
   const modules: ManifestModule[] = chosen.map((name) => {
-    const bound = bindingOf(opts.bindings, name);
+    const bound = opts.bindings[name];
     return {
       name,
       builtin: !bound,

@@ -1,8 +1,6 @@
 // The one place that knows which JavaScript runtime we are on. Everything else uses node: builtins and
 // web APIs so the code runs unmodified under Bun and Deno 2; anything Bun-only goes behind this module.
 
-declare const Deno: { execPath(): string; version: { deno: string } } | undefined;
-
 export const runtimeName: "bun" | "deno" | "node" =
   typeof (globalThis as { Bun?: unknown }).Bun !== "undefined"
     ? "bun"
@@ -12,8 +10,6 @@ export const runtimeName: "bun" | "deno" | "node" =
 
 interface BunGlobal {
   main: string;
-  version: string;
-  nanoseconds(): number;
 }
 
 function bun(): BunGlobal | undefined {

@@ -19,10 +19,6 @@ export const CORE_TOOL_NAMES: readonly string[] = CORE_TOOLS.map((t) => t.name);
  */
 export const MAX_RESULT_BYTES = 320 * 1024;
 
-export function isCoreTool(name: string): boolean {
-  return CORE_TOOL_NAMES.includes(name);
-}
-
 export function coreToolDecls(): ToolDecl[] {
   return CORE_TOOLS.map(toolDecl);
 }

@@ -55,18 +55,6 @@ export function* walkFiles(startRel: string, opts: WalkOptions): Generator<WalkF
   }
 }
 
-/** Compares relative paths the way walkFiles orders them: segment by segment, by code unit. */
-export function comparePaths(a: string, b: string): number {
-  const as = a.split("/");
-  const bs = b.split("/");
-  for (let i = 0; i < Math.min(as.length, bs.length); i++) {
-    const x = as[i] as string;
-    const y = bs[i] as string;
-    if (x !== y) return x < y ? -1 : 1;
-  }
-  return as.length - bs.length;
-}
-
 /** The real path of a symlinked regular file inside the workspace, else undefined. */
 function linkedFile(abs: string, realRoot: string): string | undefined {
   try {
