@@ -43,8 +43,15 @@ export class CompactionController {
   private lastDecline = "";
   private readonly told = new Set<string>();
   private readonly pipeline: PipelineDeps;
+  /**
+   * A replacement compactor may choose its own trigger (seed 000), so it is asked before every request.
+   * The built-in one follows the budget's recommendation and would decline anyway: not asking it when
+   * nothing is recommended saves a full-history round trip per request.
+   */
+  private readonly ownTrigger: boolean;
 
   constructor(private readonly deps: ControllerDeps) {
+    this.ownTrigger = (deps.manifest?.hooks.compact_plan ?? []).some((ref) => !ref.builtin);
     const policy: BudgetPolicy = { ...deps.policy };
     this.pipeline = {
       hooks: deps.hooks,
@@ -103,7 +110,8 @@ export class CompactionController {
         `the history holds images but image_tokens is unknown for model ${this.deps.model.name}, so images are left out of the context estimate; set models.${this.deps.model.name}.image_tokens in config.json`,
       );
     }
-    if (b.recommendation === "none") return history;
+    const recommended = b.recommendation !== "none";
+    if (!recommended && !this.ownTrigger) return history;
     const over = b.recommendation === "over";
     if (!hooks.hasHook("compact_plan")) {
       if (over) {
@@ -120,6 +128,7 @@ export class CompactionController {
       );
       return history;
     }
+    if (!recommended && this.breakerOpen) return history;
     if (this.breakerOpen) {
       if (over) {
         throw new BudgetExceededError(
@@ -131,7 +140,12 @@ export class CompactionController {
       return history;
     }
     try {
-      const next = await this.compact(history, tools, "auto", { force: false, baseline: reading });
+      // Unrecommended (a replacement's own trigger): stay quiet unless it actually cuts.
+      const next = await this.compact(history, tools, "auto", {
+        force: false,
+        baseline: reading,
+        quiet: !recommended,
+      });
       if (next) return next;
       if (over)
         throw new BudgetExceededError(total, b.hard_limit, `the compactor declined: ${this.lastDecline}`);
@@ -203,11 +217,17 @@ export class CompactionController {
     history: History,
     tools: readonly ToolDecl[],
     reason: CompactionReason,
-    opts: { force: boolean; instructions?: string; baseline?: BudgetReading },
+    opts: { force: boolean; instructions?: string; baseline?: BudgetReading; quiet?: boolean },
   ): Promise<History | undefined> {
     const { emit } = this.deps;
     const automatic = reason !== "manual";
-    emit({ type: "compaction", phase: "start", reason });
+    let announced = false;
+    const announce = () => {
+      if (announced) return;
+      announced = true;
+      emit({ type: "compaction", phase: "start", reason });
+    };
+    if (!opts.quiet) announce();
     let outcome: Awaited<ReturnType<typeof runCompaction>>;
     try {
       if (!this.deps.hooks.hasHook("budget")) {
@@ -226,16 +246,18 @@ export class CompactionController {
         ...(opts.instructions ? { instructions: opts.instructions } : {}),
         ...(opts.baseline ? { baseline: opts.baseline } : {}),
         ...(usage ? { usage } : {}),
+        onCut: announce,
       });
     } catch (err) {
       const error = err instanceof CompactionError ? err : new CompactionError("compact_plan", causeOf(err));
+      announce();
       emit({ type: "compaction", phase: "failed", reason, error: error.message });
       if (automatic) this.countFailure();
       throw error;
     }
     if (outcome.status === "declined") {
       this.lastDecline = outcome.reason;
-      emit({ type: "compaction", phase: "skipped", reason, error: outcome.reason });
+      if (announced) emit({ type: "compaction", phase: "skipped", reason, error: outcome.reason });
       return undefined;
     }
     const wasOpen = this.breakerOpen;

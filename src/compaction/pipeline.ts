@@ -53,6 +53,8 @@ export interface CompactionRequest {
   baseline?: BudgetReading;
   usage?: UsageSample;
   armed: boolean;
+  /** told the cut as soon as the plan is accepted (the controller announces the compaction then) */
+  onCut?: (cut: number) => void;
 }
 
 export type CompactionOutcome =
@@ -144,6 +146,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     };
   }
   const cut = checkCut(history, plan.cut);
+  req.onCut?.(cut);
   // Opaque compactor state: planning → preparation → postprocessing → commit, each may update it.
   let state: unknown = plan.state ?? null;
 

@@ -64,7 +64,9 @@ describe("high-watermark hysteresis", () => {
     rig = fixtureRig(["--cut=null"]); // a compactor that always declines: the history never shrinks
     const r = rig as ReturnType<typeof fixtureRig>;
     const c = r.controller(WINDOW);
-    const plans = () => r.records().filter((x) => x.event === "compact_plan").length;
+    // A replacement is asked before every request (it may choose its own trigger); an attempt is what
+    // the budget recommended, which this always-declining compactor turns into a `skipped` event.
+    const plans = () => r.events.filter((e) => e.type === "compaction" && e.phase === "skipped").length;
     const at = async (ratio: number) => {
       const h = historyAt(ratio, HARD);
       expect(await c.prepareRequest(h, [])).toBe(h);
@@ -83,6 +85,40 @@ describe("high-watermark hysteresis", () => {
     expect(c.isArmed).toBe(true);
     expect((await at(0.86))?.recommendation).toBe("compact");
     expect(plans()).toBe(2);
+  });
+
+  test("a replacement may choose its own trigger: asked before every request, it compacts below the watermark", async () => {
+    rig = fixtureRig(["--own-trigger"]);
+    const c = rig.controller(WINDOW);
+    const h = historyAt(0.45, HARD, 20);
+    rig.session.checkpoint(h);
+    const out = await c.prepareRequest(h, []);
+    expect(lastOf(rig.events, "budget")?.recommendation).toBe("none");
+    expect(out.length).toBeLessThan(h.length);
+    expect(
+      rig.events.filter((e) => e.type === "compaction").map((e) => e.type === "compaction" && e.phase),
+    ).toEqual(["start", "done"]);
+  });
+
+  test("a replacement that follows the recommendation is asked quietly: no compaction events when it declines", async () => {
+    rig = fixtureRig([]);
+    const c = rig.controller(WINDOW);
+    const h = historyAt(0.45, HARD, 20);
+    expect(await c.prepareRequest(h, [])).toBe(h);
+    expect(rig.records().filter((x) => x.event === "compact_plan")).toHaveLength(1);
+    expect(rig.events.some((e) => e.type === "compaction")).toBe(false);
+  });
+
+  test("the built-in compactor is not asked when nothing is recommended", async () => {
+    rig = makeRig({ modules: ["budget", "compact"] });
+    const c = rig.controller(WINDOW);
+    const h = historyAt(0.45, HARD, 20);
+    expect(await c.prepareRequest(h, [])).toBe(h);
+    // budget and compact share one built-in process: a second request adds exactly the budget call.
+    const before = rig.host.requestsOf("compact");
+    expect(await c.prepareRequest(h, [])).toBe(h);
+    expect(rig.host.requestsOf("compact") - before).toBe(1);
+    expect(rig.events.some((e) => e.type === "compaction")).toBe(false);
   });
 
   test("above the watermark the controller compacts before the request and re-arms", async () => {
