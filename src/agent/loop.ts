@@ -1,6 +1,7 @@
 // The agent loop. Hook order per model request (README "Hook order"): system_prompt (once per session),
 // steer, budget (+ compaction when asked), before_request, [wire_request/wire_response], tool calls,
 // checkpoint. The history is validated before every request and every checkpoint.
+import { errorMessage } from "../cli/errors.ts";
 import type { CompactionController } from "../compaction/controller.ts";
 import type { History, Message } from "../history/schema.ts";
 import { contentText } from "../history/schema.ts";
@@ -50,8 +51,8 @@ export class Agent {
       // Notification only: the checkpoint is already durable, so a failing observer cannot lose anything.
       this.deps.hooks
         .runHook("checkpoint", { session_id: this.deps.session.id, messages: this.history.length, reason })
-        .catch((err: Error) =>
-          this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${err.message}` }),
+        .catch((err: unknown) =>
+          this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${errorMessage(err)}` }),
         );
     }
   }

@@ -1,6 +1,6 @@
 // `i -p PROMPT`: one non-interactive run. Prints the final assistant text (or, with --json, every event as
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
-import { UserError } from "../cli/errors.ts";
+import { errorMessage, UserError } from "../cli/errors.ts";
 import type { AgentEvent } from "./events.ts";
 import { type SetupOptions, setupAgent } from "./setup.ts";
 
@@ -47,7 +47,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof UserError) throw err;
-    const message = err instanceof Error ? err.message : String(err);
+    const message = errorMessage(err);
     const kind = (err as { kind?: string }).kind ?? (err as Error).name ?? "error";
     if (opts.json) emit({ type: "error", kind, message });
     writeLine(process.stderr, `i: ${message} (session ${rt.session.id} saved)`);

@@ -1,5 +1,6 @@
 // Runs one batch of tool calls from an assistant message: core tools in-process, module tools through their
 // worker. Every call gets exactly one result, in order, so the history stays valid whatever happens.
+import { errorMessage } from "../cli/errors.ts";
 import type { Message, ToolCall } from "../history/schema.ts";
 import { runCoreTool } from "../tools/index.ts";
 import { capText } from "../tools/truncate.ts";
@@ -29,7 +30,7 @@ async function runModuleTool(call: ToolCall, hooks: HookRunner): Promise<ToolRes
     if (typeof r.content === "string") return { ...r, content: capText(r.content, MODULE_OUTPUT_MAX_CHARS) };
     return r;
   } catch (err) {
-    return { content: `tool ${call.name} failed: ${(err as Error).message}`, is_error: true };
+    return { content: `tool ${call.name} failed: ${errorMessage(err)}`, is_error: true };
   }
 }
 

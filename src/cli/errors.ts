@@ -10,6 +10,7 @@ export class UserError extends Error {
   }
 }
 
+/** The message of anything thrown (a non-Error value is shown as a string). */
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }

@@ -2,7 +2,7 @@
 // Entry point of `i`. Kept tiny so `i --version` starts fast: every command is imported only when used.
 import pkg from "../../package.json" with { type: "json" };
 import type { Command } from "./command.ts";
-import { UserError } from "./errors.ts";
+import { errorMessage, UserError } from "./errors.ts";
 
 type Loader = () => Promise<{ command: Command }>;
 
@@ -54,9 +54,8 @@ function report(err: unknown): number {
     return err.exitCode;
   }
   // Not the user's fault: one line by default, the stack only when asked for.
-  const msg = err instanceof Error ? err.message : String(err);
   process.stderr.write(
-    `i: internal error: ${msg}${process.env.I_DEBUG ? `\n${(err as Error).stack}` : " (set I_DEBUG=1 for details)"}\n`,
+    `i: internal error: ${errorMessage(err)}${process.env.I_DEBUG ? `\n${(err as Error).stack}` : " (set I_DEBUG=1 for details)"}\n`,
   );
   return 1;
 }

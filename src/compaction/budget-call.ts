@@ -1,10 +1,11 @@
 // Running the `budget` hook and reading its answer. The core never invents an estimate: without a budget
 // module there is no comparable figure, and compaction cannot be checked, so it cannot run.
+import { errorMessage } from "../cli/errors.ts";
 import type { ModelInfo } from "../config/schemas.ts";
 import type { History } from "../history/schema.ts";
 import type { ToolDecl } from "../worker/protocol.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
-import { CompactionError, causeOf } from "./errors.ts";
+import { CompactionError } from "./errors.ts";
 import {
   type BudgetModel,
   BudgetOutput,
@@ -72,7 +73,7 @@ export async function readBudget(
   try {
     data = await hooks.runHook("budget", input);
   } catch (err) {
-    throw new CompactionError("budget", causeOf(err));
+    throw new CompactionError("budget", errorMessage(err));
   }
   const parsed = BudgetOutput.safeParse(data);
   if (!parsed.success) {

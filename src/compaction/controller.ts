@@ -3,7 +3,9 @@
 // provider context overflow gets one compaction. Three consecutive automatic failures open a circuit
 // breaker, so a broken compactor cannot turn every request into a failing compaction; a manual success
 // closes it.
+
 import type { CompactionReason, EmitEvent } from "../agent/events.ts";
+import { errorMessage } from "../cli/errors.ts";
 import type { ModelInfo } from "../config/schemas.ts";
 import type { History } from "../history/schema.ts";
 import type { Manifest } from "../manifest/schema.ts";
@@ -11,7 +13,7 @@ import type { Provider, Usage } from "../provider/types.ts";
 import type { ToolDecl } from "../worker/protocol.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
-import { BudgetExceededError, CompactionError, causeOf } from "./errors.ts";
+import { BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
 import type { BudgetPolicy, UsageSample } from "./schemas.ts";
@@ -249,7 +251,8 @@ export class CompactionController {
         onCut: announce,
       });
     } catch (err) {
-      const error = err instanceof CompactionError ? err : new CompactionError("compact_plan", causeOf(err));
+      const error =
+        err instanceof CompactionError ? err : new CompactionError("compact_plan", errorMessage(err));
       announce();
       emit({ type: "compaction", phase: "failed", reason, error: error.message });
       if (automatic) this.countFailure();
@@ -311,7 +314,7 @@ export class CompactionController {
     hooks
       .runHook("checkpoint", { session_id: this.deps.session.id, messages, reason: "compaction" })
       .catch((err: unknown) =>
-        this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${causeOf(err)}` }),
+        this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${errorMessage(err)}` }),
       );
   }
 

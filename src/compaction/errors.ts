@@ -40,7 +40,3 @@ export class BudgetExceededError extends Error {
     this.name = "BudgetExceededError";
   }
 }
-
-export function causeOf(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -1,7 +1,9 @@
 // The compaction pipeline (seed 000, DESIGN §8): baseline → compact_plan → before_compact → summary (model
 // or local) → after_compact → candidate → before_compact_commit → checks → commit. Any failure throws a
 // CompactionError naming the step; nothing is committed before the last check passes, and no tool runs.
+
 import type { z } from "zod";
+import { errorMessage } from "../cli/errors.ts";
 import type { ModelInfo } from "../config/schemas.ts";
 import type { History, ImagePart, Message } from "../history/schema.ts";
 import { validateHistory } from "../history/validate.ts";
@@ -10,7 +12,7 @@ import type { ToolDecl } from "../worker/protocol.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, readBudget } from "./budget-call.ts";
 import { checkCandidateBudget, checkCandidateShape, checkCut, checkSummarySize } from "./checks.ts";
-import { CompactionError, type CompactionStep, causeOf } from "./errors.ts";
+import { CompactionError, type CompactionStep } from "./errors.ts";
 import {
   AfterCompactReply,
   type BudgetPolicy,
@@ -73,7 +75,7 @@ async function hook(hooks: HookRunner, step: CompactHook, data: HookData): Promi
   try {
     return await hooks.runHook(step, data);
   } catch (err) {
-    throw new CompactionError(step, causeOf(err));
+    throw new CompactionError(step, errorMessage(err));
   }
 }
 
@@ -231,7 +233,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   try {
     deps.session.commitCompaction(history, candidate, record);
   } catch (err) {
-    throw new CompactionError("commit", causeOf(err));
+    throw new CompactionError("commit", errorMessage(err));
   }
   return { status: "done", history: candidate, record, after: after.budget, effectiveAfter };
 }

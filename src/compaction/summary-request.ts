@@ -1,12 +1,13 @@
 // The model-assisted route: the core asks the model for the summary itself (the compactor never sees the
 // API key). The request carries no tools, is budget-checked before any HTTP, and must end normally
 // without tool calls.
+import { errorMessage } from "../cli/errors.ts";
 import type { History, ImagePart, Message } from "../history/schema.ts";
 import { contentText } from "../history/schema.ts";
 import { type Provider, ProviderError, type StreamEvent } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { effectiveTotal, readBudget } from "./budget-call.ts";
-import { CompactionError, causeOf } from "./errors.ts";
+import { CompactionError } from "./errors.ts";
 import type { BudgetModel, BudgetPolicy } from "./schemas.ts";
 import { renderTranscript, wrapTranscript } from "./transcript.ts";
 
@@ -72,7 +73,7 @@ export async function requestSummary(input: SummaryRequestInput): Promise<string
     const kind = err instanceof ProviderError ? ` (${err.kind})` : "";
     throw new CompactionError(
       "summary_request",
-      `the model request for the summary failed${kind}: ${causeOf(err)}`,
+      `the model request for the summary failed${kind}: ${errorMessage(err)}`,
     );
   }
   if (res.message.tool_calls && res.message.tool_calls.length > 0) {

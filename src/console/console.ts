@@ -3,6 +3,7 @@
 import { createInterface, type Interface } from "node:readline";
 import type { AgentEvent } from "../agent/events.ts";
 import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
+import { errorMessage } from "../cli/errors.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
 import { enqueue, queuePath } from "./queue.ts";
@@ -111,7 +112,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       if (midLine) print("");
       if (r.stop === "cancelled") print(yellow("cancelled; the session is saved"));
     } catch (err) {
-      print(red(`✗ ${(err as Error).message}`));
+      print(red(`✗ ${errorMessage(err)}`));
     } finally {
       running = undefined;
     }
@@ -138,7 +139,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
           await rt.agent.compact(text.slice("/compact".length).trim() || undefined);
         } catch (err) {
           // A failed compaction was already shown by its `compaction` event; anything else is news.
-          if (!(err instanceof CompactionError)) print(red(`✗ ${(err as Error).message}`));
+          if (!(err instanceof CompactionError)) print(red(`✗ ${errorMessage(err)}`));
         }
         continue;
       }

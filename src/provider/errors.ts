@@ -1,5 +1,6 @@
 // Turning a failed HTTP exchange into a classified ProviderError whose message a person can act on:
 // provider, model, HTTP status and the server's own explanation — with the API key scrubbed out.
+import { errorMessage } from "../cli/errors.ts";
 import type { ProviderName } from "../config/schemas.ts";
 import { parseRetryAfter } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
@@ -143,10 +144,9 @@ export function streamError(site: CallSite, payload: string): ProviderError {
 }
 
 export function networkError(site: CallSite, err: unknown, during: string): ProviderError {
-  const cause = err instanceof Error ? err.message : String(err);
   return new ProviderError(
     "network",
-    `${site.provider} model "${site.model}": network error ${during}: ${redact(cause, site.apiKey)}`,
+    `${site.provider} model "${site.model}": network error ${during}: ${redact(errorMessage(err), site.apiKey)}`,
   );
 }
 

@@ -1,6 +1,7 @@
 // What `i doctor` checks for each module of a manifest: its worker starts, passes the handshake (declarations
 // match the registry), and answers an event it does not handle with the data unchanged.
 import { randomUUID } from "node:crypto";
+import { errorMessage } from "../cli/errors.ts";
 import type { ModuleName } from "../manifest/modules.ts";
 import type { Manifest } from "../manifest/schema.ts";
 import { jsonEqual } from "./declarations.ts";
@@ -24,8 +25,7 @@ export interface ModuleCheck {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof WorkerError) return err.detail;
-  return err instanceof Error ? err.message : String(err);
+  return err instanceof WorkerError ? err.detail : errorMessage(err);
 }
 
 function newRow(m: Manifest["modules"][number]): ModuleCheck {

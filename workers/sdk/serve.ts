@@ -1,5 +1,6 @@
 // Serves worker modules over NDJSON on stdio (or any byte streams): the loop every worker runs.
 import { readSync } from "node:fs";
+import { errorMessage } from "../../src/cli/errors.ts";
 import { encodeLine, LineDecoder } from "../../src/worker/framing.ts";
 import {
   type HookEvent,
@@ -84,7 +85,7 @@ async function answer(
   try {
     return encodeLine({ id: req.id, data: await handle(modules, req, log) });
   } catch (err) {
-    return encodeLine({ id: req.id, error: err instanceof Error ? err.message : String(err) });
+    return encodeLine({ id: req.id, error: errorMessage(err) });
   }
 }
 
