@@ -9,6 +9,7 @@ import type { History } from "../history/schema.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
 import type { Manifest } from "../manifest/schema.ts";
+import { withSteering } from "../manifest/steering.ts";
 import { resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
@@ -66,22 +67,15 @@ function openSession(
 }
 
 function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeof loadConfig>): Manifest {
-  if (opts.manifest) return loadManifestFile(opts.manifest);
-  const manifest = generateManifest({
-    ...(opts.profile ? { profile: opts.profile } : {}),
-    configDir: cfgDir,
-    plugins: cfg.plugins,
-    bindings: cfg.bindings,
-    ...(opts.steeringQueue ? { inject: ["steering" as const] } : {}),
-  });
-  if (opts.steeringQueue) {
-    for (const m of manifest.modules)
-      if (m.name === "steering") m.exec = [...m.exec, "--queue", opts.steeringQueue];
-    for (const entries of Object.values(manifest.hooks))
-      for (const e of entries)
-        if (e.module === "steering") e.exec = [...e.exec, "--queue", opts.steeringQueue];
-  }
-  return manifest;
+  const manifest = opts.manifest
+    ? loadManifestFile(opts.manifest)
+    : generateManifest({
+        ...(opts.profile ? { profile: opts.profile } : {}),
+        configDir: cfgDir,
+        plugins: cfg.plugins,
+        bindings: cfg.bindings,
+      });
+  return opts.steeringQueue ? withSteering(manifest, opts.steeringQueue) : manifest;
 }
 
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {

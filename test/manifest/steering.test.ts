@@ -1,0 +1,53 @@
+// The console's steering dependency is injected into any manifest — generated or hand-written — with the
+// queue appended to its argv; a loaded manifest is never modified in place.
+import { describe, expect, test } from "bun:test";
+import { generateManifest } from "../../src/manifest/generate.ts";
+import { withSteering } from "../../src/manifest/steering.ts";
+
+const self = ["/opt/i/bin/i"];
+
+describe("withSteering", () => {
+  test("adds the built-in steering worker, alone, with --queue", () => {
+    const base = generateManifest({ profile: "compact", configDir: "/cfg", plugins: {}, bindings: {}, self });
+    const before = JSON.stringify(base);
+    const m = withSteering(base, "/data/queues/q.jsonl", self);
+    expect(JSON.stringify(base)).toBe(before);
+    const steering = m.modules.find((x) => x.name === "steering");
+    expect(steering).toMatchObject({ builtin: true, cwd: "/cfg", hooks: ["steer"], tools: [] });
+    expect(steering?.exec).toEqual(["/opt/i/bin/i", "worker", "steering", "--queue", "/data/queues/q.jsonl"]);
+    expect(m.hooks.steer).toEqual([
+      { module: "steering", exec: steering?.exec ?? [], cwd: "/cfg", builtin: true },
+    ]);
+    // the other modules are untouched
+    expect(m.modules.filter((x) => x.name !== "steering")).toEqual(base.modules);
+  });
+
+  test("even when plugins.json disables it: the console dependency stays", () => {
+    const base = generateManifest({
+      profile: "standard",
+      configDir: "/cfg",
+      plugins: { disabled: ["steering"] },
+      bindings: {},
+      self,
+    });
+    expect(withSteering(base, "/q", self).hooks.steer?.[0]?.module).toBe("steering");
+  });
+
+  test("a bound steering replacement keeps its argv and gets the queue appended", () => {
+    const base = generateManifest({
+      profile: "budget",
+      configDir: "/cfg",
+      plugins: {},
+      bindings: { steering: { exec: ["/usr/local/bin/my-steer", "--fast"], cwd: "/srv/steer" } },
+      self,
+      inject: ["steering"],
+    });
+    const m = withSteering(base, "/q.jsonl", self);
+    const expected = ["/usr/local/bin/my-steer", "--fast", "--queue", "/q.jsonl"];
+    expect(m.modules.find((x) => x.name === "steering")?.exec).toEqual(expected);
+    expect(m.hooks.steer).toEqual([
+      { module: "steering", exec: expected, cwd: "/srv/steer", builtin: false },
+    ]);
+    expect(m.modules.filter((x) => x.name === "steering")).toHaveLength(1);
+  });
+});
