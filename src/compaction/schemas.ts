@@ -3,7 +3,7 @@
 // checks all use them. Every object is loose (extra keys allowed) because hook data flows through a
 // pipeline of modules and each must hand back what it received, unrelated fields included.
 import { z } from "zod";
-import { ImagesPolicy } from "../config/schemas.ts";
+import { ImagesPolicy, MAX_PROMPT_CHARS } from "../config/schemas.ts";
 import { ImagePart, Message } from "../history/schema.ts";
 
 const Count = z.number().int().nonnegative();
@@ -96,15 +96,11 @@ export const PlanReply = z.looseObject({
 });
 
 /** `before_compact`, model-assisted route: the core renders `messages` and asks the model itself. */
-export const MAX_COMPACT_PROMPT_CHARS = 32000;
 export const ModelRouteReply = z.looseObject({
   prompt: z
     .string()
     .refine((s) => s.trim().length > 0, "must be a nonempty string")
-    .refine(
-      (s) => s.length <= MAX_COMPACT_PROMPT_CHARS,
-      `must be at most ${MAX_COMPACT_PROMPT_CHARS} characters`,
-    ),
+    .refine((s) => s.length <= MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`),
   messages: z.array(Message),
   summary_images: z.array(ImagePart).optional(),
   retained_images: z.array(ImagePart).optional(),

@@ -70,6 +70,7 @@ export const AuthFile = z.strictObject({
   responses: z.string().min(1).optional(),
 });
 
+/** Longest compaction prompt (seed 000): a compact.json prompt file and any prompt a hook supplies. */
 export const MAX_PROMPT_CHARS = 32000;
 
 export type ImagesPolicy = z.infer<typeof ImagesPolicy>;

@@ -1,9 +1,8 @@
 // The built-in compaction policy, read from config_dir/compact.json (the worker's cwd) on every
 // compaction so edits apply without a restart. Bad files are errors that name the file and the fix.
 import { join } from "node:path";
-import { MAX_COMPACT_PROMPT_CHARS } from "../../src/compaction/schemas.ts";
 import { loadCompactFile, readCompactPrompt } from "../../src/config/load.ts";
-import type { CompactFile, ImagesPolicy } from "../../src/config/schemas.ts";
+import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/config/schemas.ts";
 import { PROMPTS } from "../../src/generated/prompts.ts";
 
 export const DEFAULT_KEEP_RECENT = 4;
@@ -63,9 +62,9 @@ export function choosePrompt(
     prompt = withInstructions(PROMPTS.compact.replaceAll("{{workspace}}", workspace), data.instructions);
     source = "the default prompt";
   }
-  if (prompt.length > MAX_COMPACT_PROMPT_CHARS) {
+  if (prompt.length > MAX_PROMPT_CHARS) {
     throw new Error(
-      `compact: ${source} with the /compact instructions has ${prompt.length} characters, over the ${MAX_COMPACT_PROMPT_CHARS} limit; shorten the instructions`,
+      `compact: ${source} with the /compact instructions has ${prompt.length} characters, over the ${MAX_PROMPT_CHARS} limit; shorten the instructions`,
     );
   }
   return prompt;

@@ -2,12 +2,13 @@
 // workspace's project instructions (AGENTS.md, .i/system.md), each clearly delimited and bounded because
 // they come from the repository, not from the user.
 import { join } from "node:path";
+import { MAX_PROMPT_CHARS } from "../../src/config/schemas.ts";
 import { readOptionalText, substituteWorkspace } from "../sdk/read-text.ts";
 import { clipText } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 
-/** Largest user template (config_dir/prompts/*.md), matching the compaction prompt bound of seed 000. */
-export const MAX_TEMPLATE_CHARS = 32000;
+/** Largest user template (config_dir/prompts/*.md): the compaction prompt bound of seed 000. */
+export const MAX_TEMPLATE_CHARS = MAX_PROMPT_CHARS;
 /** Largest project instruction file shown; longer files are cut with a note, not refused. */
 export const MAX_PROJECT_CHARS = 16000;
 /** Workspace files read as project instructions, in this order. */
