@@ -4,6 +4,8 @@ import { join } from "node:path";
 import { loadCompactFile, readCompactPrompt } from "../../src/config/load.ts";
 import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/config/schemas.ts";
 import { PROMPTS } from "../../src/generated/prompts.ts";
+import { substituteWorkspace } from "../sdk/read-text.ts";
+import { withSummaryInstructions } from "../sdk/summary-prompt.ts";
 
 export const DEFAULT_KEEP_RECENT = 4;
 
@@ -35,11 +37,6 @@ export function imagesPolicy(policy: CompactPolicy, model: unknown): ImagesPolic
   return "keep";
 }
 
-function withInstructions(prompt: string, instructions: unknown): string {
-  if (typeof instructions !== "string" || instructions.trim() === "") return prompt;
-  return `${prompt.trimEnd()}\n\n## Additional instructions from the user for this summary\n${instructions.trim()}\n`;
-}
-
 /**
  * The summary prompt, by precedence: the compact.json prompt file (plus the user's instructions), else a
  * prompt an earlier hook supplied (already including instructions, used as-is), else the embedded
@@ -54,12 +51,12 @@ export function choosePrompt(
   let source: string;
   if (policy.config.prompt !== undefined) {
     const text = readCompactPrompt(policy.file, policy.config.prompt);
-    prompt = withInstructions(text.replaceAll("{{workspace}}", workspace), data.instructions);
+    prompt = withSummaryInstructions(substituteWorkspace(text, workspace), data.instructions);
     source = `${policy.file} prompt`;
   } else if (typeof data.prompt === "string" && data.prompt.trim() !== "") {
     return data.prompt;
   } else {
-    prompt = withInstructions(PROMPTS.compact.replaceAll("{{workspace}}", workspace), data.instructions);
+    prompt = withSummaryInstructions(substituteWorkspace(PROMPTS.compact, workspace), data.instructions);
     source = "the default prompt";
   }
   if (prompt.length > MAX_PROMPT_CHARS) {

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { PROMPTS } from "../../src/generated/prompts.ts";
 import type { Data } from "../sdk/module.ts";
 import { substituteWorkspace } from "../sdk/read-text.ts";
+import { withSummaryInstructions } from "../sdk/summary-prompt.ts";
 import { readTemplate } from "./system-additions.ts";
 
 export const MAX_INSTRUCTIONS_CHARS = 8000;
@@ -23,18 +24,15 @@ export function supplyCompactPrompt(data: Data, configDir: string, workspace: st
   if (typeof prompt === "string" && prompt.trim() !== "") return data;
 
   const template = readTemplate(join(configDir, "prompts", "summary.md"));
-  let text = substituteWorkspace(
+  const text = substituteWorkspace(
     template !== undefined && template.trim() !== "" ? template : PROMPTS.compact,
     workspace,
   ).trimEnd();
   const extra = instructions?.trim() ?? "";
-  if (extra !== "") {
-    if (extra.length > MAX_INSTRUCTIONS_CHARS) {
-      throw new Error(
-        `compaction instructions have ${extra.length} characters, over the ${MAX_INSTRUCTIONS_CHARS} limit; shorten them`,
-      );
-    }
-    text += `\n\n## Additional instructions from the user for this summary\n${extra}`;
+  if (extra.length > MAX_INSTRUCTIONS_CHARS) {
+    throw new Error(
+      `compaction instructions have ${extra.length} characters, over the ${MAX_INSTRUCTIONS_CHARS} limit; shorten them`,
+    );
   }
-  return { ...data, prompt: `${text}\n` };
+  return { ...data, prompt: withSummaryInstructions(`${text}\n`, extra) };
 }
