@@ -1,6 +1,7 @@
 // The built-in `cache` module: on `before_request`, adds prompt-cache breakpoint hints for providers that need
 // them (`hints.cache_breakpoints`), leaving every other field — and other modules' hints — untouched.
 import { BeforeRequestData } from "../../src/worker/protocol.ts";
+import { parseHookData } from "../sdk/hook-data.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { cacheBreakpoints, EXPLICIT_CACHE_PROVIDERS } from "./breakpoints.ts";
 
@@ -8,14 +9,7 @@ export const cacheModule = defineWorkerModule({
   name: "cache",
   hooks: {
     before_request: (data) => {
-      const parsed = BeforeRequestData.safeParse(data);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new Error(
-          `before_request: invalid data at ${issue?.path.join(".") || "(top)"}: ${issue?.message}`,
-        );
-      }
-      const req = parsed.data;
+      const req = parseHookData("before_request", BeforeRequestData, data);
       if (!EXPLICIT_CACHE_PROVIDERS.includes(req.provider)) return data;
       const marks = cacheBreakpoints(req.messages.map((m) => m.role));
       if (marks.length === 0) return data;
