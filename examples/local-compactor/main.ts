@@ -9,7 +9,7 @@
 // Build: bun examples/local-compactor/build.ts [--windows]. Bind: see README.md next to this file.
 import { parseArgs } from "node:util";
 import type { History, Message } from "../../src/history/schema.ts";
-import { turnStarts } from "../../src/history/tool-batches.ts";
+import { latestCut } from "../../src/history/tool-batches.ts";
 import { type Data, defineWorkerModule } from "../../workers/sdk/module.ts";
 import { serve } from "../../workers/sdk/serve.ts";
 import { capBytes, extractNotes, NOTES_MAX_BYTES } from "./notes.ts";
@@ -21,16 +21,6 @@ if (!Number.isInteger(keep) || keep < 1) {
   process.exit(2);
 }
 
-/** The latest turn boundary that keeps `keep` messages, never splitting a tool call from its result. */
-function cutFor(history: History): number | null {
-  const starts = turnStarts(history);
-  for (let k = starts.length - 1; k >= 0; k--) {
-    const i = starts[k] as number;
-    if (i <= history.length - keep) return i >= 2 ? i : null;
-  }
-  return null;
-}
-
 const compactor = defineWorkerModule({
   name: "compact",
   hooks: {
@@ -38,7 +28,8 @@ const compactor = defineWorkerModule({
       // This policy follows the budget's recommendation; a manual /compact (force) always plans.
       const rec = (data.budget as { recommendation?: string } | undefined)?.recommendation;
       if (data.force !== true && rec !== "compact" && rec !== "over") return { ...data, cut: null };
-      const cut = cutFor(data.history as History);
+      // The latest turn boundary that keeps `keep` messages, never splitting a tool call from its result.
+      const cut = latestCut(data.history as History, keep) ?? null;
       return { ...data, cut, state: cut === null ? null : { by: "i-local-compactor", keep } };
     },
     before_compact(data) {

@@ -41,6 +41,21 @@ export function turnStarts(h: History): number[] {
   return out;
 }
 
+/**
+ * Where a compactor keeping at least `keepRecent` recent messages would cut: the latest turn start at or
+ * before history.length - keepRecent, if it is 2 or more (history[0] is the system message, and something
+ * must be left to summarise).
+ */
+export function latestCut(h: History, keepRecent: number): number | undefined {
+  const limit = h.length - keepRecent;
+  const starts = turnStarts(h);
+  for (let k = starts.length - 1; k >= 0; k--) {
+    const i = starts[k] as number;
+    if (i <= limit) return i >= 2 ? i : undefined;
+  }
+  return undefined;
+}
+
 /** The calls of the final assistant message that no tool message answers yet (a batch in progress). */
 export function pendingToolCalls(h: History): ToolCall[] {
   const batch = openBatchBefore(h, h.length);

@@ -4,6 +4,7 @@ import type { History, Message } from "../../src/history/schema.ts";
 import {
   answerPendingToolCalls,
   isSafeCut,
+  latestCut,
   pendingToolCalls,
   turnStarts,
 } from "../../src/history/tool-batches.ts";
@@ -54,6 +55,21 @@ describe("turnStarts", () => {
     const broken: History = [sys, user("a"), asst("", "x", "y"), tool("x"), user("b"), user("c")];
     const expected = broken.map((_, i) => i).filter((i) => isSafeCut(broken, i));
     expect(turnStarts(broken)).toEqual(expected);
+  });
+});
+
+describe("latestCut", () => {
+  test("the latest turn start that keeps keepRecent messages, never inside a batch", () => {
+    expect(latestCut(h, 1)).toBe(7); // turn starts 1, 2, 5, 7; 8 - 1 = 7
+    expect(latestCut(h, 2)).toBe(5); // limit 6 is a tool result: back to the batch's assistant
+    expect(latestCut(h, 3)).toBe(5);
+    expect(latestCut(h, 4)).toBe(2);
+  });
+
+  test("none when the only candidate would leave nothing to summarise", () => {
+    expect(latestCut(h, 7)).toBeUndefined(); // limit 1: the only turn start there is below 2
+    expect(latestCut(h, 8)).toBeUndefined();
+    expect(latestCut([sys, user("a")], 1)).toBeUndefined();
   });
 });
 

@@ -2,7 +2,7 @@
 // messages and walks back to the nearest turn boundary, so a tool batch is never split and no tool
 // result is orphaned from the call that asked for it.
 import type { History } from "../../src/history/schema.ts";
-import { turnStarts } from "../../src/history/tool-batches.ts";
+import { latestCut } from "../../src/history/tool-batches.ts";
 import type { Data } from "../sdk/module.ts";
 import { type CompactPolicy, imagesPolicy } from "./policy.ts";
 
@@ -12,17 +12,6 @@ export interface PlanState {
   version: 1;
   keep_recent: number;
   images: "keep" | "omit" | "describe";
-}
-
-/** The largest turn start at or before history.length - keepRecent, if one is ≥ 2. */
-export function chooseCut(history: History, keepRecent: number): number | undefined {
-  const limit = history.length - keepRecent;
-  const starts = turnStarts(history);
-  for (let k = starts.length - 1; k >= 0; k--) {
-    const i = starts[k] as number;
-    if (i <= limit) return i >= 2 ? i : undefined;
-  }
-  return undefined;
 }
 
 function decline(data: Data, reason: string): Data {
@@ -38,7 +27,7 @@ export function plan(data: Data, policy: CompactPolicy): Data {
   }
   const history = data.history;
   if (!Array.isArray(history)) throw new Error("compact_plan: data.history is not an array");
-  const cut = chooseCut(history as History, policy.keepRecent);
+  const cut = latestCut(history as History, policy.keepRecent);
   if (cut === undefined) {
     return decline(
       data,
