@@ -3,11 +3,11 @@
 // message_stop. Event types we do not use (ping, thinking, future additions) are ignored.
 import { z } from "zod";
 import type { History } from "../history/schema.ts";
-import { type CallSite, redact, streamError } from "./errors.ts";
+import { type CallSite, streamError } from "./errors.ts";
 import { ReplyBuilder } from "./reply-builder.ts";
 import type { SseEvent } from "./sse.ts";
-import { parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
-import { type ModelResponse, ProviderError, type StopReason, type StreamEvent, type Usage } from "./types.ts";
+import { badStreamData, parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
+import type { ModelResponse, StopReason, StreamEvent, Usage } from "./types.ts";
 
 const AnthropicUsage = z.object({
   input_tokens: z.number().nullish(),
@@ -67,12 +67,7 @@ export class AnthropicDecoder implements WireDecoder {
     const raw = parseChunk(this.site, ev.data);
     if ((raw as { type?: unknown } | null)?.type === "error") throw streamError(this.site, ev.data);
     const parsed = AnthropicStreamEvent.safeParse(raw);
-    if (!parsed.success) {
-      throw new ProviderError(
-        "server",
-        `anthropic model "${this.site.model}": unexpected stream event: ${redact(ev.data.slice(0, 200), this.site.apiKey)}`,
-      );
-    }
+    if (!parsed.success) throw badStreamData(this.site, "unexpected stream event", ev.data);
     const e = parsed.data;
     switch (e.type) {
       case "message_start":

@@ -1,9 +1,8 @@
 // The Anthropic Messages provider.
 import { anthropicRequestBody } from "./anthropic-request.ts";
 import { AnthropicDecoder } from "./anthropic-stream.ts";
-import { NO_KEY } from "./credentials.ts";
-import { type ProviderSettings, streamWithRetry } from "./transport.ts";
-import type { ModelRequest, ModelResponse, Provider, StreamEvent } from "./types.ts";
+import { type ProviderSettings, streamHeaders, streamModelRequest } from "./transport.ts";
+import type { Provider } from "./types.ts";
 
 export const ANTHROPIC_DEFAULT_BASE = "https://api.anthropic.com";
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -18,29 +17,13 @@ export function anthropicEndpoint(baseUrl = ANTHROPIC_DEFAULT_BASE): string {
 }
 
 export function createAnthropicProvider(settings: ProviderSettings): Provider {
-  const url = anthropicEndpoint(settings.baseUrl);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
+  const headers = streamHeaders(settings, (apiKey) => ({ "x-api-key": apiKey }), {
     "anthropic-version": ANTHROPIC_VERSION,
-    ...(settings.apiKey && settings.apiKey !== NO_KEY ? { "x-api-key": settings.apiKey } : {}),
-    ...settings.headers,
-  };
+  });
+  const endpoint = { provider: "anthropic" as const, url: anthropicEndpoint(settings.baseUrl), headers };
   return {
     name: "anthropic",
-    stream(req: ModelRequest, onEvent?: (ev: StreamEvent) => void): Promise<ModelResponse> {
-      const site = { provider: "anthropic" as const, model: req.model, apiKey: settings.apiKey };
-      return streamWithRetry({
-        site,
-        url,
-        headers,
-        body: anthropicRequestBody(req),
-        fetch: settings.fetch,
-        retry: settings.retry,
-        ...(req.signal ? { signal: req.signal } : {}),
-        ...(onEvent ? { onEvent } : {}),
-        decoder: (emit) => new AnthropicDecoder(site, req.messages, emit),
-      });
-    },
+    stream: (req, onEvent) =>
+      streamModelRequest(settings, endpoint, req, anthropicRequestBody(req), onEvent, AnthropicDecoder),
   };
 }

@@ -3,11 +3,11 @@
 // servers differ in the details (some omit index, repeat the id, or send the whole call at once).
 import { z } from "zod";
 import type { History } from "../history/schema.ts";
-import { type CallSite, redact, streamError } from "./errors.ts";
+import { type CallSite, streamError } from "./errors.ts";
 import { ReplyBuilder } from "./reply-builder.ts";
 import type { SseEvent } from "./sse.ts";
-import { parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
-import { ProviderError, type StopReason, type StreamEvent, type Usage } from "./types.ts";
+import { badStreamData, parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
+import type { StopReason, StreamEvent, Usage } from "./types.ts";
 
 const ToolCallDelta = z.object({
   index: z.number().int().nonnegative().nullish(),
@@ -72,7 +72,7 @@ export class OpenAiDecoder implements WireDecoder {
     if (!data) return;
     const raw = parseChunk(this.site, data);
     const parsed = OpenAiChunk.safeParse(raw);
-    if (!parsed.success) throw this.malformed(data);
+    if (!parsed.success) throw badStreamData(this.site, "unexpected stream chunk", data);
     const chunk = parsed.data;
     if (chunk.error !== undefined && chunk.error !== null) throw streamError(this.site, data);
     if (chunk.usage) this.usage = usageOf(chunk.usage);
@@ -124,13 +124,6 @@ export class OpenAiDecoder implements WireDecoder {
       stop: stopReason(this.finishReason, this.reply.hasToolCalls),
       ...(this.usage ? { usage: this.usage } : {}),
     };
-  }
-
-  private malformed(data: string): ProviderError {
-    return new ProviderError(
-      "server",
-      `${this.site.provider} model "${this.site.model}": unexpected stream chunk: ${redact(data.slice(0, 200), this.site.apiKey)}`,
-    );
   }
 }
 

@@ -6,11 +6,11 @@
 // report failures. Events we do not use (reasoning summaries, content_part.*, future additions) are ignored.
 import { z } from "zod";
 import type { History } from "../history/schema.ts";
-import { type CallSite, redact, streamError } from "./errors.ts";
+import { type CallSite, streamError } from "./errors.ts";
 import { ReplyBuilder } from "./reply-builder.ts";
 import type { SseEvent } from "./sse.ts";
-import { parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
-import { ProviderError, type StreamEvent } from "./types.ts";
+import { badStreamData, parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
+import type { StreamEvent } from "./types.ts";
 
 /** An output item as the stream shows it; only the fields a function call needs are read. */
 const StreamItem = z.looseObject({
@@ -74,7 +74,7 @@ export class ResponsesDecoder implements WireDecoder<ResponsesStreamResult> {
     if (!data || data === "[DONE]") return;
     const raw = parseChunk(this.site, data);
     const type = (raw as { type?: unknown } | null)?.type;
-    if (typeof type !== "string") throw this.unexpected(data);
+    if (typeof type !== "string") throw badStreamData(this.site, "unexpected stream event", data);
     switch (type) {
       case "response.output_text.delta":
       case "response.refusal.delta":
@@ -158,14 +158,7 @@ export class ResponsesDecoder implements WireDecoder<ResponsesStreamResult> {
 
   private parse<S extends z.ZodType>(schema: S, raw: unknown, data: string): z.infer<S> {
     const r = schema.safeParse(raw);
-    if (!r.success) throw this.unexpected(data);
+    if (!r.success) throw badStreamData(this.site, "unexpected stream event", data);
     return r.data;
-  }
-
-  private unexpected(data: string): ProviderError {
-    return new ProviderError(
-      "server",
-      `${this.site.provider} model "${this.site.model}": unexpected stream event: ${redact(data.slice(0, 200), this.site.apiKey)}`,
-    );
   }
 }

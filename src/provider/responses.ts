@@ -3,25 +3,14 @@
 // request body (wire_request) and reads the final response (wire_response).
 import { UserError } from "../cli/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
-import { NO_KEY } from "./credentials.ts";
-import { OPENAI_DEFAULT_BASE } from "./openai.ts";
-import { ResponsesDecoder, type ResponsesStreamResult } from "./responses-stream.ts";
+import { bearer, openAiEndpoint } from "./openai.ts";
+import { ResponsesDecoder } from "./responses-stream.ts";
 import { hasWireHooks, wireRequestBody, wireResponse } from "./responses-wire.ts";
-import { type ProviderSettings, streamWithRetry } from "./transport.ts";
-import type { ModelRequest, ModelResponse, Provider, StreamEvent } from "./types.ts";
+import { type ProviderSettings, streamHeaders, streamModelRequest } from "./transport.ts";
+import type { Provider } from "./types.ts";
 
 export const RESPONSES_MODULE_MISSING =
   "--provider responses needs the responses module: use --profile full, responses-compact or responses-budget";
-
-/** The responses URL; an origin-only base URL gets the conventional "/v1" (as for Chat Completions). */
-export function responsesEndpoint(baseUrl = OPENAI_DEFAULT_BASE): string {
-  const url = new URL(baseUrl);
-  let path = url.pathname.replace(/\/+$/, "");
-  if (path === "") path = "/v1";
-  if (!path.endsWith("/responses")) path += "/responses";
-  url.pathname = path;
-  return url.toString();
-}
 
 /**
  * Refuses, before any HTTP, a manifest without a module for wire_request and wire_response: without them
@@ -29,29 +18,16 @@ export function responsesEndpoint(baseUrl = OPENAI_DEFAULT_BASE): string {
  */
 export function createResponsesProvider(settings: ProviderSettings, hooks: HookRunner | undefined): Provider {
   if (!hooks || !hasWireHooks(hooks)) throw new UserError(RESPONSES_MODULE_MISSING);
-  const url = responsesEndpoint(settings.baseUrl);
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    accept: "text/event-stream",
-    ...(settings.apiKey && settings.apiKey !== NO_KEY ? { authorization: `Bearer ${settings.apiKey}` } : {}),
-    ...settings.headers,
+  const endpoint = {
+    provider: "responses" as const,
+    url: openAiEndpoint(settings.baseUrl, "/responses"),
+    headers: streamHeaders(settings, bearer),
   };
   return {
     name: "responses",
-    async stream(req: ModelRequest, onEvent?: (ev: StreamEvent) => void): Promise<ModelResponse> {
-      const site = { provider: "responses" as const, model: req.model, apiKey: settings.apiKey };
+    async stream(req, onEvent) {
       const body = await wireRequestBody(hooks, req);
-      const streamed: ResponsesStreamResult = await streamWithRetry({
-        site,
-        url,
-        headers,
-        body,
-        fetch: settings.fetch,
-        retry: settings.retry,
-        ...(req.signal ? { signal: req.signal } : {}),
-        ...(onEvent ? { onEvent } : {}),
-        decoder: (emit) => new ResponsesDecoder(site, req.messages, emit),
-      });
+      const streamed = await streamModelRequest(settings, endpoint, req, body, onEvent, ResponsesDecoder);
       return wireResponse(hooks, req, streamed.response);
     },
   };

@@ -1,10 +1,12 @@
 // One streamed model request over HTTP: POST, check the status, read the SSE body through a wire-format
 // decoder, and retry transient failures — but only while nothing has been shown to the caller yet, so a
 // retry can never duplicate text or tool calls that were already streamed.
+import type { History } from "../history/schema.ts";
+import { NO_KEY } from "./credentials.ts";
 import { type CallSite, cancelledError, httpError, networkError, redact, streamError } from "./errors.ts";
 import { backoffDelay, type RetryPolicy, sleep } from "./retry.ts";
 import { readSse, type SseEvent } from "./sse.ts";
-import { type ModelResponse, ProviderError, type StreamEvent } from "./types.ts";
+import { type ModelRequest, type ModelResponse, ProviderError, type StreamEvent } from "./types.ts";
 
 /** What every provider needs besides the request itself (built by createProvider). */
 export interface ProviderSettings {
@@ -40,6 +42,61 @@ export interface StreamCall<T = ModelResponse> {
   onEvent?: (ev: StreamEvent) => void;
   /** a fresh decoder per attempt */
   decoder: (emit: (ev: StreamEvent) => void) => WireDecoder<T>;
+}
+
+/** Where a provider sends its requests, and how: the wire's name for messages, its URL and headers. */
+export interface Endpoint {
+  provider: CallSite["provider"];
+  url: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * The headers of every streamed request: JSON in, an event stream out, the wire's own headers, the
+ * credential header when there is a key (none for NO_KEY), then the user's extra headers, which win.
+ */
+export function streamHeaders(
+  settings: ProviderSettings,
+  credential: (apiKey: string) => Record<string, string>,
+  wire: Record<string, string> = {},
+): Record<string, string> {
+  const { apiKey } = settings;
+  return {
+    "content-type": "application/json",
+    accept: "text/event-stream",
+    ...wire,
+    ...(apiKey && apiKey !== NO_KEY ? credential(apiKey) : {}),
+    ...settings.headers,
+  };
+}
+
+type DecoderClass<T> = new (
+  site: CallSite,
+  history: History,
+  emit: (ev: StreamEvent) => void,
+) => WireDecoder<T>;
+
+/** One model request of `req` with `body`, streamed through a fresh `Decoder` per attempt. */
+export function streamModelRequest<T>(
+  settings: ProviderSettings,
+  endpoint: Endpoint,
+  req: ModelRequest,
+  body: unknown,
+  onEvent: ((ev: StreamEvent) => void) | undefined,
+  Decoder: DecoderClass<T>,
+): Promise<T> {
+  const site: CallSite = { provider: endpoint.provider, model: req.model, apiKey: settings.apiKey };
+  return streamWithRetry({
+    site,
+    url: endpoint.url,
+    headers: endpoint.headers,
+    body,
+    fetch: settings.fetch,
+    retry: settings.retry,
+    ...(req.signal ? { signal: req.signal } : {}),
+    ...(onEvent ? { onEvent } : {}),
+    decoder: (emit) => new Decoder(site, req.messages, emit),
+  });
 }
 
 /** Wraps an exception thrown by the caller's own onEvent callback, which must reach it unchanged. */
@@ -118,15 +175,20 @@ async function once<T>(call: StreamCall<T>, payload: string, emit: (ev: StreamEv
   return decoder.finish();
 }
 
+/** A stream payload the decoder cannot use, quoted (shortened, the key scrubbed) after `what` is wrong. */
+export function badStreamData(site: CallSite, what: string, data: string): ProviderError {
+  return new ProviderError(
+    "server",
+    `${site.provider} model "${site.model}": ${what}: ${redact(data.slice(0, 200), site.apiKey)}`,
+  );
+}
+
 /** Parse one SSE data payload, turning garbage into a classified error instead of a SyntaxError. */
 export function parseChunk(site: CallSite, data: string): unknown {
   try {
     return JSON.parse(data);
   } catch {
-    throw new ProviderError(
-      "server",
-      `${site.provider} model "${site.model}": malformed stream chunk: ${redact(data.slice(0, 200), site.apiKey)}`,
-    );
+    throw badStreamData(site, "malformed stream chunk", data);
   }
 }
 

@@ -121,6 +121,14 @@ describe("openai wire", () => {
     expect(openAiEndpoint("https://openrouter.ai/api/v1")).toBe(
       "https://openrouter.ai/api/v1/chat/completions",
     );
+    // The Responses API shares the rule.
+    expect(openAiEndpoint(undefined, "/responses")).toBe("https://api.openai.com/v1/responses");
+    expect(openAiEndpoint("http://localhost:11434", "/responses")).toBe(
+      "http://localhost:11434/v1/responses",
+    );
+    expect(openAiEndpoint("http://127.0.0.1:9/v1/responses", "/responses")).toBe(
+      "http://127.0.0.1:9/v1/responses",
+    );
   });
 });
 
