@@ -1,12 +1,12 @@
 // `edit`: replace an exact piece of text in a file. old_text must occur exactly once (or replace_all), so
 // an edit never lands somewhere the model did not mean. The write is atomic and keeps the file's mode.
-import { closeSync, fstatSync, readSync } from "node:fs";
+import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
 import { writeFileAtomic } from "../runtime/atomic-write.ts";
 import { notFoundHint } from "./edit-hint.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { displayPath, resolveInWorkspace } from "./paths.ts";
-import { openRegularFile } from "./read.ts";
+import { openRegularFile, readAll } from "./read.ts";
 import { ToolError } from "./tool-error.ts";
 import { formatBytes } from "./truncate.ts";
 import type { CoreTool } from "./types.ts";
@@ -32,19 +32,13 @@ function readTextFile(real: string, shown: string): { text: string; mode: number
         `${shown} is ${formatBytes(st.size)}, over the ${formatBytes(EDIT_MAX_BYTES)} edit limit; use bash (sed, patch) instead`,
       );
     }
-    const buf = Buffer.allocUnsafe(st.size);
-    let off = 0;
-    while (off < st.size) {
-      const n = readSync(fd, buf, off, st.size - off, off);
-      if (n === 0) break;
-      off += n;
-    }
-    const kind = sniffFileKind(buf.subarray(0, Math.min(off, SNIFF_BYTES)));
+    const buf = readAll(fd, st.size);
+    const kind = sniffFileKind(buf.subarray(0, SNIFF_BYTES));
     if (kind.kind !== "text")
       throw new ToolError(`${shown} is not a text file; edit only changes text files`);
     let text: string;
     try {
-      text = strictUtf8.decode(buf.subarray(0, off));
+      text = strictUtf8.decode(buf);
     } catch {
       // Decoding with replacement characters and writing back would silently corrupt the file.
       throw new ToolError(`${shown} is not valid UTF-8; edit would corrupt it, so use bash (sed) instead`);

@@ -45,7 +45,8 @@ export function openRegularFile(real: string, shown: string): number {
   }
 }
 
-function readAll(fd: number, size: number): Buffer {
+/** The first `size` bytes of the open file (fewer if it shrank meanwhile). */
+export function readAll(fd: number, size: number): Buffer {
   const buf = Buffer.allocUnsafe(size);
   let off = 0;
   while (off < size) {
