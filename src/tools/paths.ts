@@ -30,7 +30,8 @@ export function realpathLoose(p: string, hops = 0): string {
   return join(realpathLoose(parent, hops), basename(p));
 }
 
-function isInside(root: string, p: string): boolean {
+/** True when `p` is `root` or below it (both absolute and normalised; no symlinks are followed). */
+export function isInside(root: string, p: string): boolean {
   const rel = relative(root, p);
   return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }

@@ -2,13 +2,11 @@
 // lexical path is not enough: a symlink inside the workspace may point anywhere, so the real path of the
 // target is checked too.
 import { realpathSync } from "node:fs";
-import { isAbsolute, relative, resolve, sep } from "node:path";
+import { resolve } from "node:path";
+import { isInside } from "../../src/tools/paths.ts";
 
-/** True when `p` is `root` or below it (both absolute, already normalised). */
-export function isInside(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === "" || (!rel.startsWith(`..${sep}`) && rel !== ".." && !isAbsolute(rel));
-}
+// The same containment rule as the core's file tools.
+export { isInside };
 
 /** The real path of the workspace (symlinks in the workspace path itself resolved). */
 export function realWorkspace(workspace: string): string {
