@@ -204,8 +204,13 @@ export class CompactionController {
     }
   }
 
+  /** The last usage sample, while the messages it covered are still all in `history`. */
+  private usageFor(history: History): UsageSample | undefined {
+    return this.usage && this.usage.messages <= history.length ? this.usage : undefined;
+  }
+
   private async read(history: History, tools: readonly ToolDecl[]): Promise<BudgetReading> {
-    const usage = this.usage && this.usage.messages <= history.length ? this.usage : undefined;
+    const usage = this.usageFor(history);
     return readBudget(this.deps.hooks, budgetModel(this.deps.model), this.pipeline.policy, {
       history,
       tools,
@@ -232,13 +237,8 @@ export class CompactionController {
     if (!opts.quiet) announce();
     let outcome: Awaited<ReturnType<typeof runCompaction>>;
     try {
-      if (!this.deps.hooks.hasHook("budget")) {
-        throw new CompactionError(
-          "budget",
-          "no budget module is active, so there is no comparable estimate and compaction cannot run; enable the budget module",
-        );
-      }
-      const usage = this.usage && this.usage.messages <= history.length ? this.usage : undefined;
+      // runCompaction refuses first thing when no budget module could give a comparable estimate.
+      const usage = this.usageFor(history);
       outcome = await runCompaction(this.pipeline, {
         history,
         tools,
