@@ -1,7 +1,7 @@
 // Runs one batch of tool calls from an assistant message: core tools in-process, module tools through their
 // worker. Every call gets exactly one result, in order, so the history stays valid whatever happens.
 import { errorMessage } from "../cli/errors.ts";
-import type { Message, ToolCall } from "../history/schema.ts";
+import { contentWithImageMarkers, type Message, type ToolCall } from "../history/schema.ts";
 import { runCoreTool } from "../tools/index.ts";
 import { capText } from "../tools/truncate.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
@@ -41,11 +41,6 @@ export async function runToolCall(call: ToolCall, deps: ToolBatchDeps): Promise<
   return { content: `unknown tool "${call.name}"; available tools: ${names}`, is_error: true };
 }
 
-function displayText(r: ToolResult): string {
-  if (typeof r.content === "string") return r.content;
-  return r.content.map((p) => (p.type === "text" ? p.text : `[image ${p.media_type}]`)).join("\n");
-}
-
 /** Results for every call of `calls`; after an abort the rest are answered as cancelled, never skipped. */
 export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Promise<Message[]> {
   const out: Message[] = [];
@@ -62,7 +57,7 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
       id: call.id,
       name: call.name,
       is_error: result.is_error,
-      content: displayText(result),
+      content: contentWithImageMarkers(result.content),
     });
     out.push({
       role: "tool",

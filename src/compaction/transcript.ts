@@ -2,19 +2,14 @@
 // (not the compactor) so the untrusted-transcript wrapper always surrounds exactly what was rendered, and
 // nothing private (adapter state, image bytes, bookkeeping) can reach the summary request from here.
 import { PROMPTS } from "../generated/prompts.ts";
-import type { Content, Message } from "../history/schema.ts";
-
-function contentForTranscript(c: Content): string {
-  if (typeof c === "string") return c;
-  return c.map((p) => (p.type === "text" ? p.text : `[image ${p.media_type}]`)).join("\n");
-}
+import { contentWithImageMarkers, type Message } from "../history/schema.ts";
 
 /** One block per message; tool calls and results are labelled so the summariser can pair them. */
 export function renderTranscript(messages: readonly Message[]): string {
   const names = new Map<string, string>();
   const blocks: string[] = [];
   for (const m of messages) {
-    const text = contentForTranscript(m.content);
+    const text = contentWithImageMarkers(m.content);
     if (m.role === "tool") {
       const name = names.get(m.tool_call_id ?? "") ?? "tool";
       blocks.push(`[tool result: ${name} (${m.tool_call_id ?? "?"})]\n${text}`);

@@ -42,6 +42,12 @@ export type Role = z.infer<typeof Role>;
 export type Message = z.infer<typeof Message>;
 export type History = z.infer<typeof History>;
 
+/** The content as readable text: its text parts, and a `[image <media type>]` line for each image. */
+export function contentWithImageMarkers(content: Content): string {
+  if (typeof content === "string") return content;
+  return content.map((p) => (p.type === "text" ? p.text : `[image ${p.media_type}]`)).join("\n");
+}
+
 /** The plain text of a message's content (image parts are skipped). */
 export function contentText(content: Content): string {
   if (typeof content === "string") return content;
