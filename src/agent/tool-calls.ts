@@ -1,21 +1,48 @@
 // Runs one batch of tool calls from an assistant message: core tools in-process, module tools through their
 // worker. Every call gets exactly one result, in order, so the history stays valid whatever happens.
 import { errorMessage } from "../cli/errors.ts";
-import { contentWithImageMarkers, type Message, type ToolCall } from "../history/schema.ts";
+import {
+  type Content,
+  contentWithImageMarkers,
+  type Message,
+  type Part,
+  type ToolCall,
+} from "../history/schema.ts";
 import { runCoreTool } from "../tools/index.ts";
-import { capText } from "../tools/truncate.ts";
+import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
+import { capText, formatBytes } from "../tools/truncate.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import type { EmitEvent } from "./events.ts";
 
-/** Module tool output is untrusted and unbounded; cap it before it enters history. */
-const MODULE_OUTPUT_MAX_CHARS = 50_000;
+/** Module tool output is untrusted and unbounded: its text is capped, in total, before it enters history. */
+export const MODULE_OUTPUT_MAX_CHARS = 50_000;
 
 export interface ToolBatchDeps {
   hooks: HookRunner;
   coreNames: ReadonlySet<string>;
   ctx: ToolContext;
   emit: EmitEvent;
+}
+
+/**
+ * A module's result bounded as a core tool's is: the text capped (shared among its text parts), and an
+ * image larger than `read` would return named in its place, since providers refuse such images and one
+ * in the history would fail every later request.
+ */
+function boundModuleOutput(content: Content): Content {
+  if (typeof content === "string") return capText(content, MODULE_OUTPUT_MAX_CHARS);
+  const textParts = content.filter((p) => p.type === "text").length;
+  const perPart = Math.floor(MODULE_OUTPUT_MAX_CHARS / Math.max(1, textParts));
+  return content.map((p): Part => {
+    if (p.type === "text") return { type: "text", text: capText(p.text, perPart) };
+    const bytes = Math.floor((p.data.length * 3) / 4);
+    if (bytes <= READ_MAX_IMAGE_BYTES) return p;
+    return {
+      type: "text",
+      text: `[image ${p.media_type} of ${formatBytes(bytes)} left out: over the ${formatBytes(READ_MAX_IMAGE_BYTES)} image limit]`,
+    };
+  });
 }
 
 async function runModuleTool(call: ToolCall, hooks: HookRunner): Promise<ToolResult> {
@@ -27,8 +54,7 @@ async function runModuleTool(call: ToolCall, hooks: HookRunner): Promise<ToolRes
   }
   try {
     const r = await hooks.callTool(call.name, args, call.id);
-    if (typeof r.content === "string") return { ...r, content: capText(r.content, MODULE_OUTPUT_MAX_CHARS) };
-    return r;
+    return { ...r, content: boundModuleOutput(r.content) };
   } catch (err) {
     return { content: `tool ${call.name} failed: ${errorMessage(err)}`, is_error: true };
   }

@@ -1,0 +1,39 @@
+// A module tool's result enters the history bounded whatever its shape: text capped, an oversized image
+// named instead of kept. Real worker process (the misbehaving fixture, bound for the search module).
+import { afterAll, describe, expect, test } from "bun:test";
+import type { AgentEvent } from "../../src/agent/events.ts";
+import { MODULE_OUTPUT_MAX_CHARS, runToolBatch } from "../../src/agent/tool-calls.ts";
+import { WorkerHost } from "../../src/worker/host.ts";
+import { manifestOf, misbehaving, TempDirs } from "../worker/helpers.ts";
+
+const temp = new TempDirs();
+const hosts: WorkerHost[] = [];
+afterAll(async () => {
+  await Promise.all(hosts.map((h) => h.close()));
+  temp.cleanup();
+});
+
+describe("module tool results", () => {
+  test("parts are bounded like a string result: text capped, an over-limit image left out", async () => {
+    const dir = temp.make();
+    const manifest = manifestOf(["search"], dir, { search: misbehaving("search", "flood-tool-result") });
+    const host = new WorkerHost(manifest, { workspace: dir, configDir: dir });
+    hosts.push(host);
+    const events: AgentEvent[] = [];
+    const [msg] = await runToolBatch([{ id: "c1", name: "grep", arguments: '{"pattern":"x"}' }], {
+      hooks: host,
+      coreNames: new Set(),
+      ctx: { workspace: dir, approve: "none" },
+      emit: (ev) => events.push(ev),
+    });
+    expect(msg?.role).toBe("tool");
+    const content = msg?.content;
+    if (!Array.isArray(content)) throw new Error("expected content parts");
+    expect(content.map((p) => p.type)).toEqual(["text", "text"]);
+    const [text, image] = content.map((p) => (p.type === "text" ? p.text : ""));
+    expect(text?.length).toBeLessThan(MODULE_OUTPUT_MAX_CHARS + 200);
+    expect(text).toContain("cut from the middle of 200000");
+    expect(image).toBe("[image image/png of 6.0 MiB left out: over the 5.0 MiB image limit]");
+    expect(msg?.meta).toBeUndefined();
+  });
+});
