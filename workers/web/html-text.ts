@@ -72,9 +72,11 @@ export function htmlToText(html: string, baseUrl: string): PageText {
         .replace(/\s+/g, " ")
         .trim()
     : undefined;
+  // The page's own stand-in characters would come out as layout: drop them before any are ours.
   let src = html
     .replaceAll(PRE_NL, "")
     .replaceAll(PRE_SP, "")
+    .replaceAll(PRE_TAB, "")
     .replace(/<!--[\s\S]*?(-->|$)/g, "");
   for (const tag of DROPPED) {
     src = src.replace(new RegExp(`<${tag}\\b[\\s\\S]*?(<\\/${tag}\\s*>|$)`, "gi"), " ");

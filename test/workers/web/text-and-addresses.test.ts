@@ -80,4 +80,8 @@ describe("html to text", () => {
       "a\nb\n\nc\n\nH1\tH2\n1\t2\n\nx[image: logo]Ééÿ&&Amp;&bogus;\n\njs https://e.org",
     );
   });
+
+  test("control characters the converter uses internally do not become line breaks, spaces or tabs", () => {
+    expect(htmlToText("<p>a\u0001b\u0002c\u0003d</p>", "http://h/").text).toBe("abcd");
+  });
 });
