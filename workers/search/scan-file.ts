@@ -12,10 +12,6 @@ export interface LineHit {
 }
 
 /**
- * Calls `onHit` for each line matching `re` until it returns false. Returns "binary" for binary
- * files, "stopped" when onHit asked to stop, "done" otherwise; "unreadable" when the file cannot be read.
- */
-/**
  * True when `pattern` is a plain literal: then a chunk in which it does not match has no matching line
  * either (a literal cannot span a newline), so the chunk can be skipped without splitting it into lines.
  */
@@ -29,6 +25,10 @@ function countNewlines(text: string): number {
   return n;
 }
 
+/**
+ * Calls `onHit` for each line matching `re` until it returns false. Returns "binary" for binary
+ * files, "stopped" when onHit asked to stop, "done" otherwise; "unreadable" when the file cannot be read.
+ */
 export function scanFile(
   path: string,
   re: RegExp,
