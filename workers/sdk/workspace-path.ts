@@ -13,7 +13,10 @@ export function realWorkspace(workspace: string): string {
   return realpathSync(resolve(workspace));
 }
 
-export type Resolved = { ok: true; path: string; real: string } | { ok: false; reason: string };
+/** `real` is the path with symlinks resolved; `realRoot` the workspace's own real path. */
+export type Resolved =
+  | { ok: true; path: string; real: string; realRoot: string }
+  | { ok: false; reason: string };
 
 /**
  * Resolve `userPath` (relative to the workspace, or absolute) and make sure both the path and, when it
@@ -39,5 +42,5 @@ export function resolveInWorkspace(workspace: string, userPath: string | undefin
   if (!isInside(realRoot, real)) {
     return { ok: false, reason: `path "${shown}" leads outside the workspace (through a symbolic link)` };
   }
-  return { ok: true, path, real };
+  return { ok: true, path, real, realRoot };
 }

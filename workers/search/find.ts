@@ -1,6 +1,5 @@
 // The `find` tool: workspace files whose relative path matches a glob, sorted, capped.
 import { statSync } from "node:fs";
-import { relative, sep } from "node:path";
 import type { z } from "zod";
 import type { FindInput } from "../../src/manifest/modules.ts";
 import type { ToolResult } from "../../src/worker/protocol.ts";
@@ -9,7 +8,7 @@ import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { compileGlob, type PathMatcher } from "./glob.ts";
 import { SEARCH_TIME_BUDGET_MS } from "./grep.ts";
 import { loadIgnore } from "./ignore.ts";
-import { walkFiles } from "./walk.ts";
+import { walkFiles, workspaceRel } from "./walk.ts";
 
 export const DEFAULT_FIND_RESULTS = 500;
 
@@ -24,8 +23,6 @@ export function find(workspace: string, args: FindArgs): ToolResult {
   }
   const where = resolveInWorkspace(workspace, args.path);
   if (!where.ok) return toolError(`find: ${where.reason}`);
-  const root = resolveInWorkspace(workspace, ".");
-  if (!root.ok) return toolError(`find: ${root.reason}`);
   if (!statSync(where.real).isDirectory()) return toolError(`find: path "${args.path}" is not a directory`);
 
   const max = args.max_results ?? DEFAULT_FIND_RESULTS;
@@ -33,9 +30,9 @@ export function find(workspace: string, args: FindArgs): ToolResult {
   let timedOut = false;
   const found: string[] = [];
   let more = false;
-  const files = walkFiles(relative(root.real, where.real).split(sep).join("/"), {
-    realRoot: root.real,
-    ignored: loadIgnore(root.real),
+  const files = walkFiles(workspaceRel(where.realRoot, where.real), {
+    realRoot: where.realRoot,
+    ignored: loadIgnore(where.realRoot),
     shouldStop: () => {
       timedOut = Date.now() > deadline;
       return timedOut;

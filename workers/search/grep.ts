@@ -1,6 +1,5 @@
 // The `grep` tool: a regular expression over the workspace's files, `path:line: text` per match.
 import { statSync } from "node:fs";
-import { relative, sep } from "node:path";
 import type { z } from "zod";
 import type { GrepInput } from "../../src/manifest/modules.ts";
 import type { ToolResult } from "../../src/worker/protocol.ts";
@@ -10,7 +9,7 @@ import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { compileGlob, type PathMatcher } from "./glob.ts";
 import { loadIgnore } from "./ignore.ts";
 import { isLiteralPattern, scanFile } from "./scan-file.ts";
-import { walkFiles } from "./walk.ts";
+import { walkFiles, workspaceRel } from "./walk.ts";
 
 export const DEFAULT_GREP_RESULTS = 200;
 export const MAX_LINE_CHARS = 300;
@@ -20,10 +19,6 @@ export const MAX_GREP_OUTPUT_CHARS = 100_000;
 export const SEARCH_TIME_BUDGET_MS = 10_000;
 
 type GrepArgs = z.infer<typeof GrepInput>;
-
-function toRel(realRoot: string, real: string): string {
-  return relative(realRoot, real).split(sep).join("/");
-}
 
 export function grep(workspace: string, args: GrepArgs): ToolResult {
   let re: RegExp;
@@ -40,8 +35,6 @@ export function grep(workspace: string, args: GrepArgs): ToolResult {
   }
   const where = resolveInWorkspace(workspace, args.path);
   if (!where.ok) return toolError(`grep: ${where.reason}`);
-  const realRoot = resolveInWorkspace(workspace, ".");
-  if (!realRoot.ok) return toolError(`grep: ${realRoot.reason}`);
 
   const literal = isLiteralPattern(args.pattern);
   const max = args.max_results ?? DEFAULT_GREP_RESULTS;
@@ -64,14 +57,14 @@ export function grep(workspace: string, args: GrepArgs): ToolResult {
     return true;
   };
 
-  const startRel = toRel(realRoot.real, where.real);
+  const startRel = workspaceRel(where.realRoot, where.real);
   if (statSync(where.real).isFile()) {
     if (scanFile(where.real, re, onHit(startRel), literal) === "binary")
       return toolText(`${startRel} is a binary file`);
   } else {
     const files = walkFiles(startRel, {
-      realRoot: realRoot.real,
-      ignored: loadIgnore(realRoot.real),
+      realRoot: where.realRoot,
+      ignored: loadIgnore(where.realRoot),
       shouldStop: () => stop !== undefined || Date.now() > deadline,
     });
     for (const f of files) {

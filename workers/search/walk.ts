@@ -2,7 +2,7 @@
 // .git, node_modules and .gitignore'd entries, and never leaving the workspace: symbolic links to
 // directories are not followed at all, links to files only when the target is inside the workspace.
 import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, sep } from "node:path";
 import { isInside } from "../sdk/workspace-path.ts";
 import type { IgnoreCheck } from "./ignore.ts";
 
@@ -25,6 +25,11 @@ const byName = (a: Dirent, b: Dirent) => (a.name < b.name ? -1 : a.name > b.name
 
 function joinRel(dir: string, name: string): string {
   return dir === "" ? name : `${dir}/${name}`;
+}
+
+/** `real` relative to the workspace's real root, with forward slashes ("" for the root itself). */
+export function workspaceRel(realRoot: string, real: string): string {
+  return relative(realRoot, real).split(sep).join("/");
 }
 
 /**
