@@ -5,6 +5,7 @@
 import type { ImagesPolicy } from "../../src/config/schemas.ts";
 import type { Content, ImagePart, Message, Part } from "../../src/history/schema.ts";
 import { formatBytes, truncateMiddle } from "../../src/tools/truncate.ts";
+import { pathArgument } from "./snapshots.ts";
 
 /** Tool output kept for the summary (head and tail), in UTF-8 bytes. */
 export const TOOL_OUTPUT_MAX_BYTES = 2000;
@@ -44,14 +45,7 @@ export function imageBytes(p: ImagePart): number {
 function callLabels(messages: readonly Message[]): Map<string, string> {
   const labels = new Map<string, string>();
   for (const m of messages) {
-    for (const c of m.tool_calls ?? []) {
-      let target = "";
-      try {
-        const args = JSON.parse(c.arguments) as { path?: unknown };
-        if (typeof args?.path === "string") target = args.path;
-      } catch {}
-      labels.set(c.id, `${c.name}(${target})`);
-    }
+    for (const c of m.tool_calls ?? []) labels.set(c.id, `${c.name}(${pathArgument(c) ?? ""})`);
   }
   return labels;
 }

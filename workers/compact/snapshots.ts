@@ -5,7 +5,7 @@
 // opaque state (the core does not send the span a second time); the commit hook reads the files.
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import type { Content, Message } from "../../src/history/schema.ts";
+import type { Content, Message, ToolCall } from "../../src/history/schema.ts";
 import { resolveInWorkspace } from "../../src/tools/paths.ts";
 
 /** Tools whose `path` argument names a workspace file. */
@@ -32,6 +32,16 @@ interface FileUse {
   last: number;
 }
 
+/** A tool call's `path` argument, when its arguments are a JSON object with a string `path`. */
+export function pathArgument(call: ToolCall): string | undefined {
+  try {
+    const path = (JSON.parse(call.arguments) as { path?: unknown } | null)?.path;
+    return typeof path === "string" ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Files touched by file tools in `messages`, least recently used first. */
 export function touchedFiles(messages: readonly Message[]): FileUse[] {
   const uses = new Map<string, FileUse>();
@@ -40,13 +50,8 @@ export function touchedFiles(messages: readonly Message[]): FileUse[] {
     for (const c of m.tool_calls ?? []) {
       const action = FILE_TOOLS[c.name];
       if (!action) continue;
-      let path: unknown;
-      try {
-        path = (JSON.parse(c.arguments) as { path?: unknown })?.path;
-      } catch {
-        continue;
-      }
-      if (typeof path !== "string" || path.trim() === "") continue;
+      const path = pathArgument(c);
+      if (path === undefined || path.trim() === "") continue;
       const use = uses.get(path) ?? { path, actions: new Set<string>(), last: 0 };
       use.actions.add(action);
       use.last = ++order;
