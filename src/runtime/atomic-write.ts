@@ -1,16 +1,8 @@
 // Writes that matter are atomic: a temp file in the same directory, fsync, rename, then fsync the
 // directory so the rename itself survives a crash. Readers see the old file or the new one, never half.
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  linkSync,
-  openSync,
-  renameSync,
-  unlinkSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { writeAll } from "./write-all.ts";
 
 let counter = 0;
 
@@ -23,9 +15,7 @@ export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 
   const tmp = tempNameFor(path);
   const fd = openSync(tmp, "w", mode);
   try {
-    const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    writeAll(fd, data);
     fsyncSync(fd);
   } catch (err) {
     closeSync(fd);

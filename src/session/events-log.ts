@@ -1,9 +1,10 @@
 // events.jsonl: the append-only log of a session. Every message and every compaction goes here, so a
 // history can be rebuilt from it and nothing is ever lost. Appends that matter are fsynced; a line torn
 // by a crash is skipped on read and never glued to the next append.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import type { History, Message } from "../history/schema.ts";
 import { validateHistory } from "../history/validate.ts";
+import { writeAll } from "../runtime/write-all.ts";
 import { BaseEvent, CompactionEvent, EventLine, MessageEvent, TruncateEvent } from "./schema.ts";
 
 export class EventsLog {
@@ -24,9 +25,7 @@ export class EventsLog {
         if (!endsWithNewline(fd)) text = `\n${text}`;
         this.checkedTail = true;
       }
-      const buf = Buffer.from(text, "utf8");
-      let off = 0;
-      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      writeAll(fd, text);
       if (durable) fsyncSync(fd);
     } finally {
       closeSync(fd);

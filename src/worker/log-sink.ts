@@ -1,8 +1,9 @@
 // Where a worker's stderr goes: an append-only log file per module, never the user's screen. Bounded: once
 // the file passes MAX_LOG_BYTES it is renamed to `<file>.1` (replacing the previous one) and started afresh,
 // so a chatty or runaway worker costs at most twice that on disk.
-import { closeSync, mkdirSync, openSync, renameSync, statSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { writeAll } from "../runtime/write-all.ts";
 
 export const MAX_LOG_BYTES = 1024 * 1024;
 
@@ -32,9 +33,7 @@ export class LogSink {
     try {
       if (this.fd === undefined) this.open();
       if (this.size > 0 && this.size + buf.length > this.maxBytes) this.rotate();
-      const fd = this.fd as number;
-      let off = 0;
-      while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+      writeAll(this.fd as number, buf);
       this.size += buf.length;
     } catch {
       // A full disk or an unwritable log directory must not take the agent down; the tail is still kept.

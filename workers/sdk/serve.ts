@@ -1,6 +1,7 @@
 // Serves worker modules over NDJSON on stdio (or any byte streams): the loop every worker runs.
 import { readSync } from "node:fs";
 import { errorMessage } from "../../src/cli/errors.ts";
+import { writeAll } from "../../src/runtime/write-all.ts";
 import { encodeLine, LineDecoder } from "../../src/worker/framing.ts";
 import {
   type HookEvent,
@@ -10,7 +11,6 @@ import {
   ToolResult,
 } from "../../src/worker/protocol.ts";
 import type { Data, WorkerContext, WorkerModule } from "./module.ts";
-import { writeAll } from "./write-all.ts";
 
 export interface ServeIO {
   input: NodeJS.ReadableStream;
