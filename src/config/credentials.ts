@@ -1,4 +1,5 @@
 // Credentials never belong in argv or JSON settings (seed 000). These shapes catch the common ones.
+import { UserError } from "../cli/errors.ts";
 
 const KEY_SHAPES: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{16,}/, // OpenAI / Anthropic style (sk-…, sk-ant-…, sk-proj-…)
@@ -16,4 +17,19 @@ export function credentialReason(arg: string): string | undefined {
   if (SECRET_FLAG.test(arg)) return "a flag that passes a secret";
   for (const re of KEY_SHAPES) if (re.test(arg)) return "an API-key-shaped token";
   return undefined;
+}
+
+/**
+ * Refuse a worker argv element that looks like a credential, whichever file gave it (bindings.json, a
+ * manifest): workers never get credentials. `field` names where the argv sits, e.g. `compact.exec`.
+ */
+export function refuseCredentialArgv(file: string, field: string, argv: readonly string[]): void {
+  argv.forEach((arg, i) => {
+    const why = credentialReason(arg);
+    if (why) {
+      throw new UserError(
+        `${file}: field ${field}[${i}]: refused: looks like a credential (${why}); workers never get credentials, remove it from argv`,
+      );
+    }
+  });
 }

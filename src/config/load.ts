@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, resolve, win32 } from "node:path";
 import { UserError } from "../cli/errors.ts";
 import { MODULE_NAMES } from "../manifest/modules.ts";
 import { PROFILE_NAMES } from "../manifest/profiles.ts";
-import { credentialReason } from "./credentials.ts";
+import { refuseCredentialArgv } from "./credentials.ts";
 import { parseWith, readJson } from "./json-file.ts";
 import {
   type BindingsFile,
@@ -103,14 +103,7 @@ export function loadBindingsFile(dir: string): BindingsFile {
         `${file}: field ${mod}.cwd: "${b.cwd}" is not an absolute path; give an absolute directory or omit cwd`,
       );
     }
-    b.exec.forEach((arg, i) => {
-      const why = credentialReason(arg);
-      if (why) {
-        throw new UserError(
-          `${file}: field ${mod}.exec[${i}]: refused: looks like a credential (${why}); workers never get credentials, remove it from argv`,
-        );
-      }
-    });
+    refuseCredentialArgv(file, `${mod}.exec`, b.exec);
   }
   return bindings;
 }

@@ -1,6 +1,7 @@
 // Reads a hand-written (or previously generated) manifest: authoritative, used as-is, never rewritten.
 import { resolve } from "node:path";
 import { UserError } from "../cli/errors.ts";
+import { refuseCredentialArgv } from "../config/credentials.ts";
 import { parseWith, readJson } from "../config/json-file.ts";
 import { type Manifest, Manifest as ManifestSchema } from "./schema.ts";
 
@@ -11,5 +12,9 @@ export function loadManifestFile(path: string): Manifest {
     throw new UserError(
       `--manifest: "${file}" does not exist; generate one with \`i --runtime manifest PROFILE\``,
     );
-  return parseWith(file, ManifestSchema, raw);
+  const manifest = parseWith(file, ManifestSchema, raw);
+  // Authoritative, but not above the rule bindings.json follows: no credential in a worker's argv (the
+  // host's checks make every hook and tool entry use its module's exec, so the modules are enough).
+  for (const [i, m] of manifest.modules.entries()) refuseCredentialArgv(file, `modules[${i}].exec`, m.exec);
+  return manifest;
 }

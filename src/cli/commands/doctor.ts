@@ -37,14 +37,13 @@ export const command = defineSubcommand(
   async (args) => {
     const dir = configDir();
     const cfg = loadConfig(dir);
-    const [{ generateManifest }, { Manifest }, { parseWith, readJson }] = await Promise.all([
+    const [{ generateManifest }, { loadManifestFile }] = await Promise.all([
       import("../../manifest/generate.ts"),
-      import("../../manifest/schema.ts"),
-      import("../../config/json-file.ts"),
+      import("../../manifest/load.ts"),
     ]);
-    // desktop.json is a hand-written (or saved) manifest: it must at least be a valid one.
+    // desktop.json is a hand-written (or saved) manifest: it passes the checks of any loaded manifest.
     const desktop = join(dir, "desktop.json");
-    if (existsSync(desktop)) parseWith(desktop, Manifest, readJson(desktop));
+    if (existsSync(desktop)) loadManifestFile(desktop);
     const manifest = generateManifest({
       profile: args.profile || undefined,
       configDir: dir,

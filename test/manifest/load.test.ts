@@ -1,0 +1,63 @@
+// A hand-written manifest is used as-is, but its worker argv must not carry a credential (the rule
+// bindings.json follows), and a bad one is one clear line naming the file and field.
+import { afterAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { UserError } from "../../src/cli/errors.ts";
+import { generateManifest } from "../../src/manifest/generate.ts";
+import { loadManifestFile } from "../../src/manifest/load.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "i-manifest-load-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const KEY = "sk-abcdefghijklmnopqrstuvwxyz123456";
+
+function manifestFile(name: string, secretArg?: string): string {
+  const m = generateManifest({
+    profile: "compact",
+    configDir: dir,
+    plugins: {},
+    bindings: {},
+    self: ["/opt/i"],
+  });
+  if (secretArg) {
+    const exec = [...(m.modules[1]?.exec ?? []), secretArg];
+    for (const mod of m.modules) mod.exec = exec;
+    for (const refs of Object.values(m.hooks)) for (const r of refs) r.exec = exec;
+  }
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(m));
+  return file;
+}
+
+function refusal(file: string): UserError {
+  try {
+    loadManifestFile(file);
+  } catch (err) {
+    if (err instanceof UserError) return err;
+    throw err;
+  }
+  throw new Error("expected a UserError");
+}
+
+describe("loadManifestFile", () => {
+  test("a generated manifest loads as it is", () => {
+    const file = manifestFile("ok.json");
+    expect(loadManifestFile(file).modules.map((m) => m.name)).toEqual(["budget", "compact"]);
+  });
+
+  test("credential-looking argv is refused, naming the field, never repeating the key", () => {
+    for (const arg of [KEY, "--api-key=whatever"]) {
+      const err = refusal(manifestFile("secret.json", arg));
+      expect(err.exitCode).toBe(2);
+      expect(err.message).toStartWith(`${join(dir, "secret.json")}: field modules[0].exec[3]: refused`);
+      expect(err.message).toContain("credential");
+      expect(err.message).not.toContain("abcdefghijklmnop");
+    }
+  });
+
+  test("a missing file says how to make one", () => {
+    expect(refusal(join(dir, "absent.json")).message).toContain("i --runtime manifest");
+  });
+});
