@@ -42,6 +42,25 @@ function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
   }
 }
 
+/**
+ * Commands still running, whose groups die with this process: a command runs in its own session, so
+ * nothing else would stop it when `i` exits mid-command (a second Ctrl-C exits without waiting).
+ */
+const running = new Set<ChildProcess>();
+
+function killRunningGroups(): void {
+  for (const child of running) killGroup(child, "SIGKILL");
+}
+
+function track(child: ChildProcess): void {
+  if (running.size === 0) process.on("exit", killRunningGroups);
+  running.add(child);
+}
+
+function untrack(child: ChildProcess): void {
+  if (running.delete(child) && running.size === 0) process.off("exit", killRunningGroups);
+}
+
 export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions): Promise<RunOutcome> {
   const output = new HeadTailBuffer(opts.headBytes, opts.tailBytes);
   const outcome: RunOutcome = {
@@ -63,6 +82,7 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
       stdio: ["ignore", "pipe", "pipe"],
       windowsHide: true,
     });
+    track(child);
     const timers: ReturnType<typeof setTimeout>[] = [];
     let settled = false;
     const stop = (why: "timeout" | "abort") => {
@@ -75,6 +95,7 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
     const finish = (err?: Error) => {
       if (settled) return;
       settled = true;
+      untrack(child);
       for (const t of timers) clearTimeout(t);
       // A stopped command's group dies completely, even members that ignored SIGTERM.
       if (outcome.timedOut || outcome.aborted) killGroup(child, "SIGKILL");
@@ -86,6 +107,9 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
     child.stderr?.on("data", (b: Buffer) => output.push(b));
     child.on("error", (err) => finish(err));
     child.on("exit", (code, signal) => {
+      // The shell is done: what it left in the background was started on purpose and may outlive us, unless
+      // the command is being stopped (then its whole group dies in finish).
+      if (!outcome.timedOut && !outcome.aborted) untrack(child);
       clearTimeout(deadline);
       outcome.code = code;
       outcome.signal = signal;

@@ -1,7 +1,8 @@
 // The bash tool: cwd, exit codes, output caps, timeouts and aborts that kill the whole process group,
 // approval policies, and an environment without the core's credentials.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BASH_HEAD_BYTES, BASH_TAIL_BYTES } from "../../src/tools/bash.ts";
 import { runCoreTool } from "../../src/tools/index.ts";
@@ -165,6 +166,25 @@ describe("bash: timeout and abort kill the whole process group", () => {
     const r = await run("bash", { command: "touch should-not-exist" }, ctx({ signal: ac.signal }));
     expect(r.is_error).toBe(true);
     expect(existsSync(join(sb.workspace, "should-not-exist"))).toBe(false);
+  });
+
+  test("a command still running when i exits is killed with it", async () => {
+    // A second Ctrl-C exits at once: nothing else would stop a command that runs in its own session.
+    const script = join(sb.root, "exit-mid-command.ts");
+    writeFileSync(
+      script,
+      `import { existsSync } from "node:fs";
+import { runCoreTool } from ${JSON.stringify(join(import.meta.dirname, "..", "..", "src", "tools", "index.ts"))};
+void runCoreTool("bash", JSON.stringify({ command: "echo $$ > exit.pid; sleep 30" }), { workspace: ${JSON.stringify(sb.workspace)}, approve: "all" });
+const wait = setInterval(() => { if (existsSync(${JSON.stringify(join(sb.workspace, "exit.pid"))})) process.exit(130); }, 20);
+setTimeout(() => { clearInterval(wait); process.exit(3); }, 10_000);
+`,
+    );
+    const r = spawnSync(process.execPath, [script], { encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(130);
+    const pid = pidFrom("exit.pid");
+    leftovers.push(pid);
+    expect(await gone(pid)).toBe(true);
   });
 
   test("a background process holding the output does not block the result", async () => {
