@@ -1,11 +1,11 @@
 // The agent under failure: 429 then success, a 401, cancellation with Ctrl-C, kill -9 mid-session then
 // resume, and bad input (malformed session, unknown model, missing key) — one clear line each.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../src/history/schema.ts";
 import { validateHistory } from "../../src/history/validate.ts";
-import { runCliAsync } from "../helpers/cli.ts";
+import { runCliAsync, savedSessionIds } from "../helpers/cli.ts";
 import { events, makeRig, type Rig } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 function onlySession(r: Rig): string {
-  const ids = readdirSync(r.dataDir).filter((d) => d !== "queues" && d !== "memory");
+  const ids = savedSessionIds(r.dataDir);
   expect(ids).toHaveLength(1);
   return ids[0] as string;
 }

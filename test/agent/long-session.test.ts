@@ -2,11 +2,12 @@
 // budget and compact workers compact several times (model-written summaries) and the run finishes with a
 // valid history, a .precompact.json and compaction events in events.jsonl.
 import { afterEach, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../src/history/schema.ts";
 import { validateHistory } from "../../src/history/validate.ts";
 import type { MockStep, RecordedRequest } from "../fixtures/mock-server/index.ts";
+import { savedSessionIds } from "../helpers/cli.ts";
 import { events, makeRig, type Rig } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -63,7 +64,7 @@ for (const provider of ["openai", "anthropic"] as const)
     for (const e of evs.filter((x) => x.type === "budget"))
       expect(e.total as number).toBeLessThanOrEqual(e.hard_limit as number);
 
-    const [id] = readdirSync(rig.dataDir).filter((d) => d !== "queues" && d !== "memory");
+    const [id] = savedSessionIds(rig.dataDir);
     const dir = join(rig.dataDir, id as string);
     const history = History.parse(JSON.parse(readFileSync(join(dir, "history.json"), "utf8")));
     expect(validateHistory(history)).toBeUndefined();

@@ -2,11 +2,12 @@
 // loop with read and bash, encrypted reasoning carried from reply to request (and across a resume), the
 // missing-module error, auth and overflow failures, and a long session that compacts through the same wire.
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../src/history/schema.ts";
 import { validateHistory } from "../../src/history/validate.ts";
 import type { MockStep, RecordedRequest } from "../fixtures/mock-server/index.ts";
+import { savedSessionIds } from "../helpers/cli.ts";
 import { events, makeRig, type Rig } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -24,7 +25,7 @@ function inputOf(req: RecordedRequest | undefined): Item[] {
 }
 
 function sessionIds(r: Rig): string[] {
-  return readdirSync(r.dataDir).filter((d) => d !== "queues" && d !== "memory");
+  return savedSessionIds(r.dataDir);
 }
 
 function savedHistory(r: Rig): History {

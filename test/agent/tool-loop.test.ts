@@ -1,10 +1,11 @@
 // End to end through the real CLI, worker processes and the mock model, for both wire formats: a tool loop
 // with read, edit and bash; the session on disk; resume.
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../src/history/schema.ts";
 import { validateHistory } from "../../src/history/validate.ts";
+import { savedSessionIds } from "../helpers/cli.ts";
 import { events, makeRig, type Rig } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -21,7 +22,7 @@ const toolScript = [
 ];
 
 function sessionDir(r: Rig): string {
-  const ids = readdirSync(r.dataDir).filter((d) => d !== "queues" && d !== "memory");
+  const ids = savedSessionIds(r.dataDir);
   expect(ids).toHaveLength(1);
   return join(r.dataDir, ids[0] as string);
 }

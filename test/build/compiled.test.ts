@@ -3,11 +3,11 @@
 // every run, and the example compactor — compiled on its own — replaces the built-in compact module.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, platform } from "node:os";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { ROOT, removeDir, startProgram, tempDir } from "../helpers/cli.ts";
+import { ROOT, removeDir, savedSessionIds, startProgram, tempDir } from "../helpers/cli.ts";
 
 const target = `${platform() === "win32" ? "windows" : platform()}-${arch()}`;
 let dir: string;
@@ -112,7 +112,7 @@ test("start.sh picks up a compact binding to the compiled example compactor; i c
   expect(c.out).toContain("(local summary)");
   // a local summary: no summary request reached the model
   expect(mock.requests.length).toBe(before);
-  const [id] = readdirSync(join(dir, "data")).filter((d) => d !== "queues" && d !== "memory");
+  const [id] = savedSessionIds(join(dir, "data"));
   const history = JSON.parse(readFileSync(join(dir, "data", id as string, "history.json"), "utf8"));
   expect(history[1].meta.summary).toBe(true);
 }, 60_000);

@@ -1,6 +1,6 @@
 // Runs the `i` CLI from source as a real child process, with its own config and data directories.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -27,6 +27,11 @@ export function runCli(
     timeout: 60_000,
   });
   return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The session directories a run left in I_DATA_DIR (not its queues/ or memory/ folders). */
+export function savedSessionIds(dataDir: string): string[] {
+  return readdirSync(dataDir).filter((d) => d !== "queues" && d !== "memory");
 }
 
 export function tempDir(prefix = "i-test-"): string {

@@ -3,10 +3,10 @@
 // run with tools and worker processes against the mock model.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { MAIN, ROOT, removeDir, startProgram, tempDir } from "../helpers/cli.ts";
+import { MAIN, ROOT, removeDir, savedSessionIds, startProgram, tempDir } from "../helpers/cli.ts";
 
 const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
 const run = ["run", "-A", MAIN];
@@ -91,7 +91,7 @@ test("a whole print-mode run under Deno: core tool, module tool, final answer", 
   expect(out).toBe("deno run finished\n");
   expect(mock.requests).toHaveLength(3);
   expect(JSON.stringify(mock.requests[2]?.body)).toContain("a.txt:1: alpha");
-  const [id] = readdirSync(join(dir, "data")).filter((d) => d !== "queues" && d !== "memory");
+  const [id] = savedSessionIds(join(dir, "data"));
   const history = JSON.parse(readFileSync(join(dir, "data", id as string, "history.json"), "utf8"));
   expect(history.at(-1).content).toBe("deno run finished");
 }, 60_000);
