@@ -2,12 +2,11 @@
 // content_block_start/delta/stop per text or tool_use block, message_delta (stop reason, output usage),
 // message_stop. Event types we do not use (ping, thinking, future additions) are ignored.
 import { z } from "zod";
-import type { History } from "../history/schema.ts";
-import { type CallSite, streamError } from "./errors.ts";
-import { ReplyBuilder } from "./reply-builder.ts";
+import { streamError } from "./errors.ts";
+import { ReplyDecoder } from "./reply-builder.ts";
 import type { SseEvent } from "./sse.ts";
-import { badStreamData, parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
-import type { ModelResponse, StopReason, StreamEvent, Usage } from "./types.ts";
+import { badStreamData, parseChunk, truncatedError } from "./transport.ts";
+import type { ModelResponse, StopReason, Usage } from "./types.ts";
 
 const AnthropicUsage = z.object({
   input_tokens: z.number().nullish(),
@@ -48,20 +47,10 @@ interface Block {
   input?: unknown;
 }
 
-export class AnthropicDecoder implements WireDecoder {
-  done = false;
-  private readonly reply: ReplyBuilder;
+export class AnthropicDecoder extends ReplyDecoder<ModelResponse> {
   private readonly blocks = new Map<number, Block>();
   private readonly usage: UsageFields = {};
   private stopReasonRaw: string | undefined;
-
-  constructor(
-    private readonly site: CallSite,
-    history: History,
-    emit: (ev: StreamEvent) => void,
-  ) {
-    this.reply = new ReplyBuilder(history, emit);
-  }
 
   event(ev: SseEvent): void {
     const raw = parseChunk(this.site, ev.data);

@@ -2,12 +2,11 @@
 // by `index` (id and name in the first, argument text spread over many, several calls interleaved);
 // servers differ in the details (some omit index, repeat the id, or send the whole call at once).
 import { z } from "zod";
-import type { History } from "../history/schema.ts";
-import { type CallSite, streamError } from "./errors.ts";
-import { ReplyBuilder } from "./reply-builder.ts";
+import { streamError } from "./errors.ts";
+import { ReplyDecoder } from "./reply-builder.ts";
 import type { SseEvent } from "./sse.ts";
-import { badStreamData, parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
-import type { StopReason, StreamEvent, Usage } from "./types.ts";
+import { badStreamData, parseChunk, truncatedError } from "./transport.ts";
+import type { ModelResponse, StopReason, Usage } from "./types.ts";
 
 const ToolCallDelta = z.object({
   index: z.number().int().nonnegative().nullish(),
@@ -48,20 +47,10 @@ interface PartialCall {
   position?: number;
 }
 
-export class OpenAiDecoder implements WireDecoder {
-  done = false;
-  private readonly reply: ReplyBuilder;
+export class OpenAiDecoder extends ReplyDecoder<ModelResponse> {
   private readonly calls = new Map<number, PartialCall>();
   private finishReason: string | undefined;
   private usage: Usage | undefined;
-
-  constructor(
-    private readonly site: CallSite,
-    history: History,
-    emit: (ev: StreamEvent) => void,
-  ) {
-    this.reply = new ReplyBuilder(history, emit);
-  }
 
   event(ev: SseEvent): void {
     const data = ev.data.trim();
@@ -111,7 +100,7 @@ export class OpenAiDecoder implements WireDecoder {
     return d.id || d.function?.name || last < 0 ? last + 1 : last;
   }
 
-  finish() {
+  finish(): ModelResponse {
     if (!this.done && this.finishReason === undefined) throw truncatedError(this.site);
     // Calls whose name never came: announce them now so they are still answered (as unknown tools).
     for (const call of this.calls.values()) {

@@ -2,7 +2,10 @@
 // and produces the final message with every tool call carrying a unique id, so the core can pair each
 // call with exactly one tool result. Arguments stay the model's raw text, even when empty or invalid JSON.
 import type { History, Message, ToolCall } from "../history/schema.ts";
+import type { CallSite } from "./errors.ts";
+import type { SseEvent } from "./sse.ts";
 import { ToolIdAllocator } from "./tool-ids.ts";
+import type { WireDecoder } from "./transport.ts";
 import type { StreamEvent } from "./types.ts";
 
 /** A tool call whose name never arrived still needs a name to be answered (with an unknown-tool error). */
@@ -54,4 +57,21 @@ export class ReplyBuilder {
     if (this.calls.length > 0) msg.tool_calls = this.calls.map((c) => ({ ...c }));
     return msg;
   }
+}
+
+/** What every wire's decoder shares: who was asked (for error messages) and the reply being built. */
+export abstract class ReplyDecoder<T> implements WireDecoder<T> {
+  done = false;
+  protected readonly reply: ReplyBuilder;
+
+  constructor(
+    protected readonly site: CallSite,
+    history: History,
+    emit: (ev: StreamEvent) => void,
+  ) {
+    this.reply = new ReplyBuilder(history, emit);
+  }
+
+  abstract event(ev: SseEvent): void;
+  abstract finish(): T;
 }

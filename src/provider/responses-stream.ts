@@ -5,12 +5,10 @@
 // response.completed or response.incomplete (which carry the whole response); response.failed and `error`
 // report failures. Events we do not use (reasoning summaries, content_part.*, future additions) are ignored.
 import { z } from "zod";
-import type { History } from "../history/schema.ts";
-import { type CallSite, streamError } from "./errors.ts";
-import { ReplyBuilder } from "./reply-builder.ts";
+import { streamError } from "./errors.ts";
+import { ReplyDecoder } from "./reply-builder.ts";
 import type { SseEvent } from "./sse.ts";
-import { badStreamData, parseChunk, truncatedError, type WireDecoder } from "./transport.ts";
-import type { StreamEvent } from "./types.ts";
+import { badStreamData, parseChunk, truncatedError } from "./transport.ts";
 
 /** An output item as the stream shows it; only the fields a function call needs are read. */
 const StreamItem = z.looseObject({
@@ -51,23 +49,13 @@ interface OpenCall {
   hasArguments: boolean;
 }
 
-export class ResponsesDecoder implements WireDecoder<ResponsesStreamResult> {
-  done = false;
-  private readonly reply: ReplyBuilder;
+export class ResponsesDecoder extends ReplyDecoder<ResponsesStreamResult> {
   /** function calls by output_index */
   private readonly calls = new Map<number, OpenCall>();
   private readonly indexByItemId = new Map<string, number>();
   /** finished output items by output_index, in case the terminal event leaves `output` out */
   private readonly finished = new Map<number, unknown>();
   private response: z.infer<typeof ResponseObject> | undefined;
-
-  constructor(
-    private readonly site: CallSite,
-    history: History,
-    emit: (ev: StreamEvent) => void,
-  ) {
-    this.reply = new ReplyBuilder(history, emit);
-  }
 
   event(ev: SseEvent): void {
     const data = ev.data.trim();
