@@ -5,7 +5,7 @@ import { z } from "zod";
 import { writeFileAtomic } from "../runtime/atomic-write.ts";
 import { notFoundHint } from "./edit-hint.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
-import { displayPath, resolveInWorkspace } from "./paths.ts";
+import { toolPath } from "./paths.ts";
 import { openRegularFile, readAll } from "./read.ts";
 import { ToolError } from "./tool-error.ts";
 import { formatBytes } from "./truncate.ts";
@@ -85,8 +85,7 @@ export const editTool: CoreTool<typeof EditInput> = {
     if (args.old_text === "") throw new ToolError("old_text is empty; to write a whole file use write");
     if (args.old_text === args.new_text)
       throw new ToolError("old_text and new_text are the same; nothing to change");
-    const real = resolveInWorkspace(ctx.workspace, args.path, ctx.allowOutside);
-    const shown = displayPath(ctx.workspace, real);
+    const { real, shown } = toolPath(ctx, args.path);
     const { text, mode } = readTextFile(real, shown);
     let oldText = args.old_text;
     let newText = args.new_text;

@@ -4,6 +4,7 @@
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { ToolError } from "./tool-error.ts";
+import type { ToolContext } from "./types.ts";
 
 const MAX_LINK_HOPS = 40;
 
@@ -59,8 +60,12 @@ export function resolveInWorkspace(workspace: string, p: string, allowOutside = 
   return real;
 }
 
-/** How to name a resolved path in messages to the model: relative inside the workspace, else absolute. */
-export function displayPath(workspace: string, real: string): string {
-  const root = realpathLoose(resolve(workspace));
-  return isInside(root, real) ? relative(root, real) || "." : real;
+/**
+ * The file a tool call names (resolveInWorkspace with the call's context), and how to name it in messages
+ * to the model: relative inside the workspace, else absolute.
+ */
+export function toolPath(ctx: ToolContext, p: string): { real: string; shown: string } {
+  const real = resolveInWorkspace(ctx.workspace, p, ctx.allowOutside);
+  const root = realpathLoose(resolve(ctx.workspace));
+  return { real, shown: isInside(root, real) ? relative(root, real) || "." : real };
 }

@@ -3,7 +3,7 @@
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { z } from "zod";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
-import { displayPath, resolveInWorkspace } from "./paths.ts";
+import { toolPath } from "./paths.ts";
 import { readLineRange } from "./read-lines.ts";
 import { ToolError } from "./tool-error.ts";
 import { formatBytes } from "./truncate.ts";
@@ -111,8 +111,7 @@ export const readTool: CoreTool<typeof ReadInput> = {
   description: `Read a file in the workspace. Text comes with line numbers (N<TAB>text), at most ${READ_MAX_LINES} lines or ${formatBytes(READ_MAX_BYTES)} per call; use offset/limit for other ranges. PNG, JPEG, GIF and WebP images are returned as images. Binary files are refused.`,
   input: ReadInput,
   async run(args, ctx) {
-    const real = resolveInWorkspace(ctx.workspace, args.path, ctx.allowOutside);
-    const shown = displayPath(ctx.workspace, real);
+    const { real, shown } = toolPath(ctx, args.path);
     const fd = openRegularFile(real, shown);
     try {
       const st = fstatSync(fd);

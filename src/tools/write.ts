@@ -4,7 +4,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../runtime/atomic-write.ts";
-import { displayPath, resolveInWorkspace } from "./paths.ts";
+import { toolPath } from "./paths.ts";
 import { ToolError } from "./tool-error.ts";
 import { formatBytes } from "./truncate.ts";
 import type { CoreTool } from "./types.ts";
@@ -43,8 +43,7 @@ export const writeTool: CoreTool<typeof WriteInput> = {
     "Create a file or overwrite it completely with the given content (parent directories are created). Prefer edit for changing part of an existing file.",
   input: WriteInput,
   async run(args, ctx) {
-    const real = resolveInWorkspace(ctx.workspace, args.path, ctx.allowOutside);
-    const shown = displayPath(ctx.workspace, real);
+    const { real, shown } = toolPath(ctx, args.path);
     const mode = existingFileMode(real, shown);
     try {
       mkdirSync(dirname(real), { recursive: true });
