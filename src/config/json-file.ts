@@ -3,8 +3,11 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { UserError } from "../cli/errors.ts";
 
-/** The parsed JSON of `file`, or undefined when it does not exist. Malformed JSON is a UserError. */
-export function readJson(file: string): unknown {
+/**
+ * The parsed JSON of `file`, or undefined when it does not exist. Malformed JSON is a UserError ending
+ * with `fix`, what the user should do about it.
+ */
+export function readJson(file: string, fix = "fix the syntax or delete the file"): unknown {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -15,9 +18,7 @@ export function readJson(file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw new UserError(
-      `${file}: malformed JSON (${(err as Error).message}); fix the syntax or delete the file`,
-    );
+    throw new UserError(`${file}: malformed JSON (${(err as Error).message}); ${fix}`);
   }
 }
 

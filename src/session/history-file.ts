@@ -1,7 +1,7 @@
 // history.json and .precompact.json: a whole history, one message per line so a person can read and
 // diff it. Written atomically; read back with a one-line error naming the file and the fix.
-import { readFileSync } from "node:fs";
 import { UserError } from "../cli/errors.ts";
+import { readJson } from "../config/json-file.ts";
 import type { History } from "../history/schema.ts";
 import { validateHistory } from "../history/validate.ts";
 import { writeFileAtomic } from "../runtime/atomic-write.ts";
@@ -22,20 +22,9 @@ export function writeHistoryFile(path: string, h: History): void {
  * (someone edited it) is a UserError that says how to recover.
  */
 export function readHistoryFile(path: string): History | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new UserError(`${path}: cannot read: ${(err as Error).message}`);
-  }
   const fix = "fix it by hand, or delete it to rebuild the session from events.jsonl next to it";
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new UserError(`${path}: malformed JSON (${(err as Error).message}); ${fix}`);
-  }
+  const value = readJson(path, fix);
+  if (value === undefined) return undefined;
   const reason = validateHistory(value, { allowPendingToolCalls: true });
   if (reason !== undefined) throw new UserError(`${path}: not a valid history: ${reason}; ${fix}`);
   return value as History;
