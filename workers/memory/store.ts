@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
+import { parseWith, readJson } from "../../src/config/json-file.ts";
 import { writeFileAtomic } from "../../src/runtime/atomic-write.ts";
-import { readOptionalText } from "../sdk/read-text.ts";
 
 export const MAX_NOTE_CHARS = 2000;
 export const MAX_NOTES = 200;
@@ -44,22 +44,10 @@ export class MemoryStore {
 
   /** The current notes. A damaged file is an error naming it: it is never silently replaced. */
   read(): MemoryFile {
-    const text = readOptionalText(this.file);
-    if (text === undefined) return { version: 1, workspace: resolve(this.workspace), next_id: 1, notes: [] };
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (err) {
-      throw new Error(`${this.file}: malformed JSON (${(err as Error).message}); fix or move the file`);
-    }
-    const r = MemoryFile.safeParse(json);
-    if (!r.success) {
-      const issue = r.error.issues[0];
-      throw new Error(
-        `${this.file}: field ${issue?.path.join(".") || "(top level)"}: ${issue?.message ?? "invalid"}; fix or move the file`,
-      );
-    }
-    return r.data;
+    const fix = "fix or move the file";
+    const json = readJson(this.file, fix);
+    if (json === undefined) return { version: 1, workspace: resolve(this.workspace), next_id: 1, notes: [] };
+    return parseWith(this.file, MemoryFile, json, () => fix);
   }
 
   private write(mem: MemoryFile): void {

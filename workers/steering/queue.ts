@@ -5,8 +5,8 @@
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
+import { parseWith, readJson } from "../../src/config/json-file.ts";
 import { writeFileAtomic } from "../../src/runtime/atomic-write.ts";
-import { readOptionalText } from "../sdk/read-text.ts";
 
 /** One queued message: a line `{"id":"…","text":"…"}` in the queue file. */
 export const SteerMessage = z.object({ id: z.string().min(1), text: z.string() });
@@ -29,17 +29,10 @@ export function deliveredPath(queue: string): string {
 }
 
 function readDelivered(file: string): DeliveredFile {
-  const text = readOptionalText(file);
-  if (text === undefined) return { version: 1, offset: 0, ids: [] };
-  let r: ReturnType<typeof DeliveredFile.safeParse>;
-  try {
-    r = DeliveredFile.safeParse(JSON.parse(text));
-  } catch (err) {
-    throw new Error(`${file}: malformed JSON (${(err as Error).message}); the steering state is damaged`);
-  }
-  if (!r.success)
-    throw new Error(`${file}: ${r.error.issues[0]?.message ?? "invalid"}; the steering state is damaged`);
-  return r.data;
+  const damaged = "the steering state is damaged";
+  const json = readJson(file, damaged);
+  if (json === undefined) return { version: 1, offset: 0, ids: [] };
+  return parseWith(file, DeliveredFile, json, () => damaged);
 }
 
 /** The queue's bytes from `offset` to its end (empty when the file does not exist). */
