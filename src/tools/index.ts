@@ -77,6 +77,3 @@ export async function runCoreTool(name: string, rawArguments: string, ctx: ToolC
     return { content: `${name} failed: ${e?.message ?? String(err)}`, is_error: true };
   }
 }
-
-export { resolveInWorkspace } from "./paths.ts";
-export { ToolError } from "./tool-error.ts";
