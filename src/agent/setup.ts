@@ -75,7 +75,9 @@ function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeo
         plugins: cfg.plugins,
         bindings: cfg.bindings,
       });
-  return opts.steeringQueue ? withSteering(manifest, opts.steeringQueue) : manifest;
+  return opts.steeringQueue
+    ? withSteering(manifest, opts.steeringQueue, { binding: cfg.bindings.steering })
+    : manifest;
 }
 
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {

@@ -10,7 +10,7 @@ describe("withSteering", () => {
   test("adds the built-in steering worker, alone, with --queue", () => {
     const base = generateManifest({ profile: "compact", configDir: "/cfg", plugins: {}, bindings: {}, self });
     const before = JSON.stringify(base);
-    const m = withSteering(base, "/data/queues/q.jsonl", self);
+    const m = withSteering(base, "/data/queues/q.jsonl", { self });
     expect(JSON.stringify(base)).toBe(before);
     const steering = m.modules.find((x) => x.name === "steering");
     expect(steering).toMatchObject({ builtin: true, cwd: "/cfg", hooks: ["steer"], tools: [] });
@@ -30,7 +30,33 @@ describe("withSteering", () => {
       bindings: {},
       self,
     });
-    expect(withSteering(base, "/q", self).hooks.steer?.[0]?.module).toBe("steering");
+    expect(withSteering(base, "/q", { self }).hooks.steer?.[0]?.module).toBe("steering");
+  });
+
+  test("a steering replacement bound in bindings.json runs when the manifest lists none", () => {
+    // Generated and launcher manifests never list steering: the console adds it, and the user's binding wins.
+    const binding = { exec: ["/usr/local/bin/my-steer", "--fast"], cwd: "/srv/steer" };
+    const base = generateManifest({
+      profile: "compact",
+      configDir: "/cfg",
+      plugins: {},
+      bindings: { steering: binding },
+      self,
+    });
+    expect(base.modules.some((x) => x.name === "steering")).toBe(false);
+    const m = withSteering(base, "/q.jsonl", { binding, self });
+    const expected = ["/usr/local/bin/my-steer", "--fast", "--queue", "/q.jsonl"];
+    expect(m.modules.find((x) => x.name === "steering")).toMatchObject({
+      builtin: false,
+      exec: expected,
+      cwd: "/srv/steer",
+    });
+    expect(m.hooks.steer).toEqual([
+      { module: "steering", exec: expected, cwd: "/srv/steer", builtin: false },
+    ]);
+    // without its own cwd a bound module runs in config_dir, as generated bindings do
+    const noCwd = withSteering(base, "/q.jsonl", { binding: { exec: binding.exec }, self });
+    expect(noCwd.hooks.steer?.[0]?.cwd).toBe("/cfg");
   });
 
   test("a bound steering replacement keeps its argv and gets the queue appended", () => {
@@ -42,7 +68,7 @@ describe("withSteering", () => {
       self,
       inject: ["steering"],
     });
-    const m = withSteering(base, "/q.jsonl", self);
+    const m = withSteering(base, "/q.jsonl", { self });
     const expected = ["/usr/local/bin/my-steer", "--fast", "--queue", "/q.jsonl"];
     expect(m.modules.find((x) => x.name === "steering")?.exec).toEqual(expected);
     expect(m.hooks.steer).toEqual([
