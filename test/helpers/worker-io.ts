@@ -4,6 +4,7 @@ import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { MODULE_NAMES, type ModuleName } from "../../src/manifest/modules.ts";
+import { withSteering } from "../../src/manifest/steering.ts";
 import { encodeLine, LineDecoder } from "../../src/worker/framing.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { MAX_LINE_BYTES } from "../../src/worker/protocol.ts";
@@ -136,19 +137,18 @@ export interface HostOptions {
  * the generated manifest binds them (one shared process for built-ins, steering with `--queue PATH`).
  */
 export function hostFor(modules: ModuleName[], opts: HostOptions): WorkerHost {
-  const manifest = generateManifest({
+  const self = [process.execPath, MAIN];
+  const generated = generateManifest({
     profile: "full",
     configDir: opts.configDir,
     plugins: { disabled: MODULE_NAMES.filter((m) => !modules.includes(m)) },
     bindings: {},
-    self: [process.execPath, MAIN],
-    inject: modules.includes("steering") ? ["steering"] : [],
+    self,
   });
-  if (opts.queue !== undefined) {
-    const withQueue = (exec: string[]) => [...exec, "--queue", opts.queue as string];
-    for (const m of manifest.modules) if (m.name === "steering") m.exec = withQueue(m.exec);
-    for (const refs of Object.values(manifest.hooks))
-      for (const r of refs) if (r.module === "steering") r.exec = withQueue(r.exec);
+  let manifest = generated;
+  if (modules.includes("steering")) {
+    if (opts.queue === undefined) throw new Error("hostFor: the steering module needs a queue");
+    manifest = withSteering(generated, opts.queue, { self });
   }
   return new WorkerHost(manifest, {
     workspace: opts.workspace,
