@@ -8,7 +8,7 @@ import { CompactionError } from "./errors.ts";
 import { textTokens } from "./estimator.ts";
 import { jsonEqual } from "./json-equal.ts";
 import type { BudgetModel, BudgetResult } from "./schemas.ts";
-import { summaryCap } from "./summary-request.ts";
+import { SUMMARY_MAX_TOKENS, SUMMARY_MAX_WINDOW_SHARE, summaryCap } from "./summary-request.ts";
 
 /** `2 <= cut < history.length`, an integer, at a user or assistant message, splitting no tool batch. */
 export function checkCut(history: History, cut: unknown): number {
@@ -34,7 +34,7 @@ export function checkSummarySize(summary: string, model: BudgetModel): void {
   if (tokens > cap) {
     throw new CompactionError(
       "after_compact",
-      `the summary is oversized: about ${tokens} tokens, over the cap of ${cap} (at most 20000 tokens and a quarter of the ${model.context_window}-token window)`,
+      `the summary is oversized: about ${tokens} tokens, over the cap of ${cap} (at most ${SUMMARY_MAX_TOKENS} tokens and ${SUMMARY_MAX_WINDOW_SHARE * 100}% of the ${model.context_window}-token window)`,
     );
   }
 }
