@@ -1,6 +1,7 @@
 // The agent loop. Hook order per model request (README "Hook order"): system_prompt (once per session),
 // steer, budget (+ compaction when asked), before_request, [wire_request/wire_response], tool calls,
 // checkpoint. The history is validated before every request and every checkpoint.
+import { z } from "zod";
 import { errorMessage } from "../cli/errors.ts";
 import type { CompactionController } from "../compaction/controller.ts";
 import type { History, Message } from "../history/schema.ts";
@@ -9,6 +10,7 @@ import { assertValidHistory } from "../history/validate.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
+import { WorkerError } from "../worker/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
 import type { EmitEvent } from "./events.ts";
 import { runToolBatch } from "./tool-calls.ts";
@@ -37,6 +39,11 @@ export interface TurnResult {
 
 const now = () => new Date().toISOString();
 
+/** A `steer` reply: queued messages as `{id, text}` (the contract), plain strings accepted too. */
+const SteerReply = z.looseObject({
+  messages: z.array(z.union([z.string(), z.looseObject({ text: z.string() })])),
+});
+
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
 
@@ -61,15 +68,20 @@ export class Agent {
   private async steer(): Promise<void> {
     if (!this.deps.hooks.hasHook("steer")) return;
     const data = await this.deps.hooks.runHook("steer", { messages: [] });
-    const queued = Array.isArray(data.messages) ? data.messages : [];
+    // The worker has already recorded these as delivered: a reply that cannot be read is an error, never
+    // a silent loss of what the user typed.
+    const parsed = SteerReply.safeParse(data);
+    if (!parsed.success) {
+      throw new WorkerError(
+        "steering",
+        "steer",
+        "malformed",
+        'the reply\'s data.messages must be a list of {"id","text"} messages; the queued messages could not be delivered',
+      );
+    }
     let added = 0;
-    for (const m of queued) {
-      const text =
-        typeof m === "string"
-          ? m
-          : typeof (m as { text?: unknown })?.text === "string"
-            ? (m as { text: string }).text
-            : "";
+    for (const m of parsed.data.messages) {
+      const text = typeof m === "string" ? m : m.text;
       if (text.trim() === "") continue;
       this.history.push({ role: "user", content: text, meta: { ts: now(), steered: true } });
       added++;

@@ -1,8 +1,11 @@
 // The interactive console driven through a pipe: logo, streamed text, tool calls, context use, /compact,
 // /session, unknown commands, and a saved, resumable session on exit.
 import { afterEach, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import { runCliAsync } from "../helpers/cli.ts";
+import { misbehaving } from "../worker/helpers.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -54,4 +57,20 @@ test("a console session: first message, tool call, slash commands, exit", async 
   // the summary request carried the user's /compact instructions
   const summaryReq = JSON.stringify(rig.mock.requests[4]?.body);
   expect(summaryReq).toContain("keep the shopping list");
+});
+
+test("the console runs a steering replacement bound in bindings.json, and a malformed steer reply is an error", async () => {
+  rig = await makeRig({ script: [{ text: "never asked" }] });
+  writeFileSync(
+    join(rig.configDir, "bindings.json"),
+    JSON.stringify({ steering: misbehaving("steering", "bad-steer") }),
+  );
+  const args = ["hello", "--base-url", rig.mock.url, "-m", "mock-model", "--workspace", rig.workspace];
+  const r = await runCliAsync(args, { ...rig.env, NO_COLOR: "1" }, undefined, "/exit\n");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain(
+    '✗ worker "steering" failed on event "steer": the reply\'s data.messages must be a list of {"id","text"} messages',
+  );
+  // the turn stopped at the steer point, before any model request
+  expect(rig.mock.requests).toHaveLength(0);
 });
