@@ -150,13 +150,13 @@ async function once<T>(call: StreamCall<T>, payload: string, emit: (ev: StreamEv
     throw networkError(site, err, `connecting to ${redact(call.url)}`);
   }
   if (!res.ok) {
-    const text = await res.text().catch(() => "");
+    const text = await readCapped(res, ERROR_BODY_MAX_BYTES);
     throw httpError(site, res.status, text, res.headers);
   }
   const type = res.headers.get("content-type") ?? "";
   if (type.includes("application/json")) {
     // A server or proxy that ignored `stream: true`, or a 200 that carries an error object.
-    const text = await res.text().catch(() => "");
+    const text = await readCapped(res, ERROR_BODY_MAX_BYTES);
     const err = streamError(site, text);
     throw new ProviderError(err.kind, err.message, res.status, { retryable: false });
   }
@@ -198,4 +198,36 @@ export function truncatedError(site: CallSite): ProviderError {
     "network",
     `${site.provider} model "${site.model}": the reply stream ended before the reply was complete`,
   );
+}
+
+/** An error body is for a message, not for keeping: a server (or proxy) may send megabytes of HTML. */
+const ERROR_BODY_MAX_BYTES = 64 * 1024;
+
+/** At most `max` bytes of the body, as text; the rest is not read (the connection is cancelled). */
+export async function readCapped(res: Response, max: number): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < max) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      parts.push(value);
+      size += value.length;
+    }
+  } catch {
+    // A body that breaks off still leaves the status to report.
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+  const all = new Uint8Array(Math.min(size, max));
+  let off = 0;
+  for (const p of parts) {
+    const take = Math.min(p.length, all.length - off);
+    all.set(p.subarray(0, take), off);
+    off += take;
+    if (off >= all.length) break;
+  }
+  return new TextDecoder().decode(all);
 }

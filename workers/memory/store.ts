@@ -51,8 +51,9 @@ export class MemoryStore {
   }
 
   private write(mem: MemoryFile): void {
-    mkdirSync(join(this.file, ".."), { recursive: true });
-    writeFileAtomic(this.file, `${JSON.stringify(mem, null, 2)}\n`);
+    // Notes can hold private details of the workspace: owner-only, like sessions.
+    mkdirSync(join(this.file, ".."), { recursive: true, mode: 0o700 });
+    writeFileAtomic(this.file, `${JSON.stringify(mem, null, 2)}\n`, 0o600);
   }
 
   add(text: string, now = new Date()): Note {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../../src/history/schema.ts";
 import { createMemoryModule } from "../../../workers/memory/index.ts";
@@ -60,6 +60,8 @@ describe("memory tool", () => {
     const file = memoryFilePath(dataDir, workspace);
     expect(JSON.parse(readFileSync(file, "utf8")).notes[0].text).toBe("only here");
     expect(readdirSync(join(dataDir, "memory")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    // notes may hold private details of the workspace: owner-only, like sessions
+    if (process.platform !== "win32") expect(statSync(file).mode & 0o777).toBe(0o600);
     const other = join(root, "other-ws");
     mkdirSync(other);
     expect((await memory({ action: "list" }, other)).content).toBe("no notes for this workspace");
