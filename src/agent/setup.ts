@@ -1,6 +1,7 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
+import { join } from "node:path";
 import { UserError } from "../cli/errors.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
@@ -86,6 +87,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const cfg = loadConfig(cfgDir);
   const target = resolveTarget(opts, cfg.config);
   const model = resolveModel(target.model, cfg.config);
+  const reserve = cfg.budget.reserve_tokens;
+  if (reserve !== undefined && reserve >= model.context_window) {
+    throw new UserError(
+      `${join(cfgDir, "budget.json")}: field reserve_tokens: ${reserve} leaves no room in the ${model.context_window}-token context window of ${model.name}; set it well below the window`,
+    );
+  }
   const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
   const manifest = buildManifest(opts, cfgDir, cfg);
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and

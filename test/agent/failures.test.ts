@@ -162,6 +162,16 @@ describe("bad input", () => {
     expect(rig.mock.requests).toHaveLength(0);
   });
 
+  test("budget.json reserve_tokens that fills the window: one line at start, exit 2, no request", async () => {
+    rig = await makeRig({ script: [], contextWindow: 8000 });
+    writeFileSync(join(rig.configDir, "budget.json"), JSON.stringify({ reserve_tokens: 8000 }));
+    const r = await rig.run(["-p", "hi"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("budget.json: field reserve_tokens: 8000 leaves no room");
+    expect(rig.mock.requests).toHaveLength(0);
+  });
+
   test("missing key: one line naming the variables, exit 2, no request", async () => {
     rig = await makeRig({ script: [] });
     const env = { ...rig.env, OPENAI_API_KEY: "", I_API_KEY: "", ANTHROPIC_API_KEY: "" };
