@@ -65,8 +65,9 @@ export class Agent {
   }
 
   /** Messages the user typed while the turn ran, delivered at this safe point by the steering module. */
-  private async steer(): Promise<void> {
-    if (!this.deps.hooks.hasHook("steer")) return;
+  /** Messages the steering module has queued since the last call, marked delivered by it. */
+  async pullSteered(): Promise<string[]> {
+    if (!this.deps.hooks.hasHook("steer")) return [];
     const data = await this.deps.hooks.runHook("steer", { messages: [] });
     // The worker has already recorded these as delivered: a reply that cannot be read is an error, never
     // a silent loss of what the user typed.
@@ -79,14 +80,20 @@ export class Agent {
         'the reply\'s data.messages must be a list of {"id","text"} messages; the queued messages could not be delivered',
       );
     }
-    let added = 0;
-    for (const m of parsed.data.messages) {
-      const text = typeof m === "string" ? m : m.text;
-      if (text.trim() === "") continue;
+    return parsed.data.messages
+      .map((m) => (typeof m === "string" ? m : m.text))
+      .filter((text) => text.trim() !== "");
+  }
+
+  /** Messages the user typed while the turn ran, delivered at this safe point; how many were added. */
+  private async steer(): Promise<number> {
+    const texts = await this.pullSteered();
+    for (const text of texts) {
       this.history.push({ role: "user", content: text, meta: { ts: now(), steered: true } });
-      added++;
+      this.deps.emit({ type: "notice", level: "info", message: `delivered to the model: ${text}` });
     }
-    if (added > 0) this.checkpoint("steer");
+    if (texts.length > 0) this.checkpoint("steer");
+    return texts.length;
   }
 
   private async requestHints(): Promise<Record<string, unknown>> {
@@ -172,6 +179,8 @@ export class Agent {
       const calls = assistant.tool_calls ?? [];
       if (calls.length === 0) {
         this.checkpoint("final");
+        // The end of a turn is a safe point too: what the user typed meanwhile is answered, not left queued.
+        if (!signal?.aborted && (await this.steer()) > 0) continue;
         return this.finish(contentText(assistant.content), res.stop === "length" ? "length" : "end", turns);
       }
       const results = await runToolBatch(calls, {

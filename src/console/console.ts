@@ -6,7 +6,7 @@ import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup
 import { errorMessage } from "../cli/errors.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
-import { enqueue, queuePath } from "./queue.ts";
+import { enqueue, queuePath, removeQueue } from "./queue.ts";
 import { dim, LOGO, red, renderEvent, yellow } from "./render.ts";
 
 export interface ConsoleOptions extends Omit<SetupOptions, "emit" | "steeringQueue"> {
@@ -151,7 +151,11 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     }
   } finally {
     rl.close();
+    // Lines typed after the last safe point never reached the model: show them rather than drop them.
+    const unsent = await rt.agent.pullSteered().catch(() => [] as string[]);
+    for (const text of unsent) print(yellow(`not sent (typed after the last turn ended): ${text}`));
     await rt.close();
+    removeQueue(queue);
     print(dim(`session ${rt.session.id} saved · resume with: i -r ${rt.session.id}`));
   }
   return 0;

@@ -1,6 +1,6 @@
 // The steering queue: lines typed while a turn runs are appended here; the steering worker delivers them at
 // the next safe point. Each entry is one JSON line, written with a single append so it is never torn by us.
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 export function queuePath(dataDir: string): string {
@@ -15,4 +15,12 @@ export function enqueue(path: string, text: string): string {
   const id = `${Date.now().toString(36)}-${process.pid}-${++seq}`;
   appendFileSync(path, `${JSON.stringify({ id, text })}\n`);
   return id;
+}
+
+/**
+ * Remove the queue and the steering worker's delivery record once the console is done with them (the
+ * record sits next to the queue, see workers/steering/README.md). Everything in it was delivered or shown.
+ */
+export function removeQueue(path: string): void {
+  for (const f of [path, `${path}.delivered`]) rmSync(f, { force: true });
 }

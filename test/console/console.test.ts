@@ -74,3 +74,51 @@ test("the console runs a steering replacement bound in bindings.json, and a malf
   // the turn stopped at the steer point, before any model request
   expect(rig.mock.requests).toHaveLength(0);
 });
+
+test("a line typed while the turn streams is delivered at the end of the turn and answered", async () => {
+  rig = await makeRig({
+    script: [
+      { text: "a slow first answer that takes a while to stream", chunk_delay_ms: 60 },
+      { text: "answering your follow-up" },
+    ],
+  });
+  const { spawn } = await import("node:child_process");
+  const { MAIN } = await import("../helpers/cli.ts");
+  const child = spawn(
+    process.execPath,
+    [
+      MAIN,
+      "start the slow one",
+      "--base-url",
+      rig.mock.url,
+      "-m",
+      "mock-model",
+      "--workspace",
+      rig.workspace,
+    ],
+    { env: { ...process.env, ...rig.env, NO_COLOR: "1" }, stdio: "pipe" },
+  );
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c;
+  });
+  const until = async (cond: () => boolean) => {
+    for (let i = 0; i < 500 && !cond(); i++) await new Promise((r) => setTimeout(r, 20));
+    expect(cond()).toBe(true);
+  };
+  await until(() => out.includes("a slow"));
+  child.stdin.write("also check the docs\n");
+  await until(() => out.includes("answering your follow-up"));
+  child.stdin.end("/exit\n");
+  const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
+  expect(code).toBe(0);
+  expect(out).toContain("(queued: delivered to the model at the next safe point)");
+  expect(out).toContain("delivered to the model: also check the docs");
+  expect(rig.mock.requests).toHaveLength(2);
+  const second = JSON.stringify(rig.mock.requests[1]?.body);
+  expect(second).toContain("also check the docs");
+  // the queue is cleaned up once the console is done with it
+  const { readdirSync } = await import("node:fs");
+  const { join } = await import("node:path");
+  expect(readdirSync(join(rig.dataDir, "queues"))).toEqual([]);
+});
