@@ -1,7 +1,8 @@
 // `i doctor`: validate every config file and binding, start each worker of the active profile, check its
 // handshake and one round trip, and print a table. Config mistakes are one line and exit 2 (like every
 // command); a worker problem is a row marked FAILED, its cause below the table, and exit 1.
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
@@ -44,12 +45,19 @@ export const command = defineSubcommand(
     // desktop.json is a hand-written (or saved) manifest: it passes the checks of any loaded manifest.
     const desktop = join(dir, "desktop.json");
     if (existsSync(desktop)) loadManifestFile(desktop);
-    const manifest = generateManifest({
-      profile: args.profile || undefined,
-      configDir: dir,
-      plugins: cfg.plugins,
-      bindings: cfg.bindings,
-    });
+    // The console always adds steering (bound or built-in) with a queue file: check it the same way.
+    const { withSteering } = await import("../../manifest/steering.ts");
+    const queueDir = mkdtempSync(join(tmpdir(), "i-doctor-"));
+    const manifest = withSteering(
+      generateManifest({
+        profile: args.profile || undefined,
+        configDir: dir,
+        plugins: cfg.plugins,
+        bindings: cfg.bindings,
+      }),
+      join(queueDir, "queue.jsonl"),
+      { binding: cfg.bindings.steering },
+    );
 
     const { WorkerHost } = await import("../../worker/host.ts");
     const { checkWorkers } = await import("../../worker/doctor-check.ts");
@@ -59,15 +67,21 @@ export const command = defineSubcommand(
       checks = await checkWorkers(manifest, host);
     } finally {
       await host.close();
+      rmSync(queueDir, { recursive: true, force: true });
     }
 
     const out: string[] = [
       `config ${dir}: ok (config.json, plugins.json, bindings.json, compact.json, budget.json)`,
     ];
-    out.push(`profile ${manifest.profile}: ${manifest.modules.length} module(s)`, "");
+    out.push(
+      `profile ${manifest.profile}: ${manifest.modules.length} module(s), with steering (the console adds it)`,
+      "",
+    );
     const rows = [["MODULE", "KIND", "EXEC", "STATUS", "START", "ROUND TRIP"]];
     for (const c of checks) {
-      const exec = c.builtin ? `i worker ${c.exec[c.exec.length - 1]}` : c.exec.map(shellWord).join(" ");
+      const exec = c.builtin
+        ? `i ${c.exec.slice(c.exec.indexOf("worker")).map(shellWord).join(" ")}`
+        : c.exec.map(shellWord).join(" ");
       const kind = c.builtin ? "built-in" : "bound";
       rows.push([c.module, kind, exec, c.ok ? "ok" : "FAILED", ms(c.startMs), ms(c.roundTripMs)]);
     }

@@ -81,6 +81,6 @@ test("i doctor --profile full: the responses module is ok", async () => {
   });
   expect(r.stderr).toBe("");
   expect(r.stdout).toMatch(/^responses\s+built-in\s+i worker \S*responses\s+ok\s/m);
-  expect(r.stdout).toContain("all 9 module(s) ok");
+  expect(r.stdout).toContain("all 10 module(s) ok");
   expect(r.code).toBe(0);
 });
