@@ -14,8 +14,6 @@ export interface GenerateOptions {
   bindings: BindingsFile;
   /** argv prefix that re-runs this program; defaults to the running executable */
   self?: string[];
-  /** modules added whatever the profile says (the console injects steering) */
-  inject?: ModuleName[];
 }
 
 export function generateManifest(opts: GenerateOptions): Manifest {
@@ -24,12 +22,11 @@ export function generateManifest(opts: GenerateOptions): Manifest {
   if (!members) throw new UserError(`unknown profile "${profile}"; use one of: ${PROFILE_NAMES.join(", ")}`);
   const disabled = new Set(opts.plugins.disabled ?? []);
   const chosen = members.filter((m) => !disabled.has(m));
-  for (const m of opts.inject ?? []) if (!chosen.includes(m)) chosen.push(m);
 
   // Built-in modules that are not rebound share one worker process (`i worker a,b,c`) to keep memory low;
-  // a bound module always runs alone with exactly the argv the user gave. steering runs alone too: the
-  // console appends `--queue PATH` to its argv (seed 000).
-  const builtins = chosen.filter((m) => !opts.bindings[m] && m !== "steering");
+  // a bound module always runs alone with exactly the argv the user gave. (No profile lists steering: the
+  // console adds it, alone, with its queue — see steering.ts.)
+  const builtins = chosen.filter((m) => !opts.bindings[m]);
   const self = opts.self ?? selfArgv();
   const sharedExec = [...self, "worker", builtins.join(",")];
 
@@ -38,7 +35,7 @@ export function generateManifest(opts: GenerateOptions): Manifest {
     return {
       name,
       builtin: !bound,
-      exec: bound ? [...bound.exec] : name === "steering" ? [...self, "worker", "steering"] : sharedExec,
+      exec: bound ? [...bound.exec] : sharedExec,
       cwd: bound?.cwd ?? opts.configDir,
       hooks: [...MODULES[name].hooks],
       tools: moduleToolDecls(name),

@@ -60,14 +60,29 @@ describe("withSteering", () => {
   });
 
   test("a bound steering replacement keeps its argv and gets the queue appended", () => {
-    const base = generateManifest({
-      profile: "budget",
-      configDir: "/cfg",
-      plugins: {},
-      bindings: { steering: { exec: ["/usr/local/bin/my-steer", "--fast"], cwd: "/srv/steer" } },
-      self,
-      inject: ["steering"],
-    });
+    // a hand-written manifest that lists its own steering worker
+    const plain = generateManifest({ profile: "budget", configDir: "/cfg", plugins: {}, bindings: {}, self });
+    const own = {
+      module: "steering" as const,
+      exec: ["/usr/local/bin/my-steer", "--fast"],
+      cwd: "/srv/steer",
+      builtin: false,
+    };
+    const base = {
+      ...plain,
+      modules: [
+        ...plain.modules,
+        {
+          name: "steering" as const,
+          builtin: false,
+          exec: own.exec,
+          cwd: own.cwd,
+          hooks: ["steer"],
+          tools: [],
+        },
+      ],
+      hooks: { ...plain.hooks, steer: [own] },
+    };
     const m = withSteering(base, "/q.jsonl", { self });
     const expected = ["/usr/local/bin/my-steer", "--fast", "--queue", "/q.jsonl"];
     expect(m.modules.find((x) => x.name === "steering")?.exec).toEqual(expected);

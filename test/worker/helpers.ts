@@ -44,7 +44,6 @@ export function manifestOf(
     plugins: { disabled: MODULE_NAMES.filter((m) => !modules.includes(m)) },
     bindings,
     self,
-    inject: modules.includes("steering") ? ["steering"] : [],
   });
 }
 
