@@ -3,7 +3,7 @@ import { UserError } from "../cli/errors.ts";
 import type { BindingsFile, PluginsFile } from "../config/schemas.ts";
 import { selfArgv } from "../runtime/runtime.ts";
 import { PROTOCOL_VERSION } from "../worker/protocol.ts";
-import { MODULES, type ModuleName, moduleToolDecls } from "./modules.ts";
+import { MODULES, moduleToolDecls } from "./modules.ts";
 import { DEFAULT_PROFILE, PROFILE_NAMES, profileModules } from "./profiles.ts";
 import type { Manifest, ManifestModule } from "./schema.ts";
 
