@@ -8,7 +8,7 @@ import { History } from "../../src/history/schema.ts";
 import { validateHistory } from "../../src/history/validate.ts";
 import type { MockStep, RecordedRequest } from "../fixtures/mock-server/index.ts";
 import { savedSessionIds } from "../helpers/cli.ts";
-import { events, makeRig, type Rig } from "./rig.ts";
+import { events, expectCompactedRun, makeRig, type Rig } from "./rig.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -217,14 +217,7 @@ test("a long session with --profile responses-compact and a small window compact
   ]);
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
-  const evs = events(r.stdout);
-  expect(evs.at(-1)).toMatchObject({ type: "done", text: "all rows listed" });
-  const done = evs.filter((e) => e.type === "compaction" && e.phase === "done");
-  expect(done.length).toBeGreaterThanOrEqual(2);
-  expect(evs.some((e) => e.type === "compaction" && e.phase === "failed")).toBe(false);
-  expect(summaries).toBe(done.length);
-  for (const e of evs.filter((x) => x.type === "budget"))
-    expect(e.total as number).toBeLessThanOrEqual(e.hard_limit as number);
+  expectCompactedRun(r.stdout, { finalText: "all rows listed", minCompactions: 2, summaries });
   // Every request, summaries included, went through the Responses wire.
   expect(rig.mock.requests.every((q) => q.path === "/v1/responses")).toBe(true);
   expect(rig.mock.requests.filter(isSummaryRequest)).toHaveLength(summaries);

@@ -1,4 +1,5 @@
 // A whole-agent test rig: temp workspace, config and data dirs, a mock model server, and the real CLI.
+import { expect } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockScriptSource, type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
@@ -97,4 +98,23 @@ export function events(stdout: string): Array<Record<string, unknown> & { type: 
     .split("\n")
     .filter((l) => l.trim() !== "")
     .map((l) => JSON.parse(l));
+}
+
+/**
+ * The `--json` events of a long run that had to compact: it finished with `finalText`, compacted at least
+ * `minCompactions` times (one summary each, no failure), and no request was over the hard limit.
+ */
+export function expectCompactedRun(
+  stdout: string,
+  want: { finalText: string; minCompactions: number; summaries: number },
+): Array<Record<string, unknown> & { type: string }> {
+  const evs = events(stdout);
+  expect(evs.at(-1)).toMatchObject({ type: "done", text: want.finalText });
+  const done = evs.filter((e) => e.type === "compaction" && e.phase === "done");
+  expect(done.length).toBeGreaterThanOrEqual(want.minCompactions);
+  expect(evs.some((e) => e.type === "compaction" && e.phase === "failed")).toBe(false);
+  expect(want.summaries).toBe(done.length);
+  for (const e of evs.filter((x) => x.type === "budget"))
+    expect(e.total as number).toBeLessThanOrEqual(e.hard_limit as number);
+  return evs;
 }
