@@ -7,19 +7,38 @@ import { withSteering } from "../../src/manifest/steering.ts";
 const self = ["/opt/i/bin/i"];
 
 describe("withSteering", () => {
-  test("adds the built-in steering worker, alone, with --queue", () => {
+  test("the built-in steering joins the shared built-in process, whose argv gets --queue", () => {
     const base = generateManifest({ profile: "compact", configDir: "/cfg", plugins: {}, bindings: {}, self });
     const before = JSON.stringify(base);
     const m = withSteering(base, "/data/queues/q.jsonl", { self });
     expect(JSON.stringify(base)).toBe(before);
+    const exec = ["/opt/i/bin/i", "worker", "budget,compact,steering", "--queue", "/data/queues/q.jsonl"];
     const steering = m.modules.find((x) => x.name === "steering");
-    expect(steering).toMatchObject({ builtin: true, cwd: "/cfg", hooks: ["steer"], tools: [] });
-    expect(steering?.exec).toEqual(["/opt/i/bin/i", "worker", "steering", "--queue", "/data/queues/q.jsonl"]);
-    expect(m.hooks.steer).toEqual([
-      { module: "steering", exec: steering?.exec ?? [], cwd: "/cfg", builtin: true },
+    expect(steering).toMatchObject({ builtin: true, cwd: "/cfg", hooks: ["steer"], tools: [], exec });
+    expect(m.hooks.steer).toEqual([{ module: "steering", exec, cwd: "/cfg", builtin: true }]);
+    // one process for all of them: every entry of the shared process carries the same argv
+    for (const x of m.modules) expect(x.exec).toEqual(exec);
+    for (const refs of Object.values(m.hooks)) for (const r of refs) expect(r.exec).toEqual(exec);
+    expect(m.modules.map((x) => x.name)).toEqual(["budget", "compact", "steering"]);
+  });
+
+  test("with no built-in process to join, the built-in steering runs alone", () => {
+    const base = generateManifest({
+      profile: "budget",
+      configDir: "/cfg",
+      plugins: {},
+      bindings: { budget: { exec: ["/usr/local/bin/my-budget"] } },
+      self,
+    });
+    const m = withSteering(base, "/q.jsonl", { self });
+    expect(m.modules.find((x) => x.name === "steering")?.exec).toEqual([
+      "/opt/i/bin/i",
+      "worker",
+      "steering",
+      "--queue",
+      "/q.jsonl",
     ]);
-    // the other modules are untouched
-    expect(m.modules.filter((x) => x.name !== "steering")).toEqual(base.modules);
+    expect(m.modules.find((x) => x.name === "budget")?.exec).toEqual(["/usr/local/bin/my-budget"]);
   });
 
   test("even when plugins.json disables it: the console dependency stays", () => {

@@ -79,8 +79,9 @@ export const command = defineSubcommand(
     );
     const rows = [["MODULE", "KIND", "EXEC", "STATUS", "START", "ROUND TRIP"]];
     for (const c of checks) {
+      // Built-ins: which modules share the process; the throwaway queue path would only add noise.
       const exec = c.builtin
-        ? `i ${c.exec.slice(c.exec.indexOf("worker")).map(shellWord).join(" ")}`
+        ? `i worker ${c.exec[c.exec.indexOf("worker") + 1] ?? ""}`
         : c.exec.map(shellWord).join(" ");
       const kind = c.builtin ? "built-in" : "bound";
       rows.push([c.module, kind, exec, c.ok ? "ok" : "FAILED", ms(c.startMs), ms(c.roundTripMs)]);
