@@ -19,6 +19,8 @@ export interface Rig {
   dataDir: string;
   mock: MockServer;
   env: Record<string, string>;
+  /** --base-url, -m, --provider and --workspace for this rig, which run and start append */
+  flags: string[];
   /** `i ARGS` with --base-url/-m/--workspace filled in */
   run(args: string[], extraEnv?: Record<string, string>): Promise<CliResult>;
   start(args: string[], extraEnv?: Record<string, string>): RunningCli;
@@ -66,7 +68,7 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
     I_DATA_DIR: dataDir,
     [provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"]: "sk-test-key-not-real-0000000000",
   };
-  const common = [
+  const flags = [
     "--base-url",
     mock.url,
     "-m",
@@ -83,8 +85,9 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
     dataDir,
     mock,
     env,
-    run: (args, extra = {}) => runCliAsync([...args, ...common], { ...env, ...extra }),
-    start: (args, extra = {}) => startCli([...args, ...common], { ...env, ...extra }),
+    flags,
+    run: (args, extra = {}) => runCliAsync([...args, ...flags], { ...env, ...extra }),
+    start: (args, extra = {}) => startCli([...args, ...flags], { ...env, ...extra }),
     async close() {
       await mock.close();
       removeDir(root);

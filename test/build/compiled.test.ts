@@ -7,7 +7,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, platform } from "node:os";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { ROOT, removeDir, savedSessionIds, startProgram, tempDir } from "../helpers/cli.ts";
+import { dirEnv, ROOT, removeDir, savedSessionIds, startProgram, tempDir } from "../helpers/cli.ts";
 
 const target = `${platform() === "win32" ? "windows" : platform()}-${arch()}`;
 let dir: string;
@@ -45,12 +45,7 @@ afterAll(async () => {
   removeDir(dir);
 });
 
-const env = () => ({
-  ...process.env,
-  I_CONFIG_DIR: join(dir, "cfg"),
-  I_DATA_DIR: join(dir, "data"),
-  OPENAI_API_KEY: "x",
-});
+const env = () => dirEnv(dir);
 
 async function runBin(file: string, args: string[]): Promise<{ code: number; out: string; err: string }> {
   const r = await startProgram(file, args, { env: env(), cwd: join(dir, "ws") }).done;

@@ -20,7 +20,7 @@ describe("launchers", () => {
       rig = await makeRig({ script: [{ text: "one" }, { text: "two" }] });
       const r = rig;
       const run = (args: string[]) => {
-        const common = ["--base-url", r.mock.url, "-m", "mock-model", "--workspace", r.workspace];
+        const common = r.flags;
         const env = { ...process.env, ...r.env };
         return launcher === "start.sh"
           ? startProgram("sh", [join(ROOT, "scripts", "start.sh"), ...args, ...common], { env }).done

@@ -25,16 +25,7 @@ test("a console session: first message, tool call, slash commands, exit", async 
     files: { "notes.txt": "buy milk\n".repeat(400) },
   });
   const input = "/session\n/bogus\n/compact keep the shopping list\n/exit\n";
-  const common = [
-    "--base-url",
-    rig.mock.url,
-    "-m",
-    "mock-model",
-    "--workspace",
-    rig.workspace,
-    "--approve",
-    "all",
-  ];
+  const common = [...rig.flags, "--approve", "all"];
   const r = await runCliAsync(
     ["what do my notes say?", ...common],
     { ...rig.env, NO_COLOR: "1" },
@@ -84,20 +75,10 @@ test("a line typed while the turn streams is delivered at the end of the turn an
   });
   const { spawn } = await import("node:child_process");
   const { MAIN } = await import("../helpers/cli.ts");
-  const child = spawn(
-    process.execPath,
-    [
-      MAIN,
-      "start the slow one",
-      "--base-url",
-      rig.mock.url,
-      "-m",
-      "mock-model",
-      "--workspace",
-      rig.workspace,
-    ],
-    { env: { ...process.env, ...rig.env, NO_COLOR: "1" }, stdio: "pipe" },
-  );
+  const child = spawn(process.execPath, [MAIN, "start the slow one", ...rig.flags], {
+    env: { ...process.env, ...rig.env, NO_COLOR: "1" },
+    stdio: "pipe",
+  });
   let out = "";
   child.stdout.on("data", (c: Buffer) => {
     out += c;

@@ -91,3 +91,13 @@ export function runCliAsync(
 ): Promise<CliResult> {
   return startCli(args, env, cwd, input).done;
 }
+
+/** The environment of a CLI run whose config and data live in `dir`/cfg and `dir`/data (a throwaway key). */
+export function dirEnv(dir: string): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    I_CONFIG_DIR: join(dir, "cfg"),
+    I_DATA_DIR: join(dir, "data"),
+    OPENAI_API_KEY: "x",
+  };
+}

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { MAIN, ROOT, removeDir, savedSessionIds, startProgram, tempDir } from "../helpers/cli.ts";
+import { dirEnv, MAIN, ROOT, removeDir, savedSessionIds, startProgram, tempDir } from "../helpers/cli.ts";
 
 const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
 const run = ["run", "-A", MAIN];
@@ -35,12 +35,7 @@ afterAll(async () => {
   removeDir(dir);
 });
 
-const env = () => ({
-  ...process.env,
-  I_CONFIG_DIR: join(dir, "cfg"),
-  I_DATA_DIR: join(dir, "data"),
-  OPENAI_API_KEY: "x",
-});
+const env = () => dirEnv(dir);
 
 test("deno is installed by npm install", () => {
   expect(existsSync(DENO)).toBe(true);
