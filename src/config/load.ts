@@ -1,11 +1,6 @@
 // Loads and validates every config_dir file. All optional; every problem is one clear line and exit 2.
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, win32 } from "node:path";
-import { UserError } from "../cli/errors.ts";
-import { MODULE_NAMES } from "../manifest/modules.ts";
-import { PROFILE_NAMES } from "../manifest/profiles.ts";
-import { refuseCredentialArgv } from "./credentials.ts";
-import { parseWith, readJson } from "./json-file.ts";
 import {
   type BindingsFile,
   BindingsFile as BindingsSchema,
@@ -18,7 +13,12 @@ import {
   MAX_PROMPT_CHARS,
   type PluginsFile,
   PluginsFile as PluginsSchema,
-} from "./schemas.ts";
+} from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
+import { parseWith, readJson } from "../contract/lib/json-file.ts";
+import { MODULE_NAMES } from "../contract/registry.ts";
+import { PROFILE_NAMES } from "../manifest/profiles.ts";
+import { refuseCredentialArgv } from "./credentials.ts";
 
 export interface LoadedConfig {
   dir: string;

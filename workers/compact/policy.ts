@@ -2,8 +2,8 @@
 // compaction so edits apply without a restart. Bad files are errors that name the file and the fix.
 import { join } from "node:path";
 import { loadCompactFile, readCompactPrompt } from "../../src/config/load.ts";
-import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/config/schemas.ts";
-import { PROMPTS } from "../../src/generated/prompts.ts";
+import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/contract/config.ts";
+import { PROMPTS } from "../../src/contract/generated/prompts.ts";
 import { substituteWorkspace } from "../sdk/read-text.ts";
 import { withSummaryInstructions } from "../sdk/summary-prompt.ts";
 

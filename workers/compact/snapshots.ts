@@ -5,7 +5,7 @@
 // opaque state (the core does not send the span a second time); the commit hook reads the files.
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import type { Content, Message, ToolCall } from "../../src/history/schema.ts";
+import type { Content, Message, ToolCall } from "../../src/contract/history.ts";
 import { resolveInWorkspace } from "../../src/tools/paths.ts";
 
 /** Tools whose `path` argument names a workspace file. */

@@ -1,6 +1,6 @@
 // The worker SDK: what every worker module shares. A module declares hook handlers and tool handlers; the
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
-import type { HookEvent, ToolDecl, ToolResult } from "../../src/worker/protocol.ts";
+import type { HookEvent, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
 
 export type Data = Record<string, unknown>;
 

@@ -1,15 +1,15 @@
 // Serves worker modules over NDJSON on stdio (or any byte streams): the loop every worker runs.
 import { readSync } from "node:fs";
-import { errorMessage } from "../../src/cli/errors.ts";
-import { writeAll } from "../../src/runtime/write-all.ts";
-import { encodeLine, LineDecoder } from "../../src/worker/framing.ts";
+import { errorMessage } from "../../src/contract/errors.ts";
+import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
+import { writeAll } from "../../src/contract/lib/write-all.ts";
 import {
   type HookEvent,
   MAX_LINE_BYTES,
   PROTOCOL_VERSION,
   Request,
   ToolResult,
-} from "../../src/worker/protocol.ts";
+} from "../../src/contract/protocol.ts";
 import type { Data, WorkerContext, WorkerModule } from "./module.ts";
 
 export interface ServeIO {
