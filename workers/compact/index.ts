@@ -37,6 +37,9 @@ function touchedFilesOf(state: unknown): TouchedFiles {
 
 export const compactModule = defineWorkerModule({
   name: "compact",
+  check(ctx) {
+    loadPolicy(ctx.cwd);
+  },
   hooks: {
     compact_plan(data, ctx) {
       return plan(data, loadPolicy(ctx.cwd));
