@@ -1,6 +1,5 @@
 // Loads and validates every config_dir file. All optional; every problem is one clear line and exit 2.
-import { readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve, win32 } from "node:path";
+import { isAbsolute, join, win32 } from "node:path";
 import {
   type BindingsFile,
   BindingsFile as BindingsSchema,
