@@ -66,6 +66,7 @@ export class CompactionController {
       onStreamEvent: (ev) => {
         if (ev.type === "retry") deps.emit(ev);
       },
+      onNote: (message) => deps.emit({ type: "notice", level: "info", message: `compaction: ${message}` }),
     };
   }
 

@@ -42,6 +42,8 @@ export interface PipelineDeps {
   /** module names declaring the compaction hooks, for the record */
   modules?: string[];
   onStreamEvent?: (ev: StreamEvent) => void;
+  /** a step worth telling the user (summary chunks, continuations, condensing, image fallbacks) */
+  onNote?: (message: string) => void;
 }
 
 export interface CompactionRequest {
@@ -168,6 +170,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   let route: CompactionRecord["route"];
   let summary: string;
   let retained: ImagePart[];
+  let summaryRequests = 0;
   if ("summary" in prepared) {
     // Presence of `summary` selects the local route; a malformed one fails, never falls back.
     const local = parseReply("before_compact", LocalRouteReply, prepared, "the local summary");
@@ -178,7 +181,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     const m = parseReply("before_compact", ModelRouteReply, prepared, "the summary request preparation");
     route = "model";
     retained = m.retained_images ?? [];
-    summary = await requestSummary({
+    const asked = await requestSummary({
       hooks,
       provider: deps.provider,
       model,
@@ -187,7 +190,10 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
       messages: m.messages,
       summaryImages: m.summary_images ?? [],
       ...(deps.onStreamEvent ? { onEvent: deps.onStreamEvent } : {}),
+      ...(deps.onNote ? { onNote: deps.onNote } : {}),
     });
+    summary = asked.summary;
+    summaryRequests = asked.requests;
   }
 
   // 4. Postprocess.
@@ -227,6 +233,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     before_tokens: baseline.budget.estimates.total,
     after_tokens: after.budget.estimates.total,
     summary_chars: summary.length,
+    summary_requests: summaryRequests,
     modules: deps.modules ?? [],
     duration_ms: Date.now() - started,
   };

@@ -135,6 +135,8 @@ export interface CompactionRecord {
   before_tokens: number;
   after_tokens: number;
   summary_chars: number;
+  /** model requests the summary took (0 on the local and prune routes) */
+  summary_requests: number;
   /** modules that declare the compaction hooks, in pipeline order */
   modules: string[];
   duration_ms: number;

@@ -8,6 +8,7 @@ import { plan } from "./plan.ts";
 import { choosePrompt, imagesPolicy, loadPolicy } from "./policy.ts";
 import { normaliseSummary } from "./postprocess.ts";
 import { prepareTranscript } from "./prepare.ts";
+import { collectUserMessages, restoreUserMessages, UserMessages } from "./restore.ts";
 import { collectTouchedFiles, restoreSnapshots, TouchedFiles } from "./snapshots.ts";
 
 /** The messages in `data[field]`, checked by hand (megabytes: zod would cost more than the hook itself). */
@@ -17,10 +18,28 @@ function messagesOf(data: Data, field: string, event: string): Message[] {
   return data[field] as Message[];
 }
 
-/** The state with the files of the compacted span added, for the reference snapshots at commit. */
-function withTouchedFiles(state: unknown, messages: readonly Message[]): Data {
+/**
+ * The state with what the commit restores from the compacted span: the files it used (reference
+ * snapshots) and the user's own messages (the task survives).
+ */
+function withRestorables(state: unknown, messages: readonly Message[]): Data {
   const base = typeof state === "object" && state !== null && !Array.isArray(state) ? (state as Data) : {};
-  return { ...base, touched_files: collectTouchedFiles(messages) };
+  return {
+    ...base,
+    touched_files: collectTouchedFiles(messages),
+    user_messages: collectUserMessages(messages),
+  };
+}
+
+/** The user messages carried by before_compact; none when the state does not hold them. */
+function userMessagesOf(state: unknown): UserMessages {
+  const carried = (state as { user_messages?: unknown } | null | undefined)?.user_messages;
+  if (carried === undefined) return [];
+  const parsed = UserMessages.safeParse(carried);
+  if (parsed.success) return parsed.data;
+  throw new Error(
+    "before_compact_commit: state.user_messages is malformed (it must come from before_compact)",
+  );
 }
 
 /** The files carried by before_compact; none when the state does not hold them (nothing to restore). */
@@ -44,7 +63,7 @@ export const compactModule = defineWorkerModule({
 
     before_compact(data, ctx) {
       const messages = messagesOf(data, "messages", "before_compact");
-      const state = withTouchedFiles(data.state, messages);
+      const state = withRestorables(data.state, messages);
       // A summary from an earlier hook already chose the local route: nothing left to prepare.
       if ("summary" in data) return { ...data, state };
       const policy = loadPolicy(ctx.cwd);
@@ -73,7 +92,8 @@ export const compactModule = defineWorkerModule({
     before_compact_commit(data, ctx) {
       const workspace = typeof data.workspace === "string" ? data.workspace : ctx.workspace;
       const candidate = messagesOf(data, "candidate", "before_compact_commit");
-      return { ...data, candidate: restoreSnapshots(candidate, touchedFilesOf(data.state), workspace) };
+      const withFiles = restoreSnapshots(candidate, touchedFilesOf(data.state), workspace);
+      return { ...data, candidate: restoreUserMessages(withFiles, userMessagesOf(data.state)) };
     },
   },
 });

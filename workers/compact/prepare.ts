@@ -1,7 +1,10 @@
-// `before_compact` transcript preparation (prune first, then summarise): tool outputs and long texts are
-// cut mechanically to head and tail, private adapter state and core bookkeeping are dropped, and image
-// bytes leave the transcript according to the images policy, so the summary request carries only what a
-// summariser can use.
+// `before_compact` transcript preparation: tool outputs and tool call arguments are cut mechanically to
+// head and tail, private adapter state and core bookkeeping are dropped, and image bytes leave the
+// transcript according to the images policy, so the summary request carries only what a summariser can use.
+// What the user and the assistant said — and the previous summary, which is one such message — is passed
+// whole: it is the part of a session nothing else can reproduce (a tool can be run again, a file read
+// again), and cutting the previous summary's middle at every compaction is how long sessions used to
+// forget. When the whole does not fit one summary request, the core summarises it in chunks.
 import type { ImagesPolicy } from "../../src/config/schemas.ts";
 import type { Content, ImagePart, Message, Part } from "../../src/history/schema.ts";
 import { formatBytes, truncateMiddle } from "../../src/tools/truncate.ts";
@@ -11,8 +14,6 @@ import { pathArgument } from "./snapshots.ts";
 export const TOOL_OUTPUT_MAX_BYTES = 2000;
 /** Tool call arguments (e.g. a whole file passed to write) kept for the summary. */
 export const TOOL_ARGS_MAX_BYTES = 2000;
-/** User and assistant texts are the conversation itself: cut only when very long. */
-export const TEXT_MAX_BYTES = 12000;
 /** Images shown to the summary model, and images carried into the compacted history. */
 export const MAX_SUMMARY_IMAGES = 4;
 export const MAX_SUMMARY_IMAGE_BYTES = 8 * 1024 * 1024;
@@ -96,7 +97,7 @@ export function prepareTranscript(messages: readonly Message[], images: ImagesPo
   };
 
   const out: Message[] = messages.map((m) => {
-    const max = m.role === "tool" ? TOOL_OUTPUT_MAX_BYTES : TEXT_MAX_BYTES;
+    const max = m.role === "tool" ? TOOL_OUTPUT_MAX_BYTES : Number.POSITIVE_INFINITY;
     const content: Content =
       typeof m.content === "string"
         ? clip(m.content, max)

@@ -258,7 +258,15 @@ describe("before_compact_commit", () => {
     expect(prepared.state).toMatchObject({ by: "i-compact", keep_recent: 4 });
     expect((prepared.state as { touched_files: { files: unknown[] } }).touched_files.files).toHaveLength(5);
     const next = out.candidate as Message[];
-    expect(next.slice(2)).toEqual(suffixRead);
+    // The suffix is untouched at the end; before it, the span's user messages restored in their own words.
+    expect(next.slice(-suffixRead.length)).toEqual(suffixRead);
+    const restored = next.slice(2, -suffixRead.length);
+    expect(restored.map((m) => textOf(m))).toEqual(
+      [0, 1, 2, 3, 4].map(
+        (t) =>
+          `[Restored after compaction: an earlier message of the user, quoted exactly]turn ${t}: please look at ${t === 4 ? "../outside.txt" : `src/file-${t}.ts`}`,
+      ),
+    );
     const text = textOf(next[1]);
     for (let i = 0; i < 4; i++) expect(text).toContain(`- src/file-${i}.ts (read)`);
     expect(text).toContain("- ../outside.txt (read)");
@@ -315,6 +323,7 @@ describe("before_compact_commit", () => {
         ],
         more: 0,
       },
+      user_messages: ["turn 0: please look at notes-0.md", "turn 1: please look at notes-1.md"],
     });
   });
 
