@@ -27,7 +27,7 @@ export type AgentEvent =
       cut?: number;
       before_tokens?: number;
       after_tokens?: number;
-      route?: "model" | "local";
+      route?: "model" | "local" | "prune";
       error?: string;
     }
   | { type: "retry"; attempt: number; delay_ms: number; reason: string }

@@ -9,9 +9,15 @@ import type { History, ImagePart, Message } from "../history/schema.ts";
 import { validateHistory } from "../history/validate.ts";
 import type { Provider, StreamEvent } from "../provider/types.ts";
 import type { ToolDecl } from "../worker/protocol.ts";
-import type { HookData, HookRunner } from "../worker/types.ts";
+import type { HookData, HookOptions, HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, readBudget } from "./budget-call.ts";
-import { checkCandidateBudget, checkCandidateShape, checkCut, checkSummarySize } from "./checks.ts";
+import {
+  checkCandidateBudget,
+  checkCandidateShape,
+  checkCut,
+  checkPruned,
+  checkSummarySize,
+} from "./checks.ts";
 import { CompactionError, type CompactionStep } from "./errors.ts";
 import {
   AfterCompactReply,
@@ -73,9 +79,14 @@ export type CompactionOutcome =
 
 type CompactHook = "compact_plan" | "before_compact" | "after_compact" | "before_compact_commit";
 
-async function hook(hooks: HookRunner, step: CompactHook, data: HookData): Promise<HookData> {
+async function hook(
+  hooks: HookRunner,
+  step: CompactHook,
+  data: HookData,
+  opts?: HookOptions,
+): Promise<HookData> {
   try {
-    return await hooks.runHook(step, data);
+    return await hooks.runHook(step, data, opts);
   } catch (err) {
     throw new CompactionError(step, errorMessage(err));
   }
@@ -96,6 +107,36 @@ export function summaryMessage(summary: string, retained: readonly ImagePart[]):
     role: "user",
     content: retained.length > 0 ? [{ type: "text", text }, ...retained] : text,
     meta: { summary: true, untrusted: true },
+  };
+}
+
+/** The summary of the local or the model-assisted route, as `before_compact` chose. */
+async function summarise(
+  deps: PipelineDeps,
+  prepared: HookData,
+): Promise<{ route: "local" | "model"; summary: string; retained: ImagePart[]; requests: number }> {
+  if ("summary" in prepared) {
+    // Presence of `summary` selects the local route; a malformed one fails, never falls back.
+    const local = parseReply("before_compact", LocalRouteReply, prepared, "the local summary");
+    return { route: "local", summary: local.summary, retained: local.retained_images ?? [], requests: 0 };
+  }
+  const m = parseReply("before_compact", ModelRouteReply, prepared, "the summary request preparation");
+  const asked = await requestSummary({
+    hooks: deps.hooks,
+    provider: deps.provider,
+    model: budgetModel(deps.model),
+    policy: deps.policy,
+    prompt: m.prompt,
+    messages: m.messages,
+    summaryImages: m.summary_images ?? [],
+    ...(deps.onStreamEvent ? { onEvent: deps.onStreamEvent } : {}),
+    ...(deps.onNote ? { onNote: deps.onNote } : {}),
+  });
+  return {
+    route: "model",
+    summary: asked.summary,
+    retained: m.retained_images ?? [],
+    requests: asked.requests,
   };
 }
 
@@ -167,55 +208,52 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   if (req.instructions) prepareInput.instructions = req.instructions;
   const prepared = await hook(hooks, "before_compact", prepareInput);
   if ("state" in prepared) state = prepared.state;
+  const suffix = history.slice(cut);
   let route: CompactionRecord["route"];
-  let summary: string;
-  let retained: ImagePart[];
+  let summary = "";
   let summaryRequests = 0;
-  if ("summary" in prepared) {
-    // Presence of `summary` selects the local route; a malformed one fails, never falls back.
-    const local = parseReply("before_compact", LocalRouteReply, prepared, "the local summary");
-    route = "local";
-    summary = local.summary;
-    retained = local.retained_images ?? [];
+  let draft: History;
+  if ("pruned" in prepared) {
+    // The prune route (an extension of the built-in policy): old tool outputs shortened, nothing
+    // summarised, so there is no summary to postprocess; the candidate goes through every commit check.
+    route = "prune";
+    const pruned = checkPruned(prepareInput.messages as Message[], prepared.pruned);
+    draft = [history[0] as Message, ...pruned, ...suffix];
   } else {
-    const m = parseReply("before_compact", ModelRouteReply, prepared, "the summary request preparation");
-    route = "model";
-    retained = m.retained_images ?? [];
-    const asked = await requestSummary({
-      hooks,
-      provider: deps.provider,
-      model,
-      policy: deps.policy,
-      prompt: m.prompt,
-      messages: m.messages,
-      summaryImages: m.summary_images ?? [],
-      ...(deps.onStreamEvent ? { onEvent: deps.onStreamEvent } : {}),
-      ...(deps.onNote ? { onNote: deps.onNote } : {}),
-    });
-    summary = asked.summary;
-    summaryRequests = asked.requests;
+    const made = await summarise(deps, prepared);
+    route = made.route;
+    summaryRequests = made.requests;
+    // 4. Postprocess.
+    const post = await hook(hooks, "after_compact", { summary: made.summary, state });
+    summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
+    if ("state" in post) state = post.state;
+    checkSummarySize(summary, model);
+    draft = [history[0] as Message, summaryMessage(summary, made.retained), ...suffix];
   }
 
-  // 4. Postprocess.
-  const post = await hook(hooks, "after_compact", { summary, state });
-  summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
-  if ("state" in post) state = post.state;
-  checkSummarySize(summary, model);
-
-  // 5. Candidate, reference snapshots, checks. The compacted span is not sent again: a compactor that
-  // needs it at commit (the built-in one lists the files it used) keeps what it needs in its state.
-  const draft: History = [history[0] as Message, summaryMessage(summary, retained), ...history.slice(cut)];
-  const committed = await hook(hooks, "before_compact_commit", {
-    candidate: draft,
-    summary,
-    cut,
-    state,
-    workspace,
-  });
-  const reply = parseReply("before_compact_commit", CommitReply, committed, "the candidate history");
-  // Validated (shape and tool-call rules) by checkCandidateShape before anything else reads it.
-  const candidate = reply.candidate as History;
-  checkCandidateShape(candidate, history, cut);
+  // 5. Candidate, restoration, checks. The compacted span is not sent again: a compactor that needs it at
+  // commit (the built-in one restores files and the user's messages) keeps what it needs in its state.
+  // The candidate is checked after each module of the commit pipeline, so a broken one is named.
+  let candidate = draft;
+  const committed = await hook(
+    hooks,
+    "before_compact_commit",
+    { candidate: draft, ...(route === "prune" ? {} : { summary }), route, cut, state, workspace },
+    {
+      afterEach: (_module, reply) => {
+        const parsed = CommitReply.safeParse(reply);
+        if (!parsed.success) return "the reply has no candidate message list";
+        try {
+          checkCandidateShape(parsed.data.candidate as History, history, cut);
+        } catch (err) {
+          return err instanceof CompactionError ? err.detail : errorMessage(err);
+        }
+        return undefined;
+      },
+    },
+  );
+  // Checked (shape and tool-call rules) after the module that returned it.
+  candidate = (committed as { candidate: History }).candidate;
   const after = await readBudget(hooks, model, deps.policy, {
     history: candidate,
     tools: req.tools,

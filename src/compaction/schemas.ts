@@ -126,7 +126,7 @@ export const CommitReply = z.looseObject({ candidate: z.array(z.unknown()) });
 /** What `session.commitCompaction` records about one compaction (events.jsonl and the compaction event). */
 export interface CompactionRecord {
   reason: "auto" | "manual" | "overflow";
-  route: "model" | "local";
+  route: "model" | "local" | "prune";
   cut: number;
   messages_before: number;
   messages_after: number;

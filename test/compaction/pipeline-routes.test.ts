@@ -167,6 +167,7 @@ describe("local route (replacement compactor bound in bindings)", () => {
     expect(byEvent.before_compact_commit?.keys).toEqual([
       "candidate",
       "cut",
+      "route",
       "state",
       "summary",
       "workspace",

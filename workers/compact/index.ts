@@ -8,6 +8,7 @@ import { plan } from "./plan.ts";
 import { choosePrompt, imagesPolicy, loadPolicy } from "./policy.ts";
 import { normaliseSummary } from "./postprocess.ts";
 import { prepareTranscript } from "./prepare.ts";
+import { pruneMessages } from "./prune.ts";
 import { collectUserMessages, restoreUserMessages, UserMessages } from "./restore.ts";
 import { collectTouchedFiles, restoreSnapshots, TouchedFiles } from "./snapshots.ts";
 
@@ -66,6 +67,9 @@ export const compactModule = defineWorkerModule({
       const state = withRestorables(data.state, messages);
       // A summary from an earlier hook already chose the local route: nothing left to prepare.
       if ("summary" in data) return { ...data, state };
+      // The prune route: the same span back with old tool outputs shortened; the core commits it as is.
+      if ((data.state as { route?: unknown } | null)?.route === "prune")
+        return { ...data, state, pruned: pruneMessages(messages) };
       const policy = loadPolicy(ctx.cwd);
       const workspace = typeof data.workspace === "string" ? data.workspace : ctx.workspace;
       const images =

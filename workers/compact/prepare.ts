@@ -20,7 +20,7 @@ export const MAX_SUMMARY_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_RETAINED_IMAGES = 2;
 export const MAX_RETAINED_IMAGE_BYTES = 4 * 1024 * 1024;
 
-const ADVICE = "shortened for the summary";
+const ADVICE = "shortened; the whole output stays in the session's events.jsonl";
 
 export interface PreparedTranscript {
   messages: Message[];
@@ -31,6 +31,11 @@ export interface PreparedTranscript {
 interface ImageRef {
   part: ImagePart;
   label: string;
+}
+
+/** A tool output as the summariser is shown it, and as the prune stage leaves it in the history. */
+export function shortenToolOutput(text: string): string {
+  return clip(text, TOOL_OUTPUT_MAX_BYTES);
 }
 
 function clip(text: string, max: number): string {
