@@ -77,6 +77,9 @@ export type CompactionOutcome =
     }
   | { status: "declined"; reason: string; baseline: BudgetResult };
 
+const MAX_NOTES = 5;
+const MAX_NOTE_CHARS = 500;
+
 type CompactHook = "compact_plan" | "before_compact" | "after_compact" | "before_compact_commit";
 
 async function hook(
@@ -208,6 +211,10 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   if (req.instructions) prepareInput.instructions = req.instructions;
   const prepared = await hook(hooks, "before_compact", prepareInput);
   if ("state" in prepared) state = prepared.state;
+  // `notes`: what a compactor wants the user to know (e.g. an images fallback); a few short lines at most.
+  if (Array.isArray(prepared.notes))
+    for (const note of prepared.notes.slice(0, MAX_NOTES))
+      if (typeof note === "string" && note.trim() !== "") deps.onNote?.(note.slice(0, MAX_NOTE_CHARS));
   const suffix = history.slice(cut);
   let route: CompactionRecord["route"];
   let summary = "";

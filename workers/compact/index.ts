@@ -7,10 +7,20 @@ import { defineWorkerModule } from "../sdk/module.ts";
 import { plan } from "./plan.ts";
 import { choosePrompt, imagesPolicy, loadPolicy } from "./policy.ts";
 import { normaliseSummary } from "./postprocess.ts";
-import { prepareTranscript } from "./prepare.ts";
+import { DESCRIBE_IMAGES_PROMPT, hasImages, prepareTranscript } from "./prepare.ts";
 import { pruneMessages } from "./prune.ts";
 import { collectUserMessages, restoreUserMessages, UserMessages } from "./restore.ts";
 import { collectTouchedFiles, restoreSnapshots, TouchedFiles } from "./snapshots.ts";
+
+/** A model set to images "omit" is text-only (the model table marks text-only models so). */
+function readsImages(model: unknown): boolean {
+  return (model as { images?: unknown } | undefined)?.images !== "omit";
+}
+
+function modelName(model: unknown): string {
+  const name = (model as { name?: unknown } | undefined)?.name;
+  return typeof name === "string" ? name : "?";
+}
 
 /** The messages in `data[field]`, checked by hand (megabytes: zod would cost more than the hook itself). */
 function messagesOf(data: Data, field: string, event: string): Message[] {
@@ -72,17 +82,24 @@ export const compactModule = defineWorkerModule({
         return { ...data, state, pruned: pruneMessages(messages) };
       const policy = loadPolicy(ctx.cwd);
       const workspace = typeof data.workspace === "string" ? data.workspace : ctx.workspace;
-      const images =
+      let images =
         state.images === "keep" || state.images === "omit" || state.images === "describe"
           ? state.images
           : imagesPolicy(policy, data.model);
+      const notes: string[] = [];
+      if (images === "describe" && hasImages(messages) && !readsImages(data.model)) {
+        // A text-only model cannot describe what it cannot see: the images are omitted, and the user told.
+        images = "omit";
+        notes.push(
+          `images: "describe" needs a model that reads images, and model ${modelName(data.model)} is text-only (images: "omit"); the old images are omitted from the summary instead of described`,
+        );
+      }
       const prepared = prepareTranscript(messages, images);
-      const out: Data = {
-        ...data,
-        state,
-        prompt: choosePrompt(policy, data, workspace),
-        messages: prepared.messages,
-      };
+      let prompt = choosePrompt(policy, data, workspace);
+      if (images === "describe" && prepared.summary_images.length > 0)
+        prompt = `${prompt.trimEnd()}\n\n${DESCRIBE_IMAGES_PROMPT}\n`;
+      const out: Data = { ...data, state, prompt, messages: prepared.messages };
+      if (notes.length > 0) out.notes = notes;
       if (prepared.summary_images.length > 0) out.summary_images = prepared.summary_images;
       if (prepared.retained_images.length > 0) out.retained_images = prepared.retained_images;
       return out;

@@ -22,6 +22,17 @@ export const MAX_RETAINED_IMAGE_BYTES = 4 * 1024 * 1024;
 
 const ADVICE = "shortened; the whole output stays in the session's events.jsonl";
 
+/** Added to the summary prompt when images are to be described. */
+export const DESCRIBE_IMAGES_PROMPT = `## Images
+The images attached to this request are marked in the transcript by number ("image #N"). They will not be
+kept after this summary, so describe each one under "## Images" in the summary: what it shows, any text,
+numbers or errors visible in it, and what it was used for, labelled by its number.`;
+
+/** Whether `messages` hold any image part. */
+export function hasImages(messages: readonly Message[]): boolean {
+  return messages.some((m) => typeof m.content !== "string" && m.content.some((p) => p.type === "image"));
+}
+
 export interface PreparedTranscript {
   messages: Message[];
   summary_images: ImagePart[];
@@ -86,8 +97,10 @@ export function prepareTranscript(messages: readonly Message[], images: ImagesPo
         : `${m.role} message ${i + 1}`;
     for (const p of m.content) if (p.type === "image") refs.push({ part: p, label: from });
   });
+  // keep: the summariser sees the recent images and they stay in context; describe: the summariser sees
+  // them and writes what they show into the summary instead; omit: only a marker remains.
   const toSummary =
-    images === "keep" ? pickRecent(refs, MAX_SUMMARY_IMAGES, MAX_SUMMARY_IMAGE_BYTES) : new Set();
+    images === "omit" ? new Set() : pickRecent(refs, MAX_SUMMARY_IMAGES, MAX_SUMMARY_IMAGE_BYTES);
   const toRetain =
     images === "keep" ? pickRecent(refs, MAX_RETAINED_IMAGES, MAX_RETAINED_IMAGE_BYTES) : new Set();
   const number = new Map(refs.map((r, k) => [r.part, { n: k + 1, label: r.label }]));
@@ -96,7 +109,8 @@ export function prepareTranscript(messages: readonly Message[], images: ImagesPo
     const info = number.get(p);
     const what = `image #${info?.n} (${p.media_type}, ${formatBytes(imageBytes(p))}) from ${info?.label}`;
     if (images === "omit") return `[${what}: omitted]`;
-    if (images === "describe") return `[${what}]`;
+    if (images === "describe" && toSummary.has(p))
+      return `[${what}: attached to this request; describe it in the summary]`;
     if (toSummary.has(p)) return `[${what}: attached to this request]`;
     return `[${what}: not attached; only the ${MAX_SUMMARY_IMAGES} most recent images are kept]`;
   };

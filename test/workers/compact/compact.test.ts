@@ -154,10 +154,28 @@ describe("before_compact", () => {
     expect(omitted.summary_images).toBeUndefined();
     expect(omitted.retained_images).toBeUndefined();
 
+    // describe: the summariser is shown the image and asked to describe it; nothing is retained.
     compactJson({ images: "describe" });
     const described = await send("before_compact", prepareData());
-    expect(textOf((described.messages as Message[])[2])).toContain("from the result of read(logo.png)");
-    expect(JSON.stringify(described)).not.toContain(PNG);
+    const marker = textOf((described.messages as Message[])[2]);
+    expect(marker).toContain("from the result of read(logo.png)");
+    expect(marker).toContain("attached to this request; describe it in the summary");
+    expect(JSON.stringify(described.messages)).not.toContain(PNG);
+    expect(described.summary_images).toEqual([{ type: "image", media_type: "image/png", data: PNG }]);
+    expect(described.retained_images).toBeUndefined();
+    expect(String(described.prompt)).toContain('describe each one under "## Images"');
+    expect(described.notes).toBeUndefined();
+
+    // describe on a text-only model: omit, with a note for the user.
+    const textOnly = await send(
+      "before_compact",
+      prepareData({ model: { name: "llama3", context_window: 8192, images: "omit" } }),
+    );
+    expect(textOnly.summary_images).toBeUndefined();
+    expect(textOf((textOnly.messages as Message[])[2])).toContain("omitted");
+    expect(textOnly.notes).toEqual([
+      expect.stringContaining('model llama3 is text-only (images: "omit"); the old images are omitted'),
+    ]);
 
     rmSync(join(configDir, "compact.json"));
     const byModel = await send(
