@@ -7,10 +7,11 @@
 // chunks, oldest first, each request carrying the previous chunk's summary whole. So no replacement has
 // to learn a second protocol shape, and no material is ever cut to make a request fit. A compactor that
 // wants its own chunking can still do it and return a local `summary`.
+
+import type { BudgetResult } from "../contract/compaction.ts";
+import { textTokens } from "../contract/lib/estimator.ts";
 import { effectiveTotal } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
-import { textTokens } from "./estimator.ts";
-import type { BudgetResult } from "./schemas.ts";
 
 /** Fill chunks to this share of the room the estimate leaves, so a chunk's own budget check passes. */
 export const CHUNK_FILL = 0.9;

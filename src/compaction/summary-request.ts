@@ -5,16 +5,16 @@
 //     carried whole into the next request (summary-chunks.ts);
 //   - a reply stopped by the output limit is continued (bounded), not dropped;
 //   - a summary over the cap is sent back to be condensed (bounded), never truncated.
-import { errorMessage } from "../cli/errors.ts";
-import { PROMPTS } from "../generated/prompts.ts";
-import type { History, ImagePart, Message } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
+import type { BudgetModel, BudgetPolicy } from "../contract/compaction.ts";
+import { errorMessage } from "../contract/errors.ts";
+import { PROMPTS } from "../contract/generated/prompts.ts";
+import type { History, ImagePart, Message } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
+import { textTokens } from "../contract/lib/estimator.ts";
 import { type Provider, ProviderError, type StreamEvent } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, effectiveTotal, readBudget } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
-import { textTokens } from "./estimator.ts";
-import type { BudgetModel, BudgetPolicy } from "./schemas.ts";
 import { planChunks } from "./summary-chunks.ts";
 import { joinBlocks, renderBlocks, wrapSummary, wrapTranscript } from "./transcript.ts";
 

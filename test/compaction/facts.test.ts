@@ -3,7 +3,7 @@
 // fact, and an ideal summariser (the mock keeps every fact it is shown). Every fact must be in the final
 // model request, and the user's first request must be there in the user's own words, outside the summary.
 import { expect, test } from "bun:test";
-import { contentText } from "../../src/history/schema.ts";
+import { contentText } from "../../src/contract/history.ts";
 import { FIRST_REQUEST, factOf, runFactsSession } from "../fixtures/facts-session.ts";
 
 test("1,000 tool turns, 32k window: every planted fact and the user's request reach the final request", async () => {

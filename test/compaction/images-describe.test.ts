@@ -6,7 +6,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
-import type { History, Message } from "../../src/history/schema.ts";
+import type { History, Message } from "../../src/contract/history.ts";
 import { type MockServer, type RecordedRequest, startMockServer } from "../fixtures/mock-server/index.ts";
 import { makeRig, openAiProvider, type Rig, syntheticHistory, textOf } from "./helpers.ts";
 

@@ -5,9 +5,9 @@
 // whole: it is the part of a session nothing else can reproduce (a tool can be run again, a file read
 // again), and cutting the previous summary's middle at every compaction is how long sessions used to
 // forget. When the whole does not fit one summary request, the core summarises it in chunks.
-import type { ImagesPolicy } from "../../src/config/schemas.ts";
-import type { Content, ImagePart, Message, Part } from "../../src/history/schema.ts";
-import { formatBytes, truncateMiddle } from "../../src/tools/truncate.ts";
+import type { ImagesPolicy } from "../../src/contract/config.ts";
+import type { Content, ImagePart, Message, Part } from "../../src/contract/history.ts";
+import { formatBytes, truncateMiddle } from "../../src/contract/lib/truncate.ts";
 import { pathArgument } from "./snapshots.ts";
 
 /** Tool output kept for the summary (head and tail), in UTF-8 bytes. */

@@ -5,8 +5,8 @@
 // trigger re-arms and the next request does not compact again), the plan takes the prune route and no
 // summary request is made; otherwise it plans the full summary. The recent window (prune.keep_recent
 // messages, whole tool batches) is never touched, nor is anything but tool output.
-import type { History, Message } from "../../src/history/schema.ts";
-import { latestCut } from "../../src/history/tool-batches.ts";
+import type { History, Message } from "../../src/contract/history.ts";
+import { latestCut } from "../../src/contract/lib/tool-batches.ts";
 import type { Data } from "../sdk/module.ts";
 import { shortenToolOutput, TOOL_OUTPUT_MAX_BYTES } from "./prepare.ts";
 

@@ -8,7 +8,7 @@
 // and carried to `before_compact_commit` in the opaque state; restored messages of an earlier compaction
 // are collected again the next time, so the first request survives any number of compactions.
 import { z } from "zod";
-import type { Content, Message } from "../../src/history/schema.ts";
+import type { Content, Message } from "../../src/contract/history.ts";
 
 /** Total UTF-8 bytes of restored user text beyond the latest request. */
 export const RESTORE_MAX_BYTES = 8 * 1024;
