@@ -28,16 +28,26 @@ try {
   const tgz = readdirSync(join(out, "npm"))
     .filter((f) => f.endsWith(".tgz"))
     .map((f) => join(out, "npm", f));
-  const env = { ...process.env, npm_config_cache: join(work, "npm-cache"), npm_config_update_notifier: "false" };
-  const inst = spawnSync("npm", ["install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", ...tgz], {
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const env = {
+    ...process.env,
+    npm_config_cache: join(work, "npm-cache"),
+    npm_config_update_notifier: "false",
+  };
+  const inst = spawnSync(
+    "npm",
+    ["install", "-g", "--prefix", prefix, "--offline", "--no-audit", "--no-fund", ...tgz],
+    {
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   if (inst.status !== 0) throw new Error(`npm install failed (exit ${inst.status})`);
 
   const windows = process.platform === "win32";
   const viaNpm = join(prefix, windows ? "i.cmd" : join("bin", "i"));
-  const bare = readdirSync(out).find((d) => d.startsWith("i-") && !d.startsWith("i-examples") && !d.includes("."));
+  const bare = readdirSync(out).find(
+    (d) => d.startsWith("i-") && !d.startsWith("i-examples") && !d.includes("."),
+  );
   const exe = join(out, bare as string, windows ? "i.exe" : "i");
   const time = (file: string, args: string[]): number[] => {
     for (let i = 0; i < 3; i++) spawnSync(file, args);
