@@ -62,7 +62,8 @@ try {
   };
   report("i --version, npm-installed (node launcher + executable)", time(viaNpm, ["--version"]), "ms");
   report("floor: i --version, the executable itself", time(exe, ["--version"]), "ms");
-  report("floor: node -e '' (the launcher's runtime)", time("node", ["-e", ""]), "ms");
+  const node = spawnSync("node", ["--version"], { encoding: "utf8" }).stdout.trim();
+  report(`floor: node -e '' (the launcher's runtime, Node ${node})`, time("node", ["-e", ""]), "ms");
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -129,30 +129,26 @@ export function zip(entries: readonly Entry[], mtime = fixedTime()): Uint8Array 
     const body = method === 8 ? deflateRawSync(raw, { level: 9 }) : raw;
     if (raw.length >= 0xffffffff || offset >= 0xffffffff) throw new Error(`zip: ${e.path} needs zip64`);
     const crc = crc32(raw);
+    // The fields the local header (at offset 4) and the central directory record (at 6) share.
+    const shared = (b: Buffer, at: number) => {
+      b.writeUInt16LE(20, at); // version needed: 2.0
+      b.writeUInt16LE(0x0800, at + 2); // names are UTF-8
+      b.writeUInt16LE(method, at + 4);
+      b.writeUInt16LE(time, at + 6);
+      b.writeUInt16LE(date, at + 8);
+      b.writeUInt32LE(crc, at + 10);
+      b.writeUInt32LE(body.length, at + 14);
+      b.writeUInt32LE(raw.length, at + 18);
+      b.writeUInt16LE(name.length, at + 22);
+    };
     const local = Buffer.alloc(30 + name.length);
     local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4); // version needed: 2.0
-    local.writeUInt16LE(0x0800, 6); // names are UTF-8
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(raw.length, 22);
-    local.writeUInt16LE(name.length, 26);
+    shared(local, 4);
     local.set(name, 30);
     const central = Buffer.alloc(46 + name.length);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE((3 << 8) | 20, 4); // made by Unix, so unzip restores the permission bits
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(raw.length, 24);
-    central.writeUInt16LE(name.length, 28);
+    shared(central, 6);
     const type = e.data ? 0o100000 : 0o040000;
     // High 16 bits: the Unix mode; bit 4: the MS-DOS directory flag.
     central.writeUInt32LE((type | e.mode) * 0x10000 + (e.data ? 0 : 0x10), 38);

@@ -108,44 +108,31 @@ pub fn extract(messages: &[Value]) -> String {
     let mut sections =
         vec!["Extractive notes (i-plugin-example; lossy, no model was asked):".to_string()];
     // Latest first everywhere: when the cap bites, the oldest items are the ones cut off.
-    if !asks.is_empty() {
-        let list: Vec<String> = asks
-            .iter()
-            .rev()
-            .take(8)
-            .map(|a| format!("- {a}"))
-            .collect();
-        sections.push(format!("User requests, latest first:\n{}", list.join("\n")));
-    }
-    if !files.is_empty() {
-        let list: Vec<String> = files
-            .iter()
-            .rev()
-            .take(20)
-            .map(|(p, tools)| {
-                format!(
-                    "- {} ({})",
-                    one_line(p, 200),
-                    tools.iter().cloned().collect::<Vec<_>>().join(", ")
-                )
-            })
-            .collect();
-        sections.push(format!("Files used, latest first:\n{}", list.join("\n")));
-    }
-    if !failures.is_empty() {
-        let list: Vec<String> = failures
-            .iter()
-            .rev()
-            .take(4)
-            .map(|f| format!("- {f}"))
-            .collect();
-        sections.push(format!("Failures seen, latest first:\n{}", list.join("\n")));
+    let files: Vec<String> = files
+        .iter()
+        .map(|(p, tools)| {
+            let tools: Vec<&str> = tools.iter().map(String::as_str).collect();
+            format!("{} ({})", one_line(p, 200), tools.join(", "))
+        })
+        .collect();
+    for (title, items, max) in [
+        ("User requests", &asks, 8),
+        ("Files used", &files, 20),
+        ("Failures seen", &failures, 4),
+    ] {
+        if !items.is_empty() {
+            let list: Vec<String> = items
+                .iter()
+                .rev()
+                .take(max)
+                .map(|i| format!("- {i}"))
+                .collect();
+            sections.push(format!("{title}, latest first:\n{}", list.join("\n")));
+        }
     }
     if !last_assistant.is_empty() {
-        sections.push(format!(
-            "Where the assistant left off:\n{}",
-            one_line(&last_assistant, 400)
-        ));
+        let text = one_line(&last_assistant, 400);
+        sections.push(format!("Where the assistant left off:\n{text}"));
     }
     cap_bytes(&sections.join("\n\n"), NOTES_MAX_BYTES)
 }

@@ -30,6 +30,16 @@ try {
   );
 }
 
+// Where Node can replace this process with the executable (Node ≥ 22.15 on Unix), nothing stays between
+// i and the terminal: no second process, no signal forwarding.
+if (typeof process.execve === "function" && os !== "windows") {
+  try {
+    process.execve(binary, [binary, ...process.argv.slice(2)], process.env);
+  } catch (err) {
+    fail(`cannot start ${binary}: ${err.message}`);
+  }
+}
+
 const child = spawn(binary, process.argv.slice(2), { stdio: "inherit" });
 // Ctrl-C and Ctrl-\ reach the whole foreground process group: i handles them itself, and this launcher
 // must outlive it to pass on its exit status. Termination requests sent to the launcher alone go on to i.
