@@ -150,6 +150,8 @@ function main(): void {
   if (!existsSync(join(ROOT, "LICENSE"))) fail("LICENSE is missing from the repository root", 1);
   run(process.execPath, ["scripts/gen-prompts.ts"]);
   mkdirSync(dist, { recursive: true });
+  // An earlier build's checksums must not outlive it: a failed or archive-less build leaves none.
+  rmSync(join(dist, "SHA256SUMS"), { force: true });
   const artifacts: string[] = [];
   const binaries = new Map<Target, string>();
   for (const t of targets) {

@@ -45,6 +45,8 @@ function pack(dir: string, dest: string): string {
     cwd: dir,
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
+    // npm is a .cmd script on Windows, which only a shell can start.
+    shell: process.platform === "win32",
   });
   const name = r.stdout?.trim().split("\n").at(-1);
   if (r.status !== 0 || !name) throw new Error(`npm pack failed in ${dir} (exit ${r.status})`);
