@@ -100,12 +100,11 @@ function compile(entry: string, outfile: string, t: Target): void {
  * remapped to relative ones (in a target directory of its own, so the everyday build is not redone), so
  * the binary does not depend on where the repository is checked out.
  */
-function rustBinary(needed: boolean): string | undefined {
+function rustBinary(): string {
   const targetDir = join(ROOT, "examples", "rust-plugin", "target", "archive");
   const bin = join(targetDir, "release", "i-plugin-example");
   const hasCargo = spawnSync("cargo", ["--version"], { stdio: "ignore" }).status === 0;
   if (hostTarget() !== "linux-x64" || !hasCargo) {
-    if (!needed) return undefined;
     fail(
       hostTarget() !== "linux-x64"
         ? "the linux-x64 examples archive carries the Rust example's binary, which cargo builds only on a linux-x64 host; package linux-x64 there"
@@ -164,7 +163,8 @@ function main(): void {
     binaries.set(t, binary);
     const compactor = join(examplesDir, "local-compactor", `i-local-compactor${exeSuffix(t)}`);
     compile("examples/local-compactor/main.ts", compactor, t);
-    const rust = t === "linux-x64" ? rustBinary(pack) : undefined;
+    // Staging alone (no --package) skips the cargo build: the binary matters only in the archive.
+    const rust = t === "linux-x64" && pack ? rustBinary() : undefined;
     const layouts = [platformLayout(ROOT, t, binary), examplesLayout(ROOT, t, compactor, rust)];
     for (const layout of layouts) {
       console.log(`staged ${stage(dist, layout)}`);
