@@ -4,7 +4,7 @@ import { UserError } from "../cli/errors.ts";
 import { readJson } from "../config/json-file.ts";
 import type { History } from "../history/schema.ts";
 import { validateHistory } from "../history/validate.ts";
-import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { type AtomicOptions, writeFileAtomic } from "../runtime/atomic-write.ts";
 
 export function formatHistory(h: History): string {
   if (h.length === 0) return "[]\n";
@@ -13,8 +13,8 @@ export function formatHistory(h: History): string {
   return `${out}]\n`;
 }
 
-export function writeHistoryFile(path: string, h: History): void {
-  writeFileAtomic(path, formatHistory(h), 0o600);
+export function writeHistoryFile(path: string, h: History, opts: AtomicOptions = {}): void {
+  writeFileAtomic(path, formatHistory(h), 0o600, opts);
 }
 
 /**
