@@ -168,7 +168,7 @@ describe("start-up and handshake", () => {
   test("a worker that dies of an uncaught error at start: its own last line, not the runtime's banner", async () => {
     const dir = temp.make();
     const script = join(dir, "dies.ts");
-    await Bun.write(script, "throw new Error(\"Unknown option '\" + process.argv[2] + \"'\");\n");
+    await Bun.write(script, 'throw new Error("Unknown option \'" + process.argv[2] + "\'");\n');
     const { h } = setup("budget", { budget: { exec: [BUN, script, "--compact"] } });
     const err = await failure(h.runHook("budget", {}));
     expect(err.reason).toBe("crash");
