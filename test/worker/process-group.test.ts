@@ -62,7 +62,7 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
       {
         workspace: dir,
         configDir: dir,
-        deadlineMs: 300,
+        deadlineMs: 1500,
       },
     );
     hosts.push(h);
@@ -84,7 +84,7 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
     const h = new WorkerHost(manifestOf(["budget"], dir, { budget: { exec: wrapper } }), {
       workspace: dir,
       configDir: dir,
-      deadlineMs: 300,
+      deadlineMs: 2000,
     });
     hosts.push(h);
     await h.start();
@@ -112,6 +112,35 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
     await h.close();
     expect(await gone(helper as number)).toBe(true);
   });
+
+  for (const sig of ["SIGINT", "SIGTERM"] as const) {
+    test(`a ${sig} nobody handles ends i and every worker group with it`, async () => {
+      const dir = temp.make();
+      const count = join(dir, "count.txt");
+      const script = join(dir, "wait.ts");
+      const src = (p: string) => JSON.stringify(join(ROOT, p));
+      await Bun.write(
+        script,
+        `import { WorkerHost } from ${src("src/worker/host.ts")};
+import { manifestOf, misbehaving } from ${src("test/worker/helpers.ts")};
+const dir = ${JSON.stringify(dir)};
+const h = new WorkerHost(manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", ${JSON.stringify(count)}) }), { workspace: dir, configDir: dir });
+await h.start();
+process.stdout.write("ready\\n");
+setInterval(() => {}, 1000);
+`,
+      );
+      const child = Bun.spawn([BUN, script], { stdout: "pipe" });
+      const reader = child.stdout.getReader();
+      await reader.read();
+      child.kill(sig);
+      await child.exited;
+      expect(child.signalCode).toBe(sig);
+      const [helper] = pidsIn(count, "helper");
+      expect(await gone(helper as number)).toBe(true);
+      expect(await gone(pidsIn(count, "hello")[0] as number)).toBe(true);
+    });
+  }
 
   test("when i exits without closing its host, every worker group dies with it", async () => {
     const dir = temp.make();
