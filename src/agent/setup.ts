@@ -14,6 +14,7 @@ import { withSteering } from "../manifest/steering.ts";
 import { resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { coreToolDecls } from "../tools/index.ts";
@@ -93,7 +94,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       `${join(cfgDir, "budget.json")}: field reserve_tokens: ${reserve} leaves no room in the ${model.context_window}-token context window of ${model.name}; set it well below the window`,
     );
   }
-  const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
+  const apiKey = resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
   const manifest = buildManifest(opts, cfgDir, cfg);
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.

@@ -1,8 +1,10 @@
 // `bash`: run a shell command in the workspace. Subject to the approval policy; bounded by a timeout
 // that kills the whole process group; output capped head+tail with a note on what was cut.
+
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { z } from "zod";
+import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { runInProcessGroup } from "./run-process.ts";
 import { ToolError } from "./tool-error.ts";
 import { formatBytes } from "./truncate.ts";
@@ -12,9 +14,6 @@ export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 export const BASH_HEAD_BYTES = 16 * 1024;
 export const BASH_TAIL_BYTES = 16 * 1024;
-
-/** The core's own model credentials: a command the model writes must not be able to print them. */
-export const CREDENTIAL_ENV = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
 
 const BashInput = z.strictObject({
   command: z.string().min(1).describe("the command line, run with bash -c (sh -c where bash is missing)"),
