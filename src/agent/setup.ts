@@ -18,6 +18,7 @@ import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { coreToolDecls } from "../tools/index.ts";
+import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
 import type { EmitEvent } from "./events.ts";
@@ -32,6 +33,8 @@ export interface SetupOptions extends RunFlags {
   resume?: string;
   approve: ApprovalPolicy;
   ask?: (question: string) => Promise<boolean>;
+  /** `--sandbox`: bash runs in it */
+  sandbox?: SandboxSpec;
   maxTurns: number;
   emit: EmitEvent;
   /** console only: the steering queue file; injects the steering module with `--queue PATH` */
@@ -155,7 +158,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         controller,
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
-        toolContext: { workspace, approve: opts.approve, ...(opts.ask ? { ask: opts.ask } : {}) },
+        toolContext: {
+          workspace,
+          approve: opts.approve,
+          ...(opts.ask ? { ask: opts.ask } : {}),
+          ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+        },
         emit: opts.emit,
         maxTurns: opts.maxTurns,
       },

@@ -6,6 +6,7 @@ import { delimiter, join } from "node:path";
 import { z } from "zod";
 import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { runInProcessGroup } from "./run-process.ts";
+import { sandboxed } from "./sandbox.ts";
 import { ToolError } from "./tool-error.ts";
 import { formatBytes } from "./truncate.ts";
 import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
@@ -78,7 +79,9 @@ export const bashTool: CoreTool<typeof BashInput> = {
     const refused = await refusal(args.command, ctx);
     if (refused) return { content: refused, is_error: true };
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
-    const r = await runInProcessGroup([findShell(), "-c", args.command], {
+    const shell: [string, ...string[]] = [findShell(), "-c", args.command];
+    const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
+    const r = await runInProcessGroup(argv, {
       cwd: ctx.workspace,
       env: commandEnv(),
       timeoutMs: timeoutS * 1000,
