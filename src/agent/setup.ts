@@ -24,6 +24,7 @@ import { WorkerHost } from "../worker/host.ts";
 import type { EmitEvent } from "./events.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
+import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -123,7 +124,15 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   try {
     const core = coreToolDecls();
     const tools = [...core, ...host.toolDecls()];
+    const resultCap = resultTokenCap(model);
     let history: History = session.history();
+    // A result too big for this model (saved by a run with a bigger one, or before the cap) would make
+    // every request too large and leave compaction nothing to cut: shorten it; the log keeps it whole.
+    const oversized = shortenOversizedResults(history, resultCap);
+    if (oversized.shortened > 0) {
+      history = oversized.history;
+      session.checkpoint(history);
+    }
     if (history.length === 0) {
       const system = await buildSystemPrompt(host, {
         workspace,
@@ -134,6 +143,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = [{ role: "system", content: system }];
     }
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    if (oversized.shortened > 0)
+      opts.emit({
+        type: "notice",
+        level: "warn",
+        message: `shortened ${oversized.shortened} tool result(s) too large for ${model.name}'s context window; the full output stays in the session (i sessions --recover ${session.id})`,
+      });
     const controller = new CompactionController({
       hooks: host,
       provider,
@@ -166,6 +181,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         },
         emit: opts.emit,
         maxTurns: opts.maxTurns,
+        resultTokenCap: resultCap,
       },
       history,
     );
