@@ -6,9 +6,9 @@
 // result (from a run with a bigger model, or before this cap) is shortened the same way when it is
 // loaded; the full output stays in the session's events.jsonl (`i sessions --recover ID`).
 
-import { textTokens } from "../compaction/estimator.ts";
-import type { Content, History, Message, Part } from "../history/schema.ts";
-import { capText } from "../tools/truncate.ts";
+import type { Content, History, Message, Part } from "../contract/history.ts";
+import { textTokens } from "../contract/lib/estimator.ts";
+import { capText } from "../contract/lib/truncate.ts";
 
 /** The share of (window − reply room) one tool result may take. */
 export const RESULT_WINDOW_SHARE = 0.25;

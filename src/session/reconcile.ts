@@ -12,8 +12,9 @@
 // checkpoint writes history.json after appending to the log, so a crash in between leaves it older). Then
 // the log's end wins. Anything else that differs from the log's end is the user's edit (or the log is
 // damaged), and history.json wins, as before: the session logs it as a `base` event on its next write.
-import { jsonEqual } from "../compaction/json-equal.ts";
-import type { History, Message } from "../history/schema.ts";
+
+import type { History, Message } from "../contract/history.ts";
+import { jsonEqual } from "../contract/lib/json-equal.ts";
 import { parseEventLines, replayEvents } from "./events-log.ts";
 
 const FULL_STATE_LINE = /^\{"ts":"[^"]*","type":"(compaction|base)"/;

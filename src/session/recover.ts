@@ -2,9 +2,9 @@
 // log is append-only and every checkpoint and compaction goes through it first, so messages that a
 // compaction summarised away, or that history.json never got to hold before a crash, are all still there.
 import { join } from "node:path";
-import type { Message } from "../history/schema.ts";
+import type { Message } from "../contract/history.ts";
+import { BaseEvent, CompactionEvent, MessageEvent } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
-import { BaseEvent, CompactionEvent, MessageEvent } from "./schema.ts";
 import { EVENTS_FILE } from "./store.ts";
 
 /**

@@ -15,33 +15,16 @@ import {
   fsyncSync,
   mkdirSync,
   openSync,
-  readlinkSync,
   renameSync,
   unlinkSync,
 } from "node:fs";
 import { relative, sep } from "node:path";
-import { writeAll } from "../runtime/write-all.ts";
-import { isInside } from "./paths.ts";
+import { descriptorInside } from "../contract/lib/paths.ts";
+import { writeAll } from "../contract/lib/write-all.ts";
 import { ToolError } from "./tool-error.ts";
 
 const PROC_FD = process.platform === "linux";
 let counter = 0;
-
-/** Where the open descriptor really is (Linux), or undefined when the platform cannot tell. */
-export function descriptorPath(fd: number): string | undefined {
-  if (!PROC_FD) return undefined;
-  try {
-    return readlinkSync(`/proc/self/fd/${fd}`);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether the open descriptor is inside `root` (a real path); true where the platform cannot tell. */
-export function descriptorInside(fd: number, root: string): boolean {
-  const where = descriptorPath(fd);
-  return where === undefined || isInside(root, where);
-}
 
 /** Close `fd` and refuse when it is not inside `root` (a real path). No-op without `root`. */
 export function checkDescriptor(fd: number, root: string | undefined, shown: string): void {

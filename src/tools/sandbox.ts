@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { delimiter, join } from "node:path";
-import { UserError } from "../cli/errors.ts";
+import { UserError } from "../contract/errors.ts";
 
 export interface SandboxSpec {
   mode: "workspace-write";

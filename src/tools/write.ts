@@ -2,10 +2,10 @@
 // file or the new one, never half of it. An existing file keeps its permissions.
 import { statSync } from "node:fs";
 import { z } from "zod";
+import { formatBytes } from "../contract/lib/truncate.ts";
 import { writeConfined } from "./confined-fs.ts";
 import { toolPath } from "./paths.ts";
 import { ToolError } from "./tool-error.ts";
-import { formatBytes } from "./truncate.ts";
 import type { CoreTool } from "./types.ts";
 
 const WriteInput = z.strictObject({

@@ -5,7 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultTokenCap } from "../../src/agent/result-cap.ts";
-import { textTokens } from "../../src/compaction/estimator.ts";
+import { textTokens } from "../../src/contract/lib/estimator.ts";
 import { Session } from "../../src/session/session.ts";
 import { makeRig, type Rig } from "./rig.ts";
 
