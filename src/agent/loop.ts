@@ -25,6 +25,8 @@ export interface AgentDeps {
   toolContext: Omit<ToolContext, "signal">;
   emit: EmitEvent;
   maxTurns: number;
+  /** estimated tokens one tool result may take (result-cap.ts) */
+  resultTokenCap?: number;
 }
 
 export interface TurnResult {
@@ -35,6 +37,12 @@ export interface TurnResult {
 }
 
 const now = () => new Date().toISOString();
+
+/** Times a reply stopped by the output limit is continued before the turn ends with what there is. */
+export const MAX_LENGTH_CONTINUATIONS = 3;
+/** What the core says to have a reply cut off by the output limit continued (a user message, marked). */
+export const CONTINUE_PROMPT =
+  "[Your previous reply was cut off by the output limit. Continue exactly where it stopped, without repeating anything.]";
 
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
@@ -124,6 +132,9 @@ export class Agent {
     this.checkpoint("user");
     let recovered = false;
     let turns = 0;
+    // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
+    let continued = "";
+    let continuations = 0;
     while (turns < deps.maxTurns) {
       if (signal?.aborted) return this.finish("", "cancelled", turns);
       await this.steer();
@@ -170,16 +181,41 @@ export class Agent {
       deps.emit({ type: "assistant", message: assistant });
       const calls = assistant.tool_calls ?? [];
       if (calls.length === 0) {
+        const text = continued + contentText(assistant.content);
+        if (res.stop === "length" && continuations < MAX_LENGTH_CONTINUATIONS && !signal?.aborted) {
+          continuations++;
+          continued = text;
+          deps.emit({
+            type: "notice",
+            level: "warn",
+            message: `the reply reached the output limit; asking the model to continue it (${continuations}/${MAX_LENGTH_CONTINUATIONS})`,
+          });
+          this.history.push({
+            role: "user",
+            content: CONTINUE_PROMPT,
+            meta: { ts: now(), continuation: true },
+          });
+          this.checkpoint("continuation");
+          continue;
+        }
         this.checkpoint("final");
         // The end of a turn is a safe point too: what the user typed meanwhile is answered, not left queued.
         if (!signal?.aborted && (await this.steer()) > 0) continue;
-        return this.finish(contentText(assistant.content), res.stop === "length" ? "length" : "end", turns);
+        if (res.stop === "length") {
+          deps.emit({
+            type: "notice",
+            level: "warn",
+            message: `the reply was still cut off by the output limit after ${MAX_LENGTH_CONTINUATIONS} continuations`,
+          });
+        }
+        return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
       const results = await runToolBatch(calls, {
         hooks: deps.hooks,
         coreNames: deps.coreToolNames,
         ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
         emit: deps.emit,
+        ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
       });
       this.history.push(...results);
       this.checkpoint("tool_batch");

@@ -136,6 +136,8 @@ export const CompactionRecord = z.looseObject({
   before_tokens: Count,
   after_tokens: Count,
   summary_chars: Count,
+  /** model requests the summary took (0 on the local and prune routes) */
+  summary_requests: Count,
   /** modules that declare the compaction hooks, in pipeline order */
   modules: z.array(z.string()),
   duration_ms: z.number().nonnegative(),

@@ -7,7 +7,7 @@ import { Usage } from "./usage.ts";
 export const CompactionReason = z.enum(["auto", "manual", "overflow"]);
 export type CompactionReason = z.infer<typeof CompactionReason>;
 
-export const CompactionRoute = z.enum(["model", "local"]);
+export const CompactionRoute = z.enum(["model", "local", "prune"]);
 const Count = z.number().int().nonnegative();
 
 export const AgentEvent = z.discriminatedUnion("type", [

@@ -17,7 +17,13 @@ export const SessionMeta = z.object({
   /** messages in the current checkpoint */
   messages: z.number().int().nonnegative(),
   compactions: z.number().int().nonnegative(),
+  /**
+   * The automatic-compaction state, so a resumed session keeps it: whether the budget trigger is armed
+   * (high-watermark hysteresis) and how many automatic compactions failed in a row (the circuit breaker).
+   */
+  compaction: z.object({ armed: z.boolean(), failures: z.number().int().nonnegative() }).optional(),
 });
+export type CompactionState = NonNullable<SessionMeta["compaction"]>;
 export type SessionMeta = z.infer<typeof SessionMeta>;
 
 /** Every line of events.jsonl: a timestamp, a type, and the type's fields. */
