@@ -9,6 +9,7 @@ const SCRIPTS = [
   "compaction.ts",
   "search.ts",
   "checkpoint.ts",
+  "release.ts",
 ];
 let failed = 0;
 for (const s of SCRIPTS) {
