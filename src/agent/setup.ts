@@ -45,6 +45,9 @@ export interface AgentRuntime {
   host: WorkerHost;
   manifest: Manifest;
   workspace: string;
+  /** the model and provider this run talks to (the console's status line shows them) */
+  model: string;
+  provider: string;
   close(): Promise<void>;
 }
 
@@ -160,7 +163,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       },
       history,
     );
-    return { agent, session, host, manifest, workspace, close };
+    return { agent, session, host, manifest, workspace, model: model.name, provider: target.provider, close };
   } catch (err) {
     await close();
     throw err;

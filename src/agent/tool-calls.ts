@@ -11,7 +11,7 @@ import {
 import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
 import { capText, formatBytes } from "../tools/truncate.ts";
-import type { ToolContext, ToolResult } from "../tools/types.ts";
+import type { ToolContext, ToolReport, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import type { EmitEvent } from "./events.ts";
 
@@ -72,11 +72,18 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
   const out: Message[] = [];
   for (const call of calls) {
     let result: ToolResult;
+    const started = Date.now();
+    let exitCode: number | null | undefined;
     if (deps.ctx.signal?.aborted) {
       result = { content: "cancelled by the user before it ran", is_error: true };
     } else {
       deps.emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-      result = await runToolCall(call, deps);
+      const report = (r: ToolReport) => {
+        if (r.kind === "output") deps.emit({ type: "tool_output", id: call.id, text: r.text });
+        else if (r.kind === "exit") exitCode = r.code;
+        else deps.emit({ type: "tool_diff", id: call.id, path: r.path, ...r.diff });
+      };
+      result = await runToolCall(call, { ...deps, ctx: { ...deps.ctx, report } });
     }
     deps.emit({
       type: "tool_result",
@@ -84,6 +91,8 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
       name: call.name,
       is_error: result.is_error,
       content: contentWithImageMarkers(result.content),
+      duration_ms: Date.now() - started,
+      ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
     });
     out.push({
       role: "tool",

@@ -57,7 +57,11 @@ export interface CompactionRequest {
   armed: boolean;
   /** told the cut as soon as the plan is accepted (the controller announces the compaction then) */
   onCut?: (cut: number) => void;
+  /** told each stage as it starts, for a progress display */
+  onStep?: (step: CompactionStage) => void;
 }
+
+export type CompactionStage = "planning" | "summarising" | "validating" | "committing";
 
 export type CompactionOutcome =
   | {
@@ -130,6 +134,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
       ...(req.usage ? { usage: req.usage } : {}),
     }));
 
+  req.onStep?.("planning");
   // 2. Plan. cut and state start null, so nothing a budget provider left in the data can pose as a plan.
   const planned = await hook(hooks, "compact_plan", {
     ...baseline.data,
@@ -163,6 +168,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     reason: req.reason,
   };
   if (req.instructions) prepareInput.instructions = req.instructions;
+  req.onStep?.("summarising");
   const prepared = await hook(hooks, "before_compact", prepareInput);
   if ("state" in prepared) state = prepared.state;
   let route: CompactionRecord["route"];
@@ -196,6 +202,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   if ("state" in post) state = post.state;
   checkSummarySize(summary, model);
 
+  req.onStep?.("validating");
   // 5. Candidate, reference snapshots, checks. The compacted span is not sent again: a compactor that
   // needs it at commit (the built-in one lists the files it used) keeps what it needs in its state.
   const draft: History = [history[0] as Message, summaryMessage(summary, retained), ...history.slice(cut)];
@@ -230,6 +237,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     modules: deps.modules ?? [],
     duration_ms: Date.now() - started,
   };
+  req.onStep?.("committing");
   try {
     deps.session.commitCompaction(history, candidate, record);
   } catch (err) {

@@ -3,6 +3,7 @@
 import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
 import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { diffFiles } from "./diff.ts";
 import { notFoundHint } from "./edit-hint.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
@@ -113,6 +114,7 @@ export const editTool: CoreTool<typeof EditInput> = {
     }
     out += text.slice(prev);
     writeFileAtomic(real, out, mode);
+    ctx.report?.({ kind: "diff", path: shown, diff: diffFiles(text, out) });
     const n = at.length;
     return {
       content: `Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"} (line${n === 1 ? "" : "s"} ${listLines(lines)})`,

@@ -1,9 +1,10 @@
 // `write`: create or overwrite a whole file, creating parent directories. Atomic: a crash leaves the old
 // file or the new one, never half of it. An existing file keeps its permissions.
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { diffFiles } from "./diff.ts";
 import { toolPath } from "./paths.ts";
 import { ToolError } from "./tool-error.ts";
 import { formatBytes } from "./truncate.ts";
@@ -30,6 +31,20 @@ export function existingFileMode(real: string, shown: string): number | undefine
   }
 }
 
+/** Bound on the old content read just to show what a write changed. */
+const DIFF_MAX_BYTES = 1024 * 1024;
+
+/** The text a write replaces, for its diff; undefined when it is large, binary or unreadable. */
+function previousText(real: string): string | undefined {
+  try {
+    if (statSync(real).size > DIFF_MAX_BYTES) return undefined;
+    const buf = readFileSync(real);
+    return buf.includes(0) ? undefined : buf.toString("utf8");
+  } catch {
+    return undefined;
+  }
+}
+
 function countLines(s: string): number {
   if (s === "") return 0;
   let n = 0;
@@ -53,7 +68,10 @@ export const writeTool: CoreTool<typeof WriteInput> = {
         throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
       throw err;
     }
+    const before = ctx.report && mode !== undefined ? previousText(real) : "";
     writeFileAtomic(real, args.content, mode);
+    if (ctx.report && before !== undefined)
+      ctx.report({ kind: "diff", path: shown, diff: diffFiles(before, args.content) });
     const bytes = Buffer.byteLength(args.content);
     const lines = countLines(args.content);
     return {
