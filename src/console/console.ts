@@ -55,6 +55,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     new Promise<boolean>((resolve) => {
       // The whole command, made inert: what is approved is exactly what is shown.
       const lines = sanitize(question).split("\n");
+      view.approval(true);
       print(s.yellow("? allow bash to run:"), ...lines.map((l) => `  ${s.yellow("│")} ${l}`));
       if (live) input.prompt = "allow? [y/N] › ";
       else print(s.yellow("allow? [y/N]"));
@@ -75,6 +76,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       input.prompt = PROMPT;
       const yes = /^y(es)?$/i.test(line.trim());
       print(s.dim(yes ? "  approved" : "  declined"));
+      view.approval(false);
       answer(yes);
       return;
     }

@@ -102,6 +102,12 @@ export class ConsoleView {
     this.streaming = false;
   }
 
+  /** An approval question waits for the user: the running tool's clock is not what matters now. */
+  approval(waiting: boolean): void {
+    if (waiting) this.screen.unmount("activity");
+    else if (this.tool) this.busy(this.tool.name);
+  }
+
   /** Tokens of the session so far (a resumed session counts its earlier replies). */
   countUsage(history: readonly Message[]): void {
     for (const m of history) this.addUsage(m);

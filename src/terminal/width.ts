@@ -141,6 +141,12 @@ export function truncate(s: string, width: number, ellipsis = "…"): string {
   return `${out}${state.active ? "\u001b[0m" : ""}${width > 0 ? ellipsis : ""}`;
 }
 
+/** `s` padded on the left with spaces to `width` columns (never cut). */
+export function padStart(s: string, width: number): string {
+  const w = visibleWidth(s);
+  return w >= width ? s : " ".repeat(width - w) + s;
+}
+
 /** `s` padded with spaces to `width` columns (never cut). */
 export function padEnd(s: string, width: number): string {
   const w = visibleWidth(s);

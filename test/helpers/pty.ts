@@ -24,6 +24,11 @@ export interface PtyOptions {
 
 export const WAIT_MS = 45_000;
 
+/** Runs of whitespace (line breaks from wrapping included) as one space. */
+export function flat(s: string): string {
+  return s.replace(/\s+/g, " ");
+}
+
 export class Pty {
   private constructor(
     readonly socket: string,
@@ -92,14 +97,17 @@ export class Pty {
     return this.tmux(...args);
   }
 
-  /** Poll until the screen (with scrollback) satisfies `want`; the last screen on timeout, in the error. */
+  /**
+   * Poll until the screen (with scrollback) satisfies `want`: a string matches across line breaks and
+   * runs of spaces (text is wrapped to the width); the last screen is in the error on timeout.
+   */
   async waitFor(
     want: string | RegExp | ((screen: string) => boolean),
     opts: { timeoutMs?: number; history?: boolean; joined?: boolean } = {},
   ): Promise<string> {
     const test =
       typeof want === "string"
-        ? (s: string) => s.includes(want)
+        ? (s: string) => flat(s).includes(flat(want))
         : want instanceof RegExp
           ? (s: string) => want.test(s)
           : want;
