@@ -5,10 +5,10 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentEvent } from "../src/agent/events.ts";
 import { LOGO } from "../src/console/render.ts";
 import { processTerminal, Screen } from "../src/console/ui/screen.ts";
 import { ConsoleView } from "../src/console/view.ts";
+import type { AgentEvent } from "../src/contract/events.ts";
 import { detectCaps, makeStyle } from "../src/terminal/style.ts";
 import { startMockServer } from "../test/fixtures/mock-server/index.ts";
 

@@ -2,11 +2,11 @@
 // through one Screen (src/console/ui/screen.ts). While a turn runs, typed lines go to the steering queue;
 // `/compact [instructions]` compacts on demand.
 import { createInterface, type Interface } from "node:readline";
-import type { AgentEvent } from "../agent/events.ts";
 import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
-import { errorMessage } from "../cli/errors.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { AgentEvent } from "../contract/events.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
 import { enqueue, queuePath, removeQueue } from "./queue.ts";

@@ -1,11 +1,10 @@
 // How tool calls look: one line per call (tool name + its key argument, never raw JSON), a short preview
 // of the result cut to the width, a coloured diff with line numbers for edit/write, exit code and duration
 // for bash. Everything from the model or the tool is sanitised here, before any styling.
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent, DiffLine } from "../contract/events.ts";
 import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
-import type { DiffLine } from "../tools/diff.ts";
 import { formatElapsed } from "./ui/components.ts";
 
 type ToolResultEvent = Extract<AgentEvent, { type: "tool_result" }>;

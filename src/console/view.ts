@@ -2,8 +2,8 @@
 // live activity (waiting for the model, a command's output tail, compaction stages), notices and errors,
 // and the status line. Every string from the model, a tool, a worker or the session is sanitised before
 // it is styled.
-import type { AgentEvent } from "../agent/events.ts";
-import type { Message } from "../history/schema.ts";
+import type { AgentEvent } from "../contract/events.ts";
+import type { Message } from "../contract/history.ts";
 import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
@@ -227,7 +227,12 @@ export class ConsoleView {
         this.resume();
         const before = ev.before_tokens ?? 0;
         const after = ev.after_tokens ?? 0;
-        const route = ev.route === "local" ? "local summary" : "model summary";
+        const route =
+          ev.route === "local"
+            ? "local summary"
+            : ev.route === "prune"
+              ? "old tool outputs pruned"
+              : "model summary";
         const line = `⟳ compacted: ${formatTokens(before)} → ${formatTokens(after)} tokens (${route}) · ${took}`;
         // Saving nothing is not a success, whatever the pipeline says.
         this.print(after < before ? s.green(line) : s.yellow(`${line} — it saved nothing`));

@@ -1,15 +1,9 @@
 // A line diff of what a file tool changed, as unified-diff hunks with line numbers, for the console to show.
 // Myers' O(ND) algorithm after trimming the common head and tail (an edit touches a few lines of a large
 // file, so D stays small); past MAX_EDIT_DISTANCE the changed middle is shown as removed-then-added.
+import type { DiffLine } from "../contract/events.ts";
 
-export interface DiffLine {
-  op: " " | "-" | "+";
-  text: string;
-  /** 1-based line number in the old file (" " and "-") */
-  old?: number;
-  /** 1-based line number in the new file (" " and "+") */
-  new?: number;
-}
+export type { DiffLine };
 
 export interface FileDiff {
   added: number;
