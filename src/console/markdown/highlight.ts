@@ -10,6 +10,9 @@ interface Lang {
   rules: [Kind, string][];
 }
 
+/** The end of the whole text (`$` is the end of a line here: the expression is multiline for `^`). */
+const END = "(?![\\s\\S])";
+const C_COMMENT = `//[^\\n]*|/\\*[\\s\\S]*?(?:\\*/|${END})`;
 const words = (ws: string) => `\\b(?:${ws.trim().split(/\s+/).join("|")})\\b`;
 const NUM = "\\b(?:0[xX][0-9a-fA-F_]+|0[bB][01_]+|\\d[\\d_]*(?:\\.\\d[\\d_]*)?(?:[eE][+-]?\\d+)?)\\b";
 const DQ = '"(?:[^"\\\\\\n]|\\\\.)*"?';
@@ -17,7 +20,7 @@ const SQ = "'(?:[^'\\\\\\n]|\\\\.)*'?";
 
 const JS: Lang = {
   rules: [
-    ["comment", "//[^\\n]*|/\\*[\\s\\S]*?(?:\\*/|$)"],
+    ["comment", C_COMMENT],
     ["string", `${DQ}|${SQ}|\`(?:[^\`\\\\]|\\\\[\\s\\S])*\`?`],
     [
       "keyword",
@@ -34,7 +37,7 @@ const JS: Lang = {
 const PY: Lang = {
   rules: [
     ["comment", "#[^\\n]*"],
-    ["string", `[rbfuRBFU]{0,2}(?:"""[\\s\\S]*?(?:"""|$)|'''[\\s\\S]*?(?:'''|$)|${DQ}|${SQ})`],
+    ["string", `[rbfuRBFU]{0,2}(?:"""[\\s\\S]*?(?:"""|${END})|'''[\\s\\S]*?(?:'''|${END})|${DQ}|${SQ})`],
     [
       "keyword",
       words(`and as assert async await break class continue def del elif else except False finally for from
@@ -47,8 +50,8 @@ const PY: Lang = {
 
 const RUST: Lang = {
   rules: [
-    ["comment", "//[^\\n]*|/\\*[\\s\\S]*?(?:\\*/|$)"],
-    ["string", `b?${DQ}|r#*"[\\s\\S]*?(?:"#*|$)|'(?:[^'\\\\\\n]|\\\\.)'`],
+    ["comment", C_COMMENT],
+    ["string", `b?${DQ}|r#*"[\\s\\S]*?(?:"#*|${END})|'(?:[^'\\\\\\n]|\\\\.)'`],
     [
       "keyword",
       words(`as async await break const continue crate dyn else enum extern false fn for if impl in let loop
@@ -66,7 +69,7 @@ const RUST: Lang = {
 
 const GO: Lang = {
   rules: [
-    ["comment", "//[^\\n]*|/\\*[\\s\\S]*?(?:\\*/|$)"],
+    ["comment", C_COMMENT],
     ["string", `${DQ}|\`[^\`]*\`?|'(?:[^'\\\\\\n]|\\\\.)*'`],
     [
       "keyword",
