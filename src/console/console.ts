@@ -2,7 +2,7 @@
 // through one Screen (src/console/ui/screen.ts). While a turn runs, typed lines go to the steering queue;
 // `/compact [instructions]` compacts on demand.
 import { createInterface, type Interface } from "node:readline";
-import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
+import type { AgentRuntime, SetupOptions } from "../agent/setup.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
 import { errorMessage } from "../contract/errors.ts";
@@ -110,6 +110,9 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   screen.flush();
   let rt: AgentRuntime;
   try {
+    // The input line is on screen before the engine loads: typing starts at once, and what is entered
+    // meanwhile waits in `lines` until setup is done.
+    const { setupAgent } = await import("../agent/setup.ts");
     rt = await setupAgent({ ...opts, emit, ask, steeringQueue: queue });
   } catch (err) {
     rl.close();
