@@ -122,6 +122,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   Object.assign(view.status.state, {
     model: rt.model,
     provider: rt.provider,
+    ...(rt.price ? { price: rt.price } : {}),
     ...(rt.session.meta.title ? { title: rt.session.meta.title } : {}),
   });
   view.countUsage(rt.agent.history);

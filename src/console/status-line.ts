@@ -12,6 +12,14 @@ export interface StatusState {
   tokensIn: number;
   tokensOut: number;
   title?: string;
+  /** USD per million tokens in / out, when the model table or config.json knows it */
+  price?: { input: number; output: number };
+}
+
+/** "$0.004", "$0.12", "$3.40", "$12.5". */
+export function formatCost(usd: number): string {
+  if (usd < 1) return `$${usd.toFixed(usd < 0.1 ? 3 : 2)}`;
+  return `$${usd < 10 ? usd.toFixed(2) : usd.toFixed(1)}`;
 }
 
 /** 950, 12.3k, 120k, 1.2M. */
@@ -36,7 +44,10 @@ export class StatusLine implements Component {
       const meter = `ctx ${formatTokens(st.context.total)}/${formatTokens(st.context.hardLimit)} ${pct}%`;
       parts.push(pct >= 85 ? s.red(meter) : pct >= 60 ? s.yellow(meter) : meter);
     }
-    parts.push(`↑${formatTokens(st.tokensIn)} ↓${formatTokens(st.tokensOut)}`);
+    let tokens = `↑${formatTokens(st.tokensIn)} ↓${formatTokens(st.tokensOut)}`;
+    if (st.price)
+      tokens += ` ${formatCost((st.tokensIn * st.price.input + st.tokensOut * st.price.output) / 1e6)}`;
+    parts.push(tokens);
     if (st.title) parts.push(s.italic(sanitizeLine(st.title)));
     return truncate(s.dim(parts.join(" · ")), width);
   }
