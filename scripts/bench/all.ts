@@ -9,6 +9,8 @@ const SCRIPTS = [
   "estimate.ts",
   "compaction.ts",
   "search.ts",
+  "checkpoint.ts",
+  "release.ts",
 ];
 let failed = 0;
 for (const s of SCRIPTS) {

@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
 import type { FileDiff } from "./diff.ts";
+import type { SandboxSpec } from "./sandbox.ts";
 
 export type ApprovalPolicy = "all" | "ask" | "none";
 
@@ -14,6 +15,8 @@ export interface ToolContext {
   ask?: (question: string) => Promise<boolean>;
   /** the user allowed file tools outside the workspace */
   allowOutside?: boolean;
+  /** run bash commands in this sandbox (`--sandbox`) */
+  sandbox?: SandboxSpec;
   /** what a tool shows the user while and after it runs (never part of its result for the model) */
   report?: (r: ToolReport) => void;
 }
