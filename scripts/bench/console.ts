@@ -30,13 +30,17 @@ writeFileSync(
   join(dir, "cfg", "config.json"),
   JSON.stringify({ models: { "bench-model": { context_window: 100000 } } }),
 );
-const env = {
+// The key in auth.json: a key in the environment makes `i` re-exec itself without it first (so children
+// cannot read it from /proc), which is measured separately below.
+writeFileSync(join(dir, "cfg", "auth.json"), JSON.stringify({ openai: "bench-not-a-key" }), { mode: 0o600 });
+const baseEnv: NodeJS.ProcessEnv = {
   ...process.env,
   I_CONFIG_DIR: join(dir, "cfg"),
   I_DATA_DIR: join(dir, "data"),
-  OPENAI_API_KEY: "bench-not-a-key",
   HOME: dir,
 };
+for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "I_API_KEY"]) delete baseEnv[k];
+let env = baseEnv;
 const args = [...pre, "-m", "bench-model", "--base-url", "http://127.0.0.1:9", "--workspace", ws];
 
 const q = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
@@ -82,15 +86,21 @@ const what = fromSource ? "bun src/cli/main.ts" : "compiled";
 await startOnce();
 versionOnce();
 const input: number[] = [];
+const inputEnvKey: number[] = [];
 const setup: number[] = [];
 const floor: number[] = [];
+const withEnvKey = { ...baseEnv, OPENAI_API_KEY: "bench-not-a-key" };
 for (let i = 0; i < runs; i++) {
   floor.push(versionOnce());
+  env = baseEnv;
   const r = await startOnce();
   input.push(r.input);
   setup.push(r.setup);
+  env = withEnvKey;
+  inputEnvKey.push((await startOnce()).input);
 }
-report(`console ready for input: input line drawn (${what}, in a pty)`, input, "ms");
+report(`console ready for input: input line drawn (${what}, in a pty, key in auth.json)`, input, "ms");
+report(`console ready for input, key in the environment (re-exec without it first)`, inputEnvKey, "ms");
 report(`console setup done: workers up, status line drawn (${what})`, setup, "ms");
 report(`floor: i --version (${what}, same run)`, floor, "ms");
 rmSync(dir, { recursive: true, force: true });
