@@ -116,6 +116,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     rt = await setupAgent({ ...opts, emit, ask, steeringQueue: queue });
   } catch (err) {
     rl.close();
+    // The error is printed below by the caller: no input line is left dangling above it.
+    screen.unmount("input");
     screen.stop();
     throw err;
   }

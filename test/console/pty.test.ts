@@ -213,7 +213,7 @@ test(
   async () => {
     const words = Array.from({ length: 120 }, (_, i) => `w${i}`);
     const paragraphs = [words.slice(0, 40), words.slice(40, 80), words.slice(80)].map((w) => w.join(" "));
-    const p = await consoleWith([{ text: paragraphs.join("\n\n"), chunk_delay_ms: 15 }], {
+    const p = await consoleWith([{ text: paragraphs.join("\n\n"), chunk_delay_ms: 40 }], {
       cols: 80,
       rows: 30,
     });
