@@ -4,10 +4,12 @@ import { join } from "node:path";
 
 const SCRIPTS = [
   "startup.ts",
+  "console.ts",
   "hook-roundtrip.ts",
   "estimate.ts",
   "compaction.ts",
   "search.ts",
+  "checkpoint.ts",
   "release.ts",
 ];
 let failed = 0;
