@@ -288,9 +288,7 @@ export class WorkerHost implements HookRunner {
 function checkHello(module: ModuleName, data: Data) {
   const parsed = HelloReplyData.safeParse(data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    return { reason: "handshake" as const, detail: `invalid hello reply (${where}${issue?.message})` };
+    return { reason: "handshake" as const, detail: describeIssue("invalid hello reply", parsed.error) };
   }
   const diff = declarationDifference(module, parsed.data);
   return diff

@@ -60,7 +60,7 @@ const EVICTING: [mode: string, reason: WorkerError["reason"], message: RegExp, d
     /failed on event "budget": exited with code 70; its last output: misbehave: crashing on purpose$/,
   ],
   ["garbage", "malformed", /failed on event "budget": sent a line that is not JSON: "this is not json"$/],
-  ["invalid", "malformed", /failed on event "budget": sent an invalid reply \(.*\)$/],
+  ["invalid", "malformed", /failed on event "budget": sent an invalid reply: field /],
   [
     "wrong-id",
     "wrong_id",
