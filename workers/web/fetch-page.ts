@@ -60,6 +60,8 @@ export async function fetchPage(start: string, opts: FetchOptions): Promise<Fetc
   for (let hop = 0; ; hop++) {
     const refused = await refusalReason(url, opts.allowPrivate);
     if (refused) throw new FetchRefused(hop === 0 ? refused : `redirected to ${url.href}: ${refused}`);
+    // Plain fetch, not ofetch: every redirect hop is checked against the address rules before it is
+    // followed, and the body is read as a capped stream; ofetch would follow and buffer on its own.
     const res = await fetch(url, {
       redirect: "manual",
       signal,
