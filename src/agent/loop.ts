@@ -149,7 +149,7 @@ export class Agent {
         if (err instanceof ProviderError && err.kind === "cancelled")
           return this.finish("", "cancelled", turns);
         if (err instanceof ProviderError && err.kind === "context_overflow" && !recovered) {
-          // Compact once, retry once (seed 002: overflow recovery); a second overflow is an error.
+          // Compact once, retry once: a second overflow means compaction cannot make the request fit.
           recovered = true;
           turns--;
           this.history = await deps.controller.recoverFromOverflow(this.history, deps.tools);

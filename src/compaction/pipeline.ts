@@ -1,4 +1,4 @@
-// The compaction pipeline (seed 000, DESIGN §8): baseline → compact_plan → before_compact → summary (model
+// The compaction pipeline: baseline → compact_plan → before_compact → summary (model
 // or local) → after_compact → candidate → before_compact_commit → checks → commit. Any failure throws a
 // CompactionError naming the step; nothing is committed before the last check passes, and no tool runs.
 

@@ -1,7 +1,7 @@
 // One running worker executable: spawn, NDJSON framing, requests matched by id under a deadline, and
 // eviction. Any protocol fault kills the process (SIGKILL), waits until it is reaped, then rejects every
 // request in flight with a WorkerError. Nothing is ever re-sent: the host spawns a fresh process for the
-// *next* request, so a half-done side effect in a worker cannot happen twice (DESIGN §6, seed 000).
+// *next* request, so a half-done side effect in a worker cannot happen twice.
 
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";

@@ -1,4 +1,4 @@
-// History validation (DESIGN §7): run before every model request and every commit, so it must be cheap.
+// History validation: run before every model request and every commit, so it must be cheap.
 // The shape of each message is checked by hand in one pass without allocating; zod (the source of truth
 // for the shape) is consulted only when the quick check rejects a message, to confirm and to word the
 // reason. The tool-call rules are checked in the same pass.
