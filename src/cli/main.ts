@@ -57,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
   return invoke(cmd, rest, { main });
 }
 
+// Written directly, not through consola: a user error is exactly one line on stderr, and consola's
+// reporters add a tag or an icon (and colour) to every message.
 function report(err: unknown): number {
   if (err instanceof UserError) {
     // User errors are self-describing: they start with the file or command they are about.
