@@ -59,15 +59,17 @@ export async function main(argv: string[]): Promise<number> {
 
 // Written directly, not through consola: a user error is exactly one line on stderr, and consola's
 // reporters add a tag or an icon (and colour) to every message.
-function report(err: unknown): number {
+async function report(err: unknown): Promise<number> {
+  // Messages quote file names, config values and worker output: shown inert, never interpreted.
+  const { sanitize } = await import("../terminal/sanitize.ts");
   if (err instanceof UserError) {
     // User errors are self-describing: they start with the file or command they are about.
-    process.stderr.write(`${err.message}\n`);
+    process.stderr.write(`${sanitize(err.message)}\n`);
     return err.exitCode;
   }
   // Not the user's fault: one line by default, the stack only when asked for.
   process.stderr.write(
-    `i: internal error: ${errorMessage(err)}${process.env.I_DEBUG ? `\n${(err as Error).stack}` : " (set I_DEBUG=1 for details)"}\n`,
+    `i: internal error: ${sanitize(errorMessage(err))}${process.env.I_DEBUG ? `\n${sanitize(String((err as Error).stack))}` : " (set I_DEBUG=1 for details)"}\n`,
   );
   return 1;
 }
@@ -96,8 +98,8 @@ if (import.meta.main) {
       (code) => {
         process.exitCode = code;
       },
-      (err) => {
-        process.exitCode = report(err);
+      async (err) => {
+        process.exitCode = await report(err);
       },
     );
 }
