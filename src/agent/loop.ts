@@ -4,11 +4,9 @@ import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
-import { SteerReply } from "../contract/steering.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
-import { WorkerError } from "../worker/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { runToolBatch } from "./tool-calls.ts";
 
@@ -68,19 +66,10 @@ export class Agent {
   /** Messages the steering module has queued since the last call, marked delivered by it. */
   async pullSteered(): Promise<string[]> {
     if (!this.deps.hooks.hasHook("steer")) return [];
+    // The worker has already recorded these as delivered: a reply that cannot be read fails (the host
+    // checks it against the steer reply schema), never a silent loss of what the user typed.
     const data = await this.deps.hooks.runHook("steer", { messages: [] });
-    // The worker has already recorded these as delivered: a reply that cannot be read is an error, never
-    // a silent loss of what the user typed.
-    const parsed = SteerReply.safeParse(data);
-    if (!parsed.success) {
-      throw new WorkerError(
-        "steering",
-        "steer",
-        "malformed",
-        'the reply\'s data.messages must be a list of {"id","text"} messages; the queued messages could not be delivered',
-      );
-    }
-    return (parsed.data.messages ?? [])
+    return (data.messages ?? [])
       .map((m) => (typeof m === "string" ? m : m.text))
       .filter((text) => text.trim() !== "");
   }
@@ -104,10 +93,7 @@ export class Agent {
       messages: this.history,
       hints: {},
     });
-    const hints = data.hints;
-    return hints && typeof hints === "object" && !Array.isArray(hints)
-      ? (hints as Record<string, unknown>)
-      : {};
+    return data.hints ?? {};
   }
 
   private addUsage(u: Usage | undefined): void {
@@ -163,7 +149,7 @@ export class Agent {
         if (err instanceof ProviderError && err.kind === "cancelled")
           return this.finish("", "cancelled", turns);
         if (err instanceof ProviderError && err.kind === "context_overflow" && !recovered) {
-          // Compact once, retry once (seed 002: overflow recovery); a second overflow is an error.
+          // Compact once, retry once: a second overflow means compaction cannot make the request fit.
           recovered = true;
           turns--;
           this.history = await deps.controller.recoverFromOverflow(this.history, deps.tools);

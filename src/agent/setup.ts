@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
+import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
@@ -159,8 +160,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       provider,
       model,
       policy: {
-        trigger_ratio: cfg.budget.trigger_ratio ?? 0.85,
-        rearm_ratio: cfg.budget.rearm_ratio ?? 0.7,
+        trigger_ratio: cfg.budget.trigger_ratio ?? DEFAULT_TRIGGER_RATIO,
+        rearm_ratio: cfg.budget.rearm_ratio ?? DEFAULT_REARM_RATIO,
         ...(cfg.budget.reserve_tokens !== undefined ? { reserve_tokens: cfg.budget.reserve_tokens } : {}),
       },
       workspace,

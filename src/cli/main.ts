@@ -57,6 +57,8 @@ export async function main(argv: string[]): Promise<number> {
   return invoke(cmd, rest, { main });
 }
 
+// Written directly, not through consola: a user error is exactly one line on stderr, and consola's
+// reporters add a tag or an icon (and colour) to every message.
 async function report(err: unknown): Promise<number> {
   // Messages quote file names, config values and worker output: shown inert, never interpreted.
   const { sanitize } = await import("../terminal/sanitize.ts");

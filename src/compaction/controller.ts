@@ -1,4 +1,4 @@
-// When to compact (DESIGN §8 triggers): before every model request the budget decides (high-watermark
+// When to compact: before every model request the budget decides (high-watermark
 // with re-arm hysteresis), the hard limit is enforced before any HTTP, the user can compact by hand, and a
 // provider context overflow gets one compaction. Three consecutive automatic failures open a circuit
 // breaker, so a broken compactor cannot turn every request into a failing compaction; a manual success
@@ -49,7 +49,7 @@ export class CompactionController {
   private readonly told = new Set<string>();
   private readonly pipeline: PipelineDeps;
   /**
-   * A replacement compactor may choose its own trigger (seed 000), so it is asked before every request.
+   * A replacement compactor may choose its own trigger, so it is asked before every request.
    * The built-in one follows the budget's recommendation and would decline anyway: not asking it when
    * nothing is recommended saves a full-history round trip per request.
    */

@@ -1,23 +1,22 @@
-// The compaction pipeline (seed 000, DESIGN §8): baseline → compact_plan → before_compact → summary (model
+// The compaction pipeline: baseline → compact_plan → before_compact → summary (model
 // or local) → after_compact → candidate → before_compact_commit → checks → commit. Any failure throws a
 // CompactionError naming the step; nothing is committed before the last check passes, and no tool runs.
 
 import type { z } from "zod";
 import {
-  AfterCompactReply,
   type BudgetPolicy,
   type BudgetResult,
   CommitReply,
   type CompactionRecord,
   LocalRouteReply,
   ModelRouteReply,
-  PlanReply,
   type UsageSample,
 } from "../contract/compaction.ts";
 import type { ModelInfo } from "../contract/config.ts";
-import { errorMessage } from "../contract/errors.ts";
+import { describeIssue, errorMessage } from "../contract/errors.ts";
 import type { CompactionStage } from "../contract/events.ts";
 import type { History, ImagePart, Message } from "../contract/history.ts";
+import type { HookReply } from "../contract/hooks.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
 import type { Provider, StreamEvent } from "../provider/types.ts";
@@ -85,12 +84,12 @@ const MAX_NOTE_CHARS = 500;
 
 type CompactHook = "compact_plan" | "before_compact" | "after_compact" | "before_compact_commit";
 
-async function hook(
+async function hook<E extends CompactHook>(
   hooks: HookRunner,
-  step: CompactHook,
+  step: E,
   data: HookData,
   opts?: HookOptions,
-): Promise<HookData> {
+): Promise<HookReply<E>> {
   try {
     return await hooks.runHook(step, data, opts);
   } catch (err) {
@@ -101,9 +100,7 @@ async function hook(
 function parseReply<T>(step: CompactionStep, schema: z.ZodType<T>, data: unknown, what: string): T {
   const r = schema.safeParse(data);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const field = issue?.path.length ? issue.path.map(String).join(".") : "data";
-  throw new CompactionError(step, `${what}: field ${field}: ${issue?.message ?? "invalid"}`);
+  throw new CompactionError(step, describeIssue(what, r.error));
 }
 
 /** The untrusted user message carrying the summary, plus any images the compactor chose to retain. */
@@ -181,7 +178,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
 
   req.onStep?.("planning");
   // 2. Plan. cut and state start null, so nothing a budget provider left in the data can pose as a plan.
-  const planned = await hook(hooks, "compact_plan", {
+  const plan = await hook(hooks, "compact_plan", {
     ...baseline.data,
     history,
     cut: null,
@@ -189,7 +186,6 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     force: req.force,
     reason: req.reason,
   });
-  const plan = parseReply("compact_plan", PlanReply, planned, "the compactor's plan");
   if (plan.cut === null) {
     return {
       status: "declined",
@@ -237,7 +233,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     summaryRequests = made.requests;
     // 4. Postprocess.
     const post = await hook(hooks, "after_compact", { summary: made.summary, state });
-    summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
+    summary = post.summary;
     if ("state" in post) state = post.state;
     checkSummarySize(summary, model);
     draft = [history[0] as Message, summaryMessage(summary, made.retained), ...suffix];

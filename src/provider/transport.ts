@@ -1,7 +1,9 @@
 // One streamed model request over HTTP: POST, check the status, read the SSE body through a wire-format
 // decoder, and retry transient failures — but only while nothing has been shown to the caller yet, so a
 // retry can never duplicate text or tool calls that were already streamed.
+
 import type { History } from "../contract/history.ts";
+import { readCappedBody } from "../contract/lib/read-capped.ts";
 import { NO_KEY } from "./credentials.ts";
 import { type CallSite, cancelledError, httpError, networkError, redact, streamError } from "./errors.ts";
 import { backoffDelay, type RetryPolicy, sleep } from "./retry.ts";
@@ -203,31 +205,8 @@ export function truncatedError(site: CallSite): ProviderError {
 /** An error body is for a message, not for keeping: a server (or proxy) may send megabytes of HTML. */
 const ERROR_BODY_MAX_BYTES = 64 * 1024;
 
-/** At most `max` bytes of the body, as text; the rest is not read (the connection is cancelled). */
+/** At most `max` bytes of the body, as text; the rest is not read. A body that breaks off still leaves the
+ * status (and what arrived) to report. */
 export async function readCapped(res: Response, max: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < max) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      size += value.length;
-    }
-  } catch {
-    // A body that breaks off still leaves the status to report.
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  const all = new Uint8Array(Math.min(size, max));
-  let off = 0;
-  for (const p of parts) {
-    const take = Math.min(p.length, all.length - off);
-    all.set(p.subarray(0, take), off);
-    off += take;
-    if (off >= all.length) break;
-  }
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode((await readCappedBody(res, max, true)).bytes);
 }

@@ -1,4 +1,4 @@
-// One saved session (DESIGN §9): I_DATA_DIR/<id>/ with history.json (the current checkpoint),
+// One saved session: I_DATA_DIR/<id>/ with history.json (the current checkpoint),
 // .precompact.json (the history before the latest compaction), events.jsonl (append-only log of every
 // message and compaction) and meta.json.
 //

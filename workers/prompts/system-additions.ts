@@ -7,7 +7,7 @@ import { readOptionalText, substituteWorkspace } from "../sdk/read-text.ts";
 import { clipText } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 
-/** Largest user template (config_dir/prompts/*.md): the compaction prompt bound of seed 000. */
+/** Largest user template (config_dir/prompts/*.md): the same bound as any compaction prompt. */
 export const MAX_TEMPLATE_CHARS = MAX_PROMPT_CHARS;
 /** Largest project instruction file shown; longer files are cut with a note, not refused. */
 export const MAX_PROJECT_CHARS = 16000;
