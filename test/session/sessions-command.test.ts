@@ -76,7 +76,11 @@ test("--recover ID prints every message the session ever held, compacted away or
     { role: "user", content: "evil \u009b2J \u202e \u001b[31m" },
   ]);
   const evil = runCli(["sessions", "--recover", s.id], { I_DATA_DIR: d.data }, d.root);
-  expect(evil.stdout).not.toMatch(/[\u0080-\u009f\u202e\u001b]/);
+  const raw = [...evil.stdout].filter((c) => {
+    const cp = c.codePointAt(0) as number;
+    return cp === 0x1b || (cp >= 0x80 && cp <= 0x9f) || cp === 0x202e;
+  });
+  expect(raw).toEqual([]);
   expect((JSON.parse(evil.stdout) as { content: string }[]).at(-1)?.content).toBe(
     "evil \u009b2J \u202e \u001b[31m",
   );
