@@ -110,6 +110,26 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     await host.close();
     throw err;
   }
+  const core = coreToolDecls();
+  const tools = [...core, ...host.toolDecls()];
+  const systemPrompt = () =>
+    buildSystemPrompt(host, {
+      workspace,
+      model: model.name,
+      provider: target.provider,
+      tools: tools.map((t) => t.name),
+    });
+  // A new session's system prompt is built before the session exists: a failing system_prompt hook is
+  // that worker's error and leaves no half-made session behind (every saved session stays loadable).
+  let system: string | undefined;
+  if (!opts.resume && !opts.continue && !opts.requireExisting) {
+    try {
+      system = await systemPrompt();
+    } catch (err) {
+      await host.close();
+      throw err;
+    }
+  }
   const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
   const unlock = lockSession(session.dir, session.id);
   const close = async () => {
@@ -117,18 +137,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     unlock();
   };
   try {
-    const core = coreToolDecls();
-    const tools = [...core, ...host.toolDecls()];
     let history: History = session.history();
-    if (history.length === 0) {
-      const system = await buildSystemPrompt(host, {
-        workspace,
-        model: model.name,
-        provider: target.provider,
-        tools: tools.map((t) => t.name),
-      });
-      history = [{ role: "system", content: system }];
-    }
+    if (history.length === 0) history = [{ role: "system", content: system ?? (await systemPrompt()) }];
     opts.emit({ type: "session", id: session.id, resumed, workspace });
     const controller = new CompactionController({
       hooks: host,

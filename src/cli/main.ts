@@ -2,6 +2,7 @@
 // Entry point of `i`. Kept tiny so `i --version` starts fast: every command is imported only when used.
 import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
+import { WorkerError } from "../worker/errors.ts";
 import type { Command } from "./command.ts";
 
 type Loader = () => Promise<{ command: Command }>;
@@ -52,6 +53,11 @@ function report(err: unknown): number {
     // User errors are self-describing: they start with the file or command they are about.
     process.stderr.write(`${err.message}\n`);
     return err.exitCode;
+  }
+  // A worker's failure names the module, the event and the cause: that is the whole story, not a bug of ours.
+  if (err instanceof WorkerError) {
+    process.stderr.write(`i: ${err.message}\n`);
+    return 1;
   }
   // Not the user's fault: one line by default, the stack only when asked for.
   process.stderr.write(
