@@ -159,6 +159,9 @@ export interface RecordLine {
   state: unknown;
   cut: unknown;
   summary?: unknown;
+  /** checkpoint notifications: why and how many messages the checkpoint holds */
+  reason?: unknown;
+  messages?: unknown;
 }
 
 const RECORD_FILE = "record.jsonl";
