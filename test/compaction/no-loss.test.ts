@@ -19,7 +19,7 @@ afterEach(async () => {
 
 const bodyText = (req: RecordedRequest | undefined) => JSON.stringify(req?.body ?? {});
 const systemOf = (req: RecordedRequest | undefined) =>
-  String((req?.body as { messages: { content: unknown }[] }).messages[0]?.content);
+  String((req?.body as { messages?: { content: unknown }[] } | undefined)?.messages?.[0]?.content);
 
 test("the previous summary reaches the summariser whole, middle included", async () => {
   rig = makeRig({ modules: ["budget", "compact"] });
@@ -114,7 +114,7 @@ test("a summary cut off by the output limit is continued and joined", async () =
   rig.session.checkpoint(history);
   const out = await rig.controller({ provider: openAiProvider(mock.url) }).compactNow(history, []);
   expect(mock.requests.length).toBe(2);
-  const second = (mock.requests[1]?.body as { messages: Message[] }).messages;
+  const second = (mock.requests[1]?.body as { messages?: Message[] } | undefined)?.messages ?? [];
   expect(second.at(-2)).toMatchObject({ role: "assistant", content: "## Goal\nfirst half, " });
   expect(second.at(-1)).toMatchObject({ role: "user", content: PROMPTS["continue-summary"] });
   expect(textOf(out[1])).toContain("first half, second half.");
