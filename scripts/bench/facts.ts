@@ -4,7 +4,8 @@
 // built-in budget and compact workers. Printed per run: facts kept in the final request, summary
 // requests (model requests without tools: summaries, chunks, continuations, condensing), compactions by
 // route, and the median wall time per turn over the first and the last tenth of the run (flat = the
-// cost per turn does not grow with the session). The floor is the same kind of turn with no compaction.
+// cost per turn does not grow with the session). The floor is a tool turn with a one-line output: the
+// loop, a worker round trip and a checkpoint, no compaction.
 // Usage: bun scripts/bench/facts.ts [turns,turns,…] [--prune-only]   (runs up to 1,000 turns also without prune)
 import { runFactsSession } from "../../test/fixtures/facts-session.ts";
 import { fmt, median } from "./stats.ts";
@@ -14,8 +15,8 @@ const sizes = (process.argv[2] && !process.argv[2].startsWith("--") ? process.ar
   .map(Number);
 const compare = !process.argv.includes("--prune-only");
 
-const floor = await runFactsSession({ turns: 40, contextWindow: 10_000_000 });
-console.log(`floor (40 turns, no compaction): median ${fmt(median(floor.turnMs))} ms/turn`);
+const floor = await runFactsSession({ turns: 40, contextWindow: 10_000_000, lines: 1 });
+console.log(`floor (40 one-line tool turns, no compaction): median ${fmt(median(floor.turnMs))} ms/turn`);
 console.log(
   "turns | prune | facts kept | summary requests | compactions (prune/summary) | ms/turn first 10% | ms/turn last 10% | wall s",
 );

@@ -3,20 +3,19 @@
 // nothing committed); a budget provider preserves its input metadata; the candidate must fit the budget,
 // be estimated by the same estimator, and keep the system message; observers hear of the compaction's
 // checkpoint; and a local summary skips only the summary request, never the agent's own request.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { Agent } from "../../src/agent/loop.ts";
 import { BudgetCheckError } from "../../src/compaction/errors.ts";
 import type { History } from "../../src/contract/history.ts";
-import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { startMockServer } from "../fixtures/mock-server/index.ts";
 import {
+  agentFor,
+  closedAfterEach,
   expectNothingCommitted,
   fixtureBinding,
   fixtureRig,
   historyAt,
   makeRig,
-  openAiProvider,
-  type Rig,
   syntheticHistory,
   textOf,
 } from "./helpers.ts";
@@ -25,21 +24,14 @@ const WINDOW = { contextWindow: 12_000, maxOutput: 2_000 };
 const HARD = 10_000;
 const LEAKY = join(import.meta.dirname, "fixtures", "leaky-budget.ts");
 
-let rig: Rig | undefined;
-let mock: MockServer | undefined;
-afterEach(async () => {
-  await rig?.close();
-  await mock?.close();
-  rig = undefined;
-  mock = undefined;
-});
+const t = closedAfterEach();
 
 describe("complete replies", () => {
   for (const event of ["compact_plan", "before_compact", "after_compact", "before_compact_commit"] as const)
     test(`a ${event} reply that lost fields it was sent is the module's error; nothing is committed`, async () => {
-      rig = fixtureRig(["--drop-fields", event]);
+      t.rig = fixtureRig(["--drop-fields", event]);
       await expectNothingCommitted(
-        rig,
+        t.rig,
         syntheticHistory({ turns: 12 }),
         event,
         new RegExp(
@@ -49,7 +41,7 @@ describe("complete replies", () => {
     });
 
   test("a budget provider that rewrites its model/policy metadata is refused, in a compaction and before a request", async () => {
-    rig = makeRig({
+    t.rig = makeRig({
       modules: ["budget", "compact"],
       bindings: {
         budget: { exec: [process.execPath, LEAKY, "--rewrite-metadata"] },
@@ -57,12 +49,12 @@ describe("complete replies", () => {
       },
     });
     await expectNothingCommitted(
-      rig,
+      t.rig,
       syntheticHistory({ turns: 12 }),
       "budget",
       /worker "budget" failed on event "budget": the reply changed the "model" metadata it was sent/,
     );
-    const err = await rig
+    const err = await t.rig
       .controller(WINDOW)
       .prepareRequest(syntheticHistory({ turns: 2 }), [])
       .catch((e: unknown) => e);
@@ -75,10 +67,10 @@ describe("complete replies", () => {
 
 describe("candidate checks a replacement cannot bypass", () => {
   test("a candidate that is smaller but still over the hard limit is refused", async () => {
-    rig = fixtureRig([]);
+    t.rig = fixtureRig([]);
     // The oversized part is the last user message, which stays in the recent suffix.
     await expectNothingCommitted(
-      rig,
+      t.rig,
       historyAt(1.5, HARD, 20),
       "validate",
       /the candidate does not fit/,
@@ -87,7 +79,7 @@ describe("candidate checks a replacement cannot bypass", () => {
   });
 
   test("a candidate estimated by another estimator version is refused as not comparable", async () => {
-    rig = makeRig({
+    t.rig = makeRig({
       modules: ["budget", "compact"],
       bindings: {
         budget: { exec: [process.execPath, LEAKY, "--flip-estimator"] },
@@ -95,7 +87,7 @@ describe("candidate checks a replacement cannot bypass", () => {
       },
     });
     await expectNothingCommitted(
-      rig,
+      t.rig,
       syntheticHistory({ turns: 12 }),
       "validate",
       /the estimates are not comparable: baseline from .*, candidate from .*flipped/,
@@ -103,9 +95,9 @@ describe("candidate checks a replacement cannot bypass", () => {
   });
 
   test("the system message cannot be rewritten", async () => {
-    rig = fixtureRig(["--edit-system"]);
+    t.rig = fixtureRig(["--edit-system"]);
     await expectNothingCommitted(
-      rig,
+      t.rig,
       syntheticHistory({ turns: 12 }),
       "before_compact_commit",
       /worker "compact" .*changed the system message \(history\[0\]\)/,
@@ -114,8 +106,8 @@ describe("candidate checks a replacement cannot bypass", () => {
 });
 
 test("checkpoint observers are notified after a compaction's checkpoint", async () => {
-  rig = fixtureRig(["--observe-checkpoints"]);
-  const r = rig;
+  t.rig = fixtureRig(["--observe-checkpoints"]);
+  const r = t.rig;
   const history = syntheticHistory({ turns: 12 });
   r.session.checkpoint(history);
   const out = await r.controller().compactNow(history, []);
@@ -128,36 +120,20 @@ test("checkpoint observers are notified after a compaction's checkpoint", async 
 });
 
 test("a local compaction skips the summary request, not the agent's next request (real agent loop)", async () => {
-  rig = fixtureRig([]);
-  const r = rig;
-  mock = await startMockServer({ script: [{ text: "answered after compaction" }] });
-  const provider = openAiProvider(mock.url);
+  t.rig = fixtureRig([]);
+  const r = t.rig;
+  t.mock = await startMockServer({ script: [{ text: "answered after compaction" }] });
   // Above the 85% watermark: the next request compacts first.
   const history: History = historyAt(0.9, HARD, 20);
   history.push({ role: "assistant", content: "ok" });
-  const agent = new Agent(
-    {
-      provider,
-      providerName: "openai",
-      model: { name: "test-model", max_output_tokens: WINDOW.maxOutput },
-      hooks: r.host,
-      session: r.session,
-      controller: r.controller({ ...WINDOW, provider }),
-      tools: [],
-      coreToolNames: new Set(),
-      toolContext: { workspace: r.workspace, approve: "none" },
-      emit: (ev) => r.events.push(ev),
-      maxTurns: 3,
-    },
-    history,
-  );
+  const agent = agentFor(r, history, t.mock.url, 3);
   const result = await agent.send("next question");
   expect(r.events.filter((e) => e.type === "compaction" && e.phase === "done")).toEqual([
     expect.objectContaining({ route: "local" }),
   ]);
   // Exactly one model request: the agent's own, made after (and with) the local summary.
-  expect(mock.requests.length).toBe(1);
-  const sent = JSON.stringify(mock.requests[0]?.body);
+  expect(t.mock.requests.length).toBe(1);
+  const sent = JSON.stringify(t.mock.requests[0]?.body);
   expect(sent).toContain("fixture summary of");
   expect(sent).toContain("next question");
   expect(result.text).toBe("answered after compaction");
