@@ -1,18 +1,15 @@
-// The agent loop. Hook order per model request (README "Hook order"): system_prompt (once per session),
-// steer, budget (+ compaction when asked), before_request, [wire_request/wire_response], tool calls,
-// checkpoint. The history is validated before every request and every checkpoint.
-import { z } from "zod";
 import type { CompactionController } from "../compaction/controller.ts";
 import { errorMessage } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
+import { SteerReply } from "../contract/steering.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import { WorkerError } from "../worker/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
-import type { EmitEvent } from "./events.ts";
 import { runToolBatch } from "./tool-calls.ts";
 
 export interface AgentDeps {
@@ -28,6 +25,8 @@ export interface AgentDeps {
   toolContext: Omit<ToolContext, "signal">;
   emit: EmitEvent;
   maxTurns: number;
+  /** estimated tokens one tool result may take (result-cap.ts) */
+  resultTokenCap?: number;
 }
 
 export interface TurnResult {
@@ -44,11 +43,6 @@ export const MAX_LENGTH_CONTINUATIONS = 3;
 /** What the core says to have a reply cut off by the output limit continued (a user message, marked). */
 export const CONTINUE_PROMPT =
   "[Your previous reply was cut off by the output limit. Continue exactly where it stopped, without repeating anything.]";
-
-/** A `steer` reply: queued messages as `{id, text}` (the contract), plain strings accepted too. */
-const SteerReply = z.looseObject({
-  messages: z.array(z.union([z.string(), z.looseObject({ text: z.string() })])),
-});
 
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
@@ -86,7 +80,7 @@ export class Agent {
         'the reply\'s data.messages must be a list of {"id","text"} messages; the queued messages could not be delivered',
       );
     }
-    return parsed.data.messages
+    return (parsed.data.messages ?? [])
       .map((m) => (typeof m === "string" ? m : m.text))
       .filter((text) => text.trim() !== "");
   }
@@ -221,6 +215,7 @@ export class Agent {
         coreNames: deps.coreToolNames,
         ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
         emit: deps.emit,
+        ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
       });
       this.history.push(...results);
       this.checkpoint("tool_batch");

@@ -4,10 +4,10 @@
 // breaker, so a broken compactor cannot turn every request into a failing compaction; a manual success
 // closes it.
 
-import type { CompactionReason, EmitEvent } from "../agent/events.ts";
 import type { BudgetPolicy, UsageSample } from "../contract/compaction.ts";
 import type { ModelInfo } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
+import type { CompactionReason, EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ToolDecl } from "../contract/protocol.ts";

@@ -1,5 +1,6 @@
 // The files of a session directory (DESIGN §9), as zod schemas: meta.json and the lines of events.jsonl.
 import { z } from "zod";
+import { CompactionRecord } from "./compaction.ts";
 import { History, Message } from "./history.ts";
 
 export const SessionMeta = z.object({
@@ -59,7 +60,8 @@ export const CompactionEvent = z.looseObject({
   ts: z.string(),
   type: z.literal("compaction"),
   messages_before: z.number().int().nonnegative(),
-  record: z.record(z.string(), z.unknown()),
+  /** partial on reading: replay needs only `history`, so a record missing a field never hides a checkpoint */
+  record: CompactionRecord.partial(),
   history: History,
 });
 

@@ -68,7 +68,7 @@ test("a system_prompt fault is the worker's error and leaves no unloadable sessi
   const ok = await rig.run(["-p", "hello"]);
   expect(ok.code).toBe(0);
   expect(ok.stdout.trim()).toBe("hi there");
-});
+}, 20_000);
 
 test("a before_compact_commit module that breaks the candidate is named (memory, after compact)", async () => {
   const script = (req: RecordedRequest): MockStep =>
@@ -90,4 +90,4 @@ test("a before_compact_commit module that breaks the candidate is named (memory,
     'compaction failed at before_compact_commit: worker "memory" failed on event "before_compact_commit": the candidate history is invalid: history[1]',
   );
   expect(r.stderr).toContain("nothing was committed");
-});
+}, 30_000);

@@ -4,8 +4,8 @@
 import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
+import type { AgentEvent } from "../../src/contract/events.ts";
 import type { History, Message } from "../../src/contract/history.ts";
 import { type RecordedRequest, startMockServer } from "../fixtures/mock-server/index.ts";
 import { closedAfterEach, makeRig, openAiProvider, type Rig, syntheticHistory, textOf } from "./helpers.ts";

@@ -4,9 +4,9 @@
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { BudgetExceededError } from "../../src/compaction/errors.ts";
+import type { AgentEvent } from "../../src/contract/events.ts";
 import { Session } from "../../src/session/session.ts";
 import { fixtureRig, historyAt, noProvider, type Rig } from "./helpers.ts";
 
