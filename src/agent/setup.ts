@@ -121,6 +121,26 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     await host.close();
     throw err;
   }
+  const core = coreToolDecls();
+  const tools = [...core, ...host.toolDecls()];
+  const systemPrompt = () =>
+    buildSystemPrompt(host, {
+      workspace,
+      model: model.name,
+      provider: target.provider,
+      tools: tools.map((t) => t.name),
+    });
+  // A new session's system prompt is built before the session exists: a failing system_prompt hook is
+  // that worker's error and leaves no half-made session behind (every saved session stays loadable).
+  let system: string | undefined;
+  if (!opts.resume && !opts.continue && !opts.requireExisting) {
+    try {
+      system = await systemPrompt();
+    } catch (err) {
+      await host.close();
+      throw err;
+    }
+  }
   const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
   const unlock = lockSession(session.dir, session.id);
   const close = async () => {
@@ -128,8 +148,6 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     unlock();
   };
   try {
-    const core = coreToolDecls();
-    const tools = [...core, ...host.toolDecls()];
     const resultCap = resultTokenCap(model);
     let history: History = session.history();
     // A result too big for this model (saved by a run with a bigger one, or before the cap) would make
@@ -139,15 +157,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = oversized.history;
       session.checkpoint(history);
     }
-    if (history.length === 0) {
-      const system = await buildSystemPrompt(host, {
-        workspace,
-        model: model.name,
-        provider: target.provider,
-        tools: tools.map((t) => t.name),
-      });
-      history = [{ role: "system", content: system }];
-    }
+    if (history.length === 0) history = [{ role: "system", content: system ?? (await systemPrompt()) }];
     opts.emit({ type: "session", id: session.id, resumed, workspace });
     if (oversized.shortened > 0)
       opts.emit({

@@ -14,7 +14,7 @@ import type { ToolDecl } from "../contract/protocol.ts";
 import type { Provider, Usage } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
-import { BudgetExceededError, CompactionError } from "./errors.ts";
+import { BudgetCheckError, BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
 
@@ -102,7 +102,14 @@ export class CompactionController {
       );
       return history;
     }
-    const reading = await this.read(history, tools);
+    let reading: BudgetReading;
+    try {
+      reading = await this.read(history, tools);
+    } catch (err) {
+      // Not a compaction failure: none ran. The budget module's own error, as the user sees it.
+      if (err instanceof CompactionError && err.step === "budget") throw new BudgetCheckError(err.detail);
+      throw err;
+    }
     const b = reading.budget;
     if (b.armed !== undefined) this.armed = b.armed;
     this.persist();

@@ -243,26 +243,29 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   // 5. Candidate, restoration, checks. The compacted span is not sent again: a compactor that needs it at
   // commit (the built-in one restores files and the user's messages) keeps what it needs in its state.
   // The candidate is checked after each module of the commit pipeline, so a broken one is named.
-  let candidate = draft;
+  let checked: unknown;
   const committed = await hook(
     hooks,
     "before_compact_commit",
     { candidate: draft, ...(route === "prune" ? {} : { summary }), route, cut, state, workspace },
     {
       afterEach: (_module, reply) => {
-        const parsed = CommitReply.safeParse(reply);
-        if (!parsed.success) return "the reply has no candidate message list";
+        const next = reply.candidate;
+        if (!Array.isArray(next)) return "the reply's candidate is not a list of messages";
         try {
-          checkCandidateShape(parsed.data.candidate as History, history, cut);
+          checkCandidateShape(next as History, history, cut);
         } catch (err) {
           return err instanceof CompactionError ? err.detail : errorMessage(err);
         }
+        checked = next;
         return undefined;
       },
     },
   );
-  // Checked (shape and tool-call rules) after the module that returned it.
-  candidate = (committed as { candidate: History }).candidate;
+  parseReply("before_compact_commit", CommitReply, committed, "the candidate history");
+  const candidate = committed.candidate as History;
+  // Checked after the module that returned it; a pipeline with no module still gets the check.
+  if (candidate !== checked) checkCandidateShape(candidate, history, cut);
   const after = await readBudget(hooks, model, deps.policy, {
     history: candidate,
     tools: req.tools,
