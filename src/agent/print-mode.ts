@@ -2,7 +2,7 @@
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
-import { sanitize } from "../terminal/sanitize.ts";
+import { inertJson, sanitize } from "../terminal/sanitize.ts";
 import { type SetupOptions, setupAgent } from "./setup.ts";
 
 export interface PrintOptions extends Omit<SetupOptions, "emit"> {
@@ -24,7 +24,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     heldFailure = undefined;
   };
   const emit = opts.json
-    ? (ev: AgentEvent) => process.stdout.write(`${JSON.stringify(ev)}\n`)
+    ? (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`)
     : (ev: AgentEvent) => {
         if (ev.type !== "notice") release();
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);

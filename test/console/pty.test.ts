@@ -202,8 +202,13 @@ test(
     await p.waitFor("third answer");
     await send(p, "/compact");
     await p.waitFor(/compacting \(manual\) · (planning|summarising|validating|committing) \d+\.\ds/);
-    const done = await p.waitFor(/⟳ compacted: [\d.]+k? → [\d.]+k? tokens \(model summary\)/);
-    expect(done).toMatch(/ctx [\d.]+k?\/[\d.]+k \d+%/);
+    await p.waitFor(/⟳ compacted: [\d.]+k? → [\d.]+k? tokens \(model summary\)/);
+    // The result and the status line agree: what is left is what the next request is checked against.
+    const done = await p.screen();
+    const left = /→ ([\d.]+k?) tokens/.exec(done)?.[1];
+    const ctx = [...done.matchAll(/ctx ([\d.]+k?)\/[\d.]+k \d+%/g)].at(-1)?.[1];
+    expect(left).toBeDefined();
+    expect(ctx).toBe(left);
   },
   PTY_TEST_MS,
 );
