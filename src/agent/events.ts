@@ -30,7 +30,14 @@ export type AgentEvent =
       route?: "model" | "local";
       error?: string;
     }
-  | { type: "retry"; attempt: number; delay_ms: number; reason: string }
+  | {
+      type: "retry";
+      attempt: number;
+      delay_ms: number;
+      reason: string;
+      /** text streamed by the failed attempt is discarded: the reply starts over */
+      discarded?: boolean;
+    }
   | { type: "notice"; level: "info" | "warn"; message: string }
   | { type: "error"; kind: string; message: string }
   | { type: "done"; text: string; turns: number; usage: Usage };

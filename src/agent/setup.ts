@@ -104,6 +104,9 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       provider: target.provider,
       apiKey,
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+      ...(cfg.config.stream_idle_timeout_ms !== undefined
+        ? { idleTimeoutMs: cfg.config.stream_idle_timeout_ms }
+        : {}),
       hooks: host,
     });
   } catch (err) {
@@ -130,9 +133,20 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = [{ role: "system", content: system }];
     }
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    // The compaction pipeline sends its summary request without a signal of its own: it gets the running
+    // turn's, so cancelling a turn (or /compact) also stops a summary in flight.
+    const turnSignal: { current?: AbortSignal } = {};
+    const summaryProvider: typeof provider = {
+      name: provider.name,
+      stream: (req, onEvent) =>
+        provider.stream(
+          req.signal || !turnSignal.current ? req : { ...req, signal: turnSignal.current },
+          onEvent,
+        ),
+    };
     const controller = new CompactionController({
       hooks: host,
-      provider,
+      provider: summaryProvider,
       model,
       policy: {
         trigger_ratio: cfg.budget.trigger_ratio ?? 0.85,
@@ -157,6 +171,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         toolContext: { workspace, approve: opts.approve, ...(opts.ask ? { ask: opts.ask } : {}) },
         emit: opts.emit,
         maxTurns: opts.maxTurns,
+        turnSignal,
       },
       history,
     );

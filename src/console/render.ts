@@ -49,7 +49,9 @@ export function renderEvent(ev: AgentEvent): string | undefined {
       if (ev.phase === "failed") return red(`⟳ compaction failed: ${ev.error ?? "unknown error"}`);
       return dim(`⟳ nothing compacted${ev.error ? `: ${ev.error}` : ""}`);
     case "retry":
-      return yellow(`↻ ${ev.reason}; retry ${ev.attempt} in ${Math.round(ev.delay_ms)} ms`);
+      return yellow(
+        `↻ ${ev.reason}; retry ${ev.attempt} in ${Math.round(ev.delay_ms)} ms${ev.discarded ? " (the partial reply above is discarded)" : ""}`,
+      );
     case "notice":
       return ev.level === "warn" ? yellow(`! ${ev.message}`) : dim(ev.message);
     case "error":
