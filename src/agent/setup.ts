@@ -16,6 +16,7 @@ import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
+import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import { coreToolDecls } from "../tools/index.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
@@ -30,7 +31,8 @@ export interface SetupOptions extends RunFlags {
   continue?: boolean;
   resume?: string;
   approve: ApprovalPolicy;
-  ask?: (question: string) => Promise<boolean>;
+  /** the console's approval prompt; without it an approval that would be asked is refused at once */
+  ask?: AskApproval;
   maxTurns: number;
   emit: EmitEvent;
   /** console only: the steering queue file; injects the steering module with `--queue PATH` */
@@ -45,6 +47,7 @@ export interface AgentRuntime {
   host: WorkerHost;
   manifest: Manifest;
   workspace: string;
+  approvals: Approvals;
   close(): Promise<void>;
 }
 
@@ -158,6 +161,11 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       emit: opts.emit,
       manifest,
     });
+    const approvals = new Approvals({
+      policy: opts.approve,
+      ...(opts.ask ? { ask: opts.ask } : {}),
+      warn: (line) => process.stderr.write(`i: ${line}\n`),
+    });
     const agent = new Agent(
       {
         provider,
@@ -168,14 +176,14 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         controller,
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
-        toolContext: { workspace, approve: opts.approve, ...(opts.ask ? { ask: opts.ask } : {}) },
+        toolContext: { workspace, approvals },
         emit: opts.emit,
         maxTurns: opts.maxTurns,
         turnSignal,
       },
       history,
     );
-    return { agent, session, host, manifest, workspace, close };
+    return { agent, session, host, manifest, workspace, approvals, close };
   } catch (err) {
     await close();
     throw err;

@@ -6,6 +6,7 @@ import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup
 import { errorMessage } from "../cli/errors.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { enqueue, queuePath, removeQueue } from "./queue.ts";
 import { dim, LOGO, red, renderEvent, yellow } from "./render.ts";
 
@@ -40,10 +41,10 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     const line = renderEvent(ev);
     if (line) print(line);
   };
-  const ask = (question: string) =>
-    new Promise<boolean>((resolve) => {
-      print(yellow(`? run: ${question}  [y/N]`));
-      pendingAnswer = resolve;
+  const ask = (req: ApprovalRequest) =>
+    new Promise<ApprovalAnswer>((resolve) => {
+      print(yellow(`? ${req.tool}: ${req.summary}  [y/N]`));
+      pendingAnswer = (yes) => resolve(yes ? { kind: "yes" } : { kind: "no" });
     });
 
   // Listen from the start: piped input may arrive (and end) while the workers are still starting.
@@ -87,7 +88,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   out.write(`${LOGO}\n\n`);
   let rt: AgentRuntime;
   try {
-    rt = await setupAgent({ ...opts, emit, ask, steeringQueue: queue });
+    // Without a terminal there is no one to ask: approvals that would be asked are refused at once.
+    rt = await setupAgent({ ...opts, emit, ...(process.stdin.isTTY ? { ask } : {}), steeringQueue: queue });
   } catch (err) {
     rl.close();
     throw err;

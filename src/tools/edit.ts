@@ -76,6 +76,10 @@ function listLines(lines: number[]): string {
   return lines.length > 10 ? `${shown}, …` : shown;
 }
 
+function countLines(s: string): number {
+  return s === "" ? 0 : s.split("\n").length;
+}
+
 export const editTool: CoreTool<typeof EditInput> = {
   name: "edit",
   description:
@@ -112,8 +116,14 @@ export const editTool: CoreTool<typeof EditInput> = {
       prev = i + oldText.length;
     }
     out += text.slice(prev);
-    writeFileAtomic(real, out, mode);
     const n = at.length;
+    // Asked only once the edit is known to apply: the user approves a change that will happen as shown.
+    const refused = await ctx.approvals.check({
+      tool: "edit",
+      summary: `${shown}: replace ${n} occurrence${n === 1 ? "" : "s"} at line${n === 1 ? "" : "s"} ${listLines(lines)} (${countLines(args.old_text)} → ${countLines(args.new_text)} lines)`,
+    });
+    if (refused) throw new ToolError(refused);
+    writeFileAtomic(real, out, mode);
     return {
       content: `Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"} (line${n === 1 ? "" : "s"} ${listLines(lines)})`,
       is_error: false,

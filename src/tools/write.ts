@@ -45,6 +45,12 @@ export const writeTool: CoreTool<typeof WriteInput> = {
   async run(args, ctx) {
     const { real, shown } = toolPath(ctx, args.path);
     const mode = existingFileMode(real, shown);
+    const lineCount = countLines(args.content);
+    const refused = await ctx.approvals.check({
+      tool: "write",
+      summary: `${mode === undefined ? "create" : "overwrite"} ${shown} (${lineCount} line${lineCount === 1 ? "" : "s"})`,
+    });
+    if (refused) throw new ToolError(refused);
     try {
       mkdirSync(dirname(real), { recursive: true });
     } catch (err) {

@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import type { AgentEvent } from "../../src/agent/events.ts";
 import { MODULE_OUTPUT_MAX_CHARS, runToolBatch } from "../../src/agent/tool-calls.ts";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { manifestOf, misbehaving, TempDirs } from "../worker/helpers.ts";
 
@@ -23,7 +24,7 @@ describe("module tool results", () => {
     const [msg] = await runToolBatch([{ id: "c1", name: "grep", arguments: '{"pattern":"x"}' }], {
       hooks: host,
       coreNames: new Set(),
-      ctx: { workspace: dir, approve: "none" },
+      ctx: { workspace: dir, approvals: new Approvals({ policy: "none" }) },
       emit: (ev) => events.push(ev),
     });
     expect(msg?.role).toBe("tool");

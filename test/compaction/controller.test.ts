@@ -11,6 +11,7 @@ import { BudgetExceededError, CompactionError } from "../../src/compaction/error
 import type { History } from "../../src/history/schema.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { ProviderError } from "../../src/provider/types.ts";
+import { Approvals } from "../../src/tools/approvals.ts";
 import type { HookRunner } from "../../src/worker/types.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import { MAIN } from "../helpers/cli.ts";
@@ -51,7 +52,7 @@ function agentFor(r: Rig, history: History, url: string): Agent {
       controller: r.controller({ ...WINDOW, provider }),
       tools: [],
       coreToolNames: new Set(),
-      toolContext: { workspace: r.workspace, approve: "none" },
+      toolContext: { workspace: r.workspace, approvals: new Approvals({ policy: "none" }) },
       emit: (ev) => r.events.push(ev),
       maxTurns: 4,
     },

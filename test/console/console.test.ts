@@ -103,3 +103,38 @@ test("a line typed while the turn streams is delivered at the end of the turn an
   const { join } = await import("node:path");
   expect(readdirSync(join(rig.dataDir, "queues"))).toEqual([]);
 });
+
+test("piped stdin with --approve ask: the approval is refused at once with a line on stderr, no hang", async () => {
+  rig = await makeRig({
+    script: [
+      { tool_calls: [{ name: "bash", arguments: { command: "touch ran" } }] },
+      { text: "I could not run it." },
+    ],
+  });
+  const started = Date.now();
+  const r = await runCliAsync(["run ls", ...rig.flags], { ...rig.env, NO_COLOR: "1" }, undefined, "");
+  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe(
+    "i: refused bash (touch ran): --approve ask needs a terminal to ask on; rerun with --approve all to allow it\n",
+  );
+  expect(r.stdout).toContain("I could not run it.");
+  const { existsSync } = await import("node:fs");
+  expect(existsSync(join(rig.workspace, "ran"))).toBe(false);
+  expect(JSON.stringify(rig.mock.requests[1]?.body)).toContain("there is no terminal to ask on");
+});
+
+test("print mode is read-only by default: write is refused, said on stderr and told to the model", async () => {
+  rig = await makeRig({
+    script: [
+      { tool_calls: [{ name: "write", arguments: { path: "x.txt", content: "x" } }] },
+      { text: "done" },
+    ],
+  });
+  const r = await rig.run(["-p", "write x"]);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    "i: refused write (create x.txt (1 line)): the session is read-only (--approve none)",
+  );
+  expect(JSON.stringify(rig.mock.requests[1]?.body)).toContain("read-only (--approve none)");
+});

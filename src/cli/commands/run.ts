@@ -15,7 +15,8 @@ export const RUN_ARGS = {
   approve: {
     type: "enum",
     options: ["all", "ask", "none"],
-    description: "bash policy (console: ask, print: none)",
+    description:
+      "who allows bash, write and edit: all runs everything; ask asks each time (console default; refused at once without a terminal); none is read-only (print mode default)",
   },
   "max-turns": { type: "string", description: "stop after this many model requests (default 200)" },
 } satisfies ArgsDef;
