@@ -23,6 +23,7 @@ import { WorkerHost } from "../worker/host.ts";
 import type { EmitEvent } from "./events.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
+import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -56,9 +57,10 @@ function openSession(
   workspace: string,
   provider: string,
   model: string,
+  byId: Session | undefined,
 ): { session: Session; resumed: boolean } {
   const dir = dataDir();
-  if (opts.resume) return { session: Session.open(dir, opts.resume), resumed: true };
+  if (byId) return { session: byId, resumed: true };
   if (opts.continue || opts.requireExisting) {
     const s = Session.newest(dir, workspace);
     if (!s)
@@ -85,7 +87,10 @@ function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeo
 }
 
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
-  const workspace = resolveWorkspace(opts.workspace);
+  // A session resumed by id runs in its own workspace, wherever `i -r` was started.
+  const byId = opts.resume ? Session.open(dataDir(), opts.resume) : undefined;
+  const resumedIn = byId ? resumedWorkspace(byId, opts.workspace) : undefined;
+  const workspace = resumedIn?.workspace ?? resolveWorkspace(opts.workspace);
   const cfgDir = configDir();
   const cfg = loadConfig(cfgDir);
   const target = resolveTarget(opts, cfg.config);
@@ -116,7 +121,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     await host.close();
     throw err;
   }
-  const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
+  const { session, resumed } = openSession(opts, workspace, target.provider, model.name, byId);
   const unlock = lockSession(session.dir, session.id);
   const close = async () => {
     await host.close();
@@ -136,6 +141,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = [{ role: "system", content: system }];
     }
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    if (resumedIn?.notice) opts.emit({ type: "notice", level: "warn", message: resumedIn.notice });
     // The compaction pipeline sends its summary request without a signal of its own: it gets the running
     // turn's, so cancelling a turn (or /compact) also stops a summary in flight.
     const turnSignal: { current?: AbortSignal } = {};
