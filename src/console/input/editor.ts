@@ -42,7 +42,10 @@ export class LineEditor {
   /** A paste: inserted as is when small, else as a token standing for the whole text. */
   paste(s: string): void {
     const lines = s.split("\n").length;
-    if (lines <= PASTE_COLLAPSE_LINES && s.length <= PASTE_COLLAPSE_CHARS) return this.insert(s);
+    if (lines <= PASTE_COLLAPSE_LINES && s.length <= PASTE_COLLAPSE_CHARS) {
+      this.insert(s);
+      return;
+    }
     let label = `[pasted ${lines} lines]`;
     for (let n = 2; this.pastes.has(label) || this.text.includes(label); n++)
       label = `[pasted ${lines} lines #${n}]`;

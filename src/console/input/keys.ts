@@ -178,14 +178,15 @@ export class KeyDecoder {
     const second = b[1] as string;
     if (second === "[") {
       // CSI: parameters and intermediates, then one final byte in @..~
-      const m = /^\u001b\[([0-9;:<=>?]*)([ -/]*)([@-~])/.exec(b);
+      const body = b.slice(2);
+      const m = /^([0-9;:<=>?]*)([ -/]*)([@-~])/.exec(body);
       if (!m) {
-        if (!final && /^\u001b\[[0-9;:<=>? -/]*$/.test(b)) return 0;
+        if (!final && /^[0-9;:<=>? -/]*$/.test(body)) return 0;
         out.push(key("unknown"));
         return 2;
       }
       out.push(csiKey(m[1] ?? "", m[3] ?? ""));
-      return m[0].length;
+      return 2 + m[0].length;
     }
     if (second === "O") {
       if (b.length < 3) {
