@@ -182,13 +182,15 @@ export class Agent {
 
   private async run(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
     const { deps } = this;
+    // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
+    await this.steer();
     this.history.push({ role: "user", content, meta: { ts: now() } });
     this.checkpoint("user");
     let recovered = false;
     let turns = 0;
     while (turns < deps.maxTurns) {
       if (signal?.aborted) return this.interrupted("", turns);
-      await this.steer();
+      if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
       this.history = await deps.controller.prepareRequest(this.history, deps.tools);
