@@ -1,7 +1,7 @@
 // What the history says when a turn ends early. The model must see that its last request was interrupted
 // (else it takes the next user message as the answer to a question it never finished), and what the user
 // saw of a partial reply stays in the history rather than vanishing.
-import type { Message } from "../history/schema.ts";
+import type { Message } from "../contract/history.ts";
 
 export const INTERRUPTED_MARKER =
   "[interrupted by the user: the previous request was cancelled before it finished; whatever it was doing stopped there]";

@@ -2,7 +2,7 @@
 // started from would let the session say one workspace while reading and writing another.
 import { existsSync, realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { UserError } from "../cli/errors.ts";
+import { UserError } from "../contract/errors.ts";
 import type { Session } from "../session/session.ts";
 
 export interface ResumedWorkspace {

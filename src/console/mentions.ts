@@ -3,10 +3,10 @@
 // A mention that names nothing (an e-mail address, a handle) stays plain text, and the user is told.
 import { closeSync, fstatSync, readdirSync, statSync } from "node:fs";
 import { loadIgnore } from "../../workers/search/ignore.ts";
+import { formatBytes } from "../contract/lib/truncate.ts";
 import { SNIFF_BYTES, sniffFileKind } from "../tools/file-kind.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
 import { openRegularFile, readAll } from "../tools/read.ts";
-import { formatBytes } from "../tools/truncate.ts";
 
 export const MENTION_MAX_FILE_BYTES = 64 * 1024;
 export const MENTION_MAX_TOTAL_BYTES = 256 * 1024;

@@ -2,7 +2,7 @@
 // without credentials, timeout and output cap). Typing it is the approval under `ask`; a read-only session
 // (`--approve none`) refuses it like any command. Its output joins the context as the user's own message.
 
-import { contentWithImageMarkers } from "../history/schema.ts";
+import { contentWithImageMarkers } from "../contract/history.ts";
 import { Approvals } from "../tools/approvals.ts";
 import { runCoreTool } from "../tools/index.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
