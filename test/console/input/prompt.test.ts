@@ -23,7 +23,12 @@ function rig(entries: string[] = []) {
     {
       charWidth: (cp) => ((cp >= 0x1100 && cp <= 0x115f) || (cp >= 0x4e00 && cp <= 0x9fff) ? 2 : 1),
       clean: (s) =>
-        s.replace(/[\u0000-\u001f\u007f]/g, (c) => `^${String.fromCharCode(c.charCodeAt(0) + 64)}`),
+        Array.from(s)
+          .map((c) => {
+            const n = c.charCodeAt(0);
+            return n < 32 || n === 127 ? `^${String.fromCharCode((n + 64) % 128)}` : c;
+          })
+          .join(""),
       dim: (s) => s,
       yellow: (s) => s,
     },
