@@ -7,6 +7,7 @@ import { errorMessage } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
+import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
@@ -19,7 +20,8 @@ import { runToolBatch } from "./tool-calls.ts";
 export interface AgentDeps {
   provider: Provider;
   providerName: string;
-  model: { name: string; max_output_tokens?: number };
+  /** the resolved model (setup gives its context window; tests may leave it out) */
+  model: { name: string; max_output_tokens?: number; context_window?: number };
   hooks: HookRunner;
   session: Session;
   controller: CompactionController;
@@ -142,13 +144,13 @@ export class Agent {
     return { ...this.usage };
   }
 
-  /** The model of the next request. */
-  get modelName(): string {
-    return this.deps.model.name;
+  /** The model of the next request, with its limits. */
+  get model(): AgentDeps["model"] {
+    return this.deps.model;
   }
 
   /** Switch the model for the next request (`/model NAME`); compaction follows the new window. */
-  setModel(model: AgentDeps["model"] & { context_window: number }): void {
+  setModel(model: ResolvedModel): void {
     this.deps.model = model;
     this.deps.controller.setModel(model);
   }

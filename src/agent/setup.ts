@@ -18,7 +18,7 @@ import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import { coreToolDecls } from "../tools/index.ts";
-import type { ApprovalPolicy } from "../tools/types.ts";
+import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
 import type { EmitEvent } from "./events.ts";
 import { Agent } from "./loop.ts";
@@ -48,7 +48,12 @@ export interface AgentRuntime {
   host: WorkerHost;
   manifest: Manifest;
   workspace: string;
+  /** the model and provider this run talks to (the console's status line shows them) */
+  model: string;
+  provider: string;
   approvals: Approvals;
+  /** what the tools run with (the console's `!command` uses it too) */
+  toolContext: Omit<ToolContext, "signal">;
   close(): Promise<void>;
 }
 
@@ -172,6 +177,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       ...(opts.ask ? { ask: opts.ask } : {}),
       warn: (line) => process.stderr.write(`i: ${line}\n`),
     });
+    const toolContext = { workspace, approvals };
     const agent = new Agent(
       {
         provider,
@@ -182,14 +188,25 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         controller,
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
-        toolContext: { workspace, approvals },
+        toolContext,
         emit: opts.emit,
         maxTurns: opts.maxTurns,
         turnSignal,
       },
       history,
     );
-    return { agent, session, host, manifest, workspace, approvals, close };
+    return {
+      agent,
+      session,
+      host,
+      manifest,
+      workspace,
+      model: model.name,
+      provider: target.provider,
+      approvals,
+      toolContext,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;
