@@ -1,6 +1,7 @@
 // Runs one batch of tool calls from an assistant message: core tools in-process, module tools through their
 // worker. Every call gets exactly one result, in order, so the history stays valid whatever happens.
 import { errorMessage } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
 import {
   type Content,
   contentWithImageMarkers,
@@ -13,7 +14,6 @@ import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
-import type { EmitEvent } from "./events.ts";
 
 /** Module tool output is untrusted and unbounded: its text is capped, in total, before it enters history. */
 export const MODULE_OUTPUT_MAX_CHARS = 50_000;

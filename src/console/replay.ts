@@ -1,6 +1,6 @@
 // What a resumed session shows first: its last turns, as the live output showed them (user lines, the
 // model's text, tool calls and results), bounded, with how many earlier messages are not shown.
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../contract/events.ts";
 import { contentText, contentWithImageMarkers, type History, type Message } from "../contract/history.ts";
 
 export const REPLAY_MAX_MESSAGES = 24;

@@ -2,14 +2,9 @@
 import type { ProviderName } from "../contract/config.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
+import type { StopReason, Usage } from "../contract/usage.ts";
 
-export interface Usage {
-  /** the whole prompt, cached parts included (what the context window holds) */
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens?: number;
-  cache_write_tokens?: number;
-}
+export type { StopReason, Usage };
 
 export interface ModelRequest {
   model: string;
@@ -34,8 +29,6 @@ export type StreamEvent =
       /** the failed attempt had already streamed text; it is discarded and the reply starts over */
       discarded?: boolean;
     };
-
-export type StopReason = "end" | "tool_calls" | "length" | "other";
 
 export interface ModelResponse {
   /** the assistant message, tool calls paired with ids */

@@ -20,7 +20,7 @@ import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
 import { linkFileAtomic, writeFileAtomic } from "../contract/lib/atomic-write.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
-import { RESERVED_EVENT_TYPES, type SessionMeta } from "../contract/session.ts";
+import { type CompactionState, RESERVED_EVENT_TYPES, type SessionMeta } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
 import { newSessionId } from "./session-id.ts";
@@ -276,6 +276,19 @@ export class Session {
       const title = sessionTitle(h);
       if (title) this.meta.title = title;
     }
+    this.writeMeta();
+  }
+
+  /** The automatic-compaction state saved with the session (absent in a new or older session). */
+  get compactionState(): CompactionState | undefined {
+    return this.meta.compaction;
+  }
+
+  /** Save the automatic-compaction state in meta.json when it changed (it changes at most per compaction). */
+  saveCompactionState(state: CompactionState): void {
+    const was = this.meta.compaction;
+    if (was && was.armed === state.armed && was.failures === state.failures) return;
+    this.meta.compaction = { armed: state.armed, failures: state.failures };
     this.writeMeta();
   }
 

@@ -19,7 +19,7 @@ import { workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
-import type { HookData, HookRunner } from "./types.ts";
+import type { HookData, HookOptions, HookRunner } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
 
@@ -133,9 +133,14 @@ export class WorkerHost implements HookRunner {
     return event === "checkpoint" && this.checkpointModules.size > 0;
   }
 
-  async runHook(event: HookEvent, data: HookData): Promise<HookData> {
+  async runHook(event: HookEvent, data: HookData, opts?: HookOptions): Promise<HookData> {
     let current = data;
-    for (const module of this.hookModules(event)) current = await this.send(module, event, current);
+    for (const module of this.hookModules(event)) {
+      const next = await this.send(module, event, current);
+      const problem = lostField(current, next) ?? opts?.afterEach?.(module, next, current);
+      if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
+      current = next;
+    }
     return current;
   }
 
@@ -288,6 +293,19 @@ function checkHello(module: ModuleName, data: Data) {
   return diff
     ? { reason: "handshake" as const, detail: `declarations differ from module "${module}": ${diff}` }
     : undefined;
+}
+
+/**
+ * A reply must be the complete updated data object: every field it was sent is still there (a key check,
+ * not a deep comparison, so it costs nothing next to the round trip; hooks whose fields must also keep
+ * their values check those themselves with HookOptions.afterEach).
+ */
+export function lostField(sent: Data, reply: Data): string | undefined {
+  for (const key in sent) {
+    if (!(key in reply))
+      return `the reply lost the field "${key}" it was sent; a hook must return the complete data object, unrelated fields preserved`;
+  }
+  return undefined;
 }
 
 const checkToolReply: ReplyCheck = (data) => {
