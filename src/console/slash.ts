@@ -6,7 +6,6 @@ import { CompactionError } from "../compaction/errors.ts";
 import type { ConfigFile } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
-import { latestCut } from "../contract/lib/tool-batches.ts";
 import { resolveModel } from "../provider/models.ts";
 import type { Usage } from "../provider/types.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
@@ -46,12 +45,6 @@ export interface SlashContext {
 }
 
 const DONE: SlashOutcome = { kind: "done" };
-
-/** A summary is worth its model request only when something other than an earlier summary gets cut. */
-export function worthCompacting(h: History): boolean {
-  const cut = latestCut(h, 1);
-  return cut !== undefined && h.slice(1, cut).some((m) => !m.meta?.summary);
-}
 
 /** Tokens recorded on the session's assistant messages (those still in the history). */
 export function historyUsage(h: History): Usage & { requests: number } {
@@ -138,14 +131,6 @@ function resume(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
 
 async function compact(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { rt, ui } = ctx;
-  if (!worthCompacting(rt.agent.history)) {
-    ui.print(
-      ui.dim(
-        "nothing to compact: there is no exchange older than the last one that is not already a summary",
-      ),
-    );
-    return DONE;
-  }
   try {
     await rt.agent.compact(cmd.args || undefined, ctx.signal);
   } catch (err) {

@@ -1,5 +1,5 @@
 // The interactive console driven through a pipe: logo, streamed text, tool calls, context use, /compact,
-// /session, unknown commands, and a saved, resumable session on exit.
+// /status, unknown commands, and a saved, resumable session on exit.
 import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +24,7 @@ test("a console session: first message, tool call, slash commands, exit", async 
     ],
     files: { "notes.txt": "buy milk\n".repeat(400) },
   });
-  const input = "/session\n/bogus\n/compact keep the shopping list\n/exit\n";
+  const input = "/status\n/bogus\n/compact keep the shopping list\n/exit\n";
   const common = [...rig.flags, "--approve", "all"];
   const r = await runCliAsync(
     ["what do my notes say?", ...common],
@@ -40,7 +40,7 @@ test("a console session: first message, tool call, slash commands, exit", async 
   expect(out).toContain('⏺ read({"path":"notes.txt"})');
   expect(out).toContain("The notes say: buy milk.");
   expect(out).toMatch(/context \d+(\.\d)?k? \/ \d+k \(\d+%\)/);
-  expect(out).toMatch(/session \S+ · 9 messages/);
+  expect(out).toMatch(/session +\S+ · 9 messages/);
   expect(out).toContain("unknown command /bogus");
   expect(out).toContain("⟳ compacting (manual)…");
   expect(out).toMatch(/⟳ compacted: .* tokens \(model summary\)/);
@@ -93,7 +93,7 @@ test("a line typed while the turn streams is delivered at the end of the turn an
   child.stdin.end("/exit\n");
   const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
   expect(code).toBe(0);
-  expect(out).toContain("(queued: delivered to the model at the next safe point)");
+  expect(out).toContain("(queued for the model at the next safe point: also check the docs)");
   expect(out).toContain("delivered to the model: also check the docs");
   expect(rig.mock.requests).toHaveLength(2);
   const second = JSON.stringify(rig.mock.requests[1]?.body);
