@@ -1,7 +1,7 @@
 // The console's conversation loop, whatever draws it: what each submitted line does (slash command,
 // template, `!command`, `@path` mentions, a turn), what Ctrl-C / Esc / Ctrl-D mean in each state, steering
 // while a turn runs, approvals, switching sessions and the replay of a resumed one.
-import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
+import type { AgentRuntime, SetupOptions } from "../agent/setup.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import { errorMessage } from "../contract/errors.ts";
@@ -83,6 +83,8 @@ export class SessionLoop {
   /** Open (or switch to) a session; a resumed one replays its last turns. */
   async open(over: Partial<SetupOptions> = {}): Promise<void> {
     const setup = { ...this.opts, ...over };
+    // Loaded here, not at startup: the console's input is live before the engine is.
+    const { setupAgent } = await import("../agent/setup.ts");
     this.rt = await setupAgent({
       ...setup,
       emit: this.emit,
