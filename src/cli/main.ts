@@ -20,6 +20,8 @@ const HELP = `i ${pkg.version} — a coding agent for the terminal with replacea
 Usage:
   i [PROMPT]                       interactive console in the workspace
   i -p PROMPT [--json]             one non-interactive run (print mode)
+      --approve all|ask|none       who allows bash, write and edit: console default ask (each call is
+                                   asked), print mode default none (read-only); all runs everything
   i --runtime manifest PROFILE     print the generated manifest
   i init                           create config_dir with defaults (never overwrites)
   i worker MODULE[,MODULE…]        run built-in modules as an NDJSON worker on stdio

@@ -38,3 +38,26 @@ describe("module tool results", () => {
     expect(msg?.meta).toBeUndefined();
   });
 });
+
+describe("cancelling a module tool", () => {
+  test("the batch ends at once with a cancelled result; the worker's silence is not waited for", async () => {
+    const dir = temp.make();
+    const manifest = manifestOf(["search"], dir, { search: misbehaving("search", "hang") });
+    const host = new WorkerHost(manifest, { workspace: dir, configDir: dir });
+    hosts.push(host);
+    const abort = new AbortController();
+    const started = Date.now();
+    setTimeout(() => abort.abort(), 300);
+    const [msg] = await runToolBatch([{ id: "c1", name: "grep", arguments: '{"pattern":"x"}' }], {
+      hooks: host,
+      coreNames: new Set(),
+      ctx: { workspace: dir, approvals: new Approvals({ policy: "none" }), signal: abort.signal },
+      emit: () => {},
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(msg).toMatchObject({ role: "tool", tool_call_id: "c1", meta: { is_error: true } });
+    expect(String(msg?.content)).toBe(
+      "cancelled by the user while grep ran; whatever it returns later is discarded",
+    );
+  });
+});

@@ -144,3 +144,11 @@ test("a stalled stream ends with one clear line within the configured idle timeo
   );
   expect(r.stdout).toContain("the partial reply above is discarded");
 });
+
+test("--help states the approval defaults: console ask, print mode read-only", async () => {
+  const { runCli } = await import("../helpers/cli.ts");
+  const r = runCli(["--help"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("console default ask");
+  expect(r.stdout).toContain("print mode default none (read-only)");
+});
