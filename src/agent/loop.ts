@@ -18,7 +18,13 @@ export interface AgentDeps {
   provider: Provider;
   providerName: string;
   /** the resolved model (setup gives its context window; tests may leave it out) */
-  model: { name: string; max_output_tokens?: number; context_window?: number };
+  model: {
+    name: string;
+    max_output_tokens?: number;
+    context_window?: number;
+    /** USD per million tokens, when known */
+    price?: { input: number; output: number };
+  };
   hooks: HookRunner;
   session: Session;
   controller: CompactionController;
@@ -33,6 +39,8 @@ export interface AgentDeps {
    * compaction summary request goes through a provider that reads it), so a cancel stops them too.
    */
   turnSignal?: { current?: AbortSignal };
+  /** estimated tokens one tool result may take (result-cap.ts) */
+  resultTokenCap?: number;
 }
 
 export interface TurnResult {
@@ -277,6 +285,7 @@ export class Agent {
         coreNames: deps.coreToolNames,
         ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
         emit: deps.emit,
+        ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
       });
       this.history.push(...results);
       this.checkpoint("tool_batch");

@@ -15,14 +15,17 @@ import { withSteering } from "../manifest/steering.ts";
 import { resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import { coreToolDecls } from "../tools/index.ts";
+import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
+import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
@@ -34,6 +37,8 @@ export interface SetupOptions extends RunFlags {
   approve: ApprovalPolicy;
   /** the console's approval prompt; without it an approval that would be asked is refused at once */
   ask?: AskApproval;
+  /** `--sandbox`: bash runs in it */
+  sandbox?: SandboxSpec;
   maxTurns: number;
   emit: EmitEvent;
   /** console only: the steering queue file; injects the steering module with `--queue PATH` */
@@ -54,6 +59,8 @@ export interface AgentRuntime {
   approvals: Approvals;
   /** what the tools run with (the console's `!command` uses it too) */
   toolContext: Omit<ToolContext, "signal">;
+  /** the model's list price per million tokens, when known */
+  price?: { input: number; output: number };
   close(): Promise<void>;
 }
 
@@ -106,7 +113,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       `${join(cfgDir, "budget.json")}: field reserve_tokens: ${reserve} leaves no room in the ${model.context_window}-token context window of ${model.name}; set it well below the window`,
     );
   }
-  const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
+  const apiKey = resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
   const manifest = buildManifest(opts, cfgDir, cfg);
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
@@ -135,7 +142,15 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   try {
     const core = coreToolDecls();
     const tools = [...core, ...host.toolDecls()];
+    const resultCap = resultTokenCap(model);
     let history: History = session.history();
+    // A result too big for this model (saved by a run with a bigger one, or before the cap) would make
+    // every request too large and leave compaction nothing to cut: shorten it; the log keeps it whole.
+    const oversized = shortenOversizedResults(history, resultCap);
+    if (oversized.shortened > 0) {
+      history = oversized.history;
+      session.checkpoint(history);
+    }
     if (history.length === 0) {
       const system = await buildSystemPrompt(host, {
         workspace,
@@ -146,6 +161,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = [{ role: "system", content: system }];
     }
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    if (oversized.shortened > 0)
+      opts.emit({
+        type: "notice",
+        level: "warn",
+        message: `shortened ${oversized.shortened} tool result(s) too large for ${model.name}'s context window; the full output stays in the session (i sessions --recover ${session.id})`,
+      });
     if (resumedIn?.notice) opts.emit({ type: "notice", level: "warn", message: resumedIn.notice });
     // The compaction pipeline sends its summary request without a signal of its own: it gets the running
     // turn's, so cancelling a turn (or /compact) also stops a summary in flight.
@@ -177,7 +198,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       ...(opts.ask ? { ask: opts.ask } : {}),
       warn: (line) => process.stderr.write(`i: ${line}\n`),
     });
-    const toolContext = { workspace, approvals };
+    const toolContext = { workspace, approvals, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) };
     const agent = new Agent(
       {
         provider,
@@ -192,6 +213,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         emit: opts.emit,
         maxTurns: opts.maxTurns,
         turnSignal,
+        resultTokenCap: resultCap,
       },
       history,
     );
@@ -205,6 +227,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       provider: target.provider,
       approvals,
       toolContext,
+      ...(model.price ? { price: model.price } : {}),
       close,
     };
   } catch (err) {

@@ -18,7 +18,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   { name: "resume", args: "[N|ID]", help: "list this workspace's sessions, or resume one (replays it)" },
   { name: "sessions", help: "list this workspace's sessions" },
   { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
-  { name: "status", help: "model, provider, profile, modules, session, context, approvals" },
+  {
+    name: "status",
+    help: "model, provider, profile, modules, session, context, approvals",
+    aliases: ["session"],
+  },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];

@@ -1,39 +1,73 @@
-// The interactive console: the logo, then the conversation (src/console/session-loop.ts) drawn through the
-// IO that suits the terminal. While a turn runs, typed lines go to the steering queue.
+// The interactive console: the logo, then the conversation (src/console/session-loop.ts) drawn through one
+// Screen (src/console/ui/screen.ts). With a live region the input is the prompt editor (raw keys); without
+// one (a pipe, TERM=dumb) it is plain lines. While a turn runs, typed lines go to the steering queue.
+
+import { resolveWorkspace } from "../agent/options.ts";
 import type { SetupOptions } from "../agent/setup.ts";
 import { dataDir } from "../config/paths.ts";
-import { LineIo } from "./line-io.ts";
+import { sanitize } from "../terminal/sanitize.ts";
+import { detectCaps, makeStyle } from "../terminal/style.ts";
+import { LineInput } from "./line-input.ts";
+import { LiveInput } from "./live-input.ts";
 import { queuePath } from "./queue.ts";
-import { dim, LOGO } from "./render.ts";
+import { LOGO } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
+import { processTerminal, Screen } from "./ui/screen.ts";
+import { ConsoleView } from "./view.ts";
+import { ViewIo } from "./view-io.ts";
 
 export interface ConsoleOptions extends Omit<SetupOptions, "emit" | "steeringQueue" | "ask"> {
   firstMessage?: string;
 }
 
 export async function runConsole(opts: ConsoleOptions): Promise<number> {
+  const out = process.stdout;
   const queue = queuePath(dataDir());
+  const caps = detectCaps(out);
+  const s = makeStyle(caps);
+  const screen = new Screen(processTerminal(out), caps);
   const interactive = !!process.stdin.isTTY;
-  const io = new LineIo(interactive);
+  const live = caps.cursor && interactive;
+  const view = new ConsoleView(screen, s, {
+    model: opts.model ?? "",
+    provider: opts.provider ?? "",
+    tokensIn: 0,
+    tokensOut: 0,
+  });
+  const io = new ViewIo(view, screen, s, (t) => out.write(t), live || !interactive);
   // Without a terminal there is no one to ask: approvals that would be asked are refused at once.
   const loop = new SessionLoop(io, { ...opts, queue, canAsk: interactive });
-  io.attach(loop);
-  process.stdout.write(`${LOGO}\n\n`);
+  const lineInput = live ? undefined : new LineInput(io.ui, interactive);
+  const liveInput = live ? new LiveInput(screen, s, loop, resolveWorkspace(opts.workspace)) : undefined;
+  io.input = (liveInput ?? lineInput) as NonNullable<typeof liveInput | typeof lineInput>;
+  lineInput?.attach(loop);
+  io.ui.print(...LOGO.split("\n").map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
+  // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
+  liveInput?.start();
+  screen.flush();
   try {
     await loop.open();
   } catch (err) {
-    io.close();
+    liveInput?.stop();
+    lineInput?.close();
+    screen.stop();
     throw err;
   }
-  io.ui.print(dim("/help lists the commands and keys · Esc or Ctrl-C cancels a running turn"));
-  io.prompt();
+  view.countUsage(loop.rt.agent.history);
+  view.showStatus();
+  io.ui.print(s.dim("/help lists the commands and keys · Esc or Ctrl-C cancels a running turn"));
+  io.input.idle();
+  screen.flush();
   try {
     await loop.run();
   } finally {
-    io.close();
+    liveInput?.stop();
+    lineInput?.close();
     await loop.finish();
-    const id = loop.rt.session.id;
-    io.ui.print(dim(`session ${io.ui.clean(id)} saved · resume with: i -r ${io.ui.clean(id)}`));
+    view.showStatus(false);
+    const id = sanitize(loop.rt.session.id);
+    io.ui.print(s.dim(`session ${id} saved · resume with: i -r ${id}`));
+    screen.stop();
   }
   return 0;
 }

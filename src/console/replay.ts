@@ -64,6 +64,7 @@ export function replay(h: History, max = REPLAY_MAX_MESSAGES): Replay {
           name: names.get(id) ?? "tool",
           is_error: m.meta?.is_error === true,
           content: clip(contentWithImageMarkers(m.content)),
+          duration_ms: 0,
         },
       });
     }

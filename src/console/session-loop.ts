@@ -20,8 +20,8 @@ export interface ConsoleIo {
   ui: ConsoleUi;
   /** an agent event, rendered like live output */
   event(ev: AgentEvent): void;
-  /** a reply (or replayed reply) ended: close the text block */
-  replyEnded(): void;
+  /** a reply ended (or, replayed, only its text block): close the text block */
+  replyEnded(replayed?: boolean): void;
   /** what the user sent (or sent earlier, when a resumed session is replayed), for the transcript */
   userLine(text: string, replayed: boolean): void;
   /** a transient hint under the input ("press Ctrl-C again to exit"); "" clears it */
@@ -111,7 +111,7 @@ export class SessionLoop {
       else if (item.kind === "summary")
         ui.print(ui.dim(`[summary of the earlier conversation] ${ui.clean(item.text.split("\n")[0] ?? "")}`));
       else if (item.kind === "event") this.io.event(item.event);
-      else this.io.replyEnded();
+      else this.io.replyEnded(true);
     }
     if (r.items.length > 0) ui.print(ui.dim("── resumed: the conversation continues here ──"));
   }
@@ -224,6 +224,8 @@ export class SessionLoop {
       } finally {
         this.running = undefined;
       }
+      // A compaction showed live activity: end it like a turn.
+      if (slash.name === "compact") this.io.replyEnded();
       if (outcome.kind === "exit") return "exit";
       if (outcome.kind === "send") await this.turn(outcome.text);
       if (outcome.kind === "switch") await this.switchTo(outcome.resume, outcome.clear === true);

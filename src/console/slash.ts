@@ -10,6 +10,7 @@ import { resolveModel } from "../provider/models.ts";
 import type { Usage } from "../provider/types.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
+import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
 
 /** What the console shows; untrusted text goes through `clean` before any styling. */
@@ -149,15 +150,15 @@ function status(ctx: SlashContext): SlashOutcome {
   );
   const c = ctx.context;
   ui.print(
-    ui.dim(`model     ${ui.clean(m.name)} (window ${m.context_window ?? "unknown"})`),
-    ui.dim(`provider  ${rt.provider}`),
-    ui.dim(`profile   ${ui.clean(rt.manifest.profile)}`),
-    ui.dim(`modules   ${modules.join(", ") || "none"}`),
+    ui.dim(`model ${ui.clean(m.name)} (window ${m.context_window ?? "unknown"})`),
+    ui.dim(`provider ${rt.provider}`),
+    ui.dim(`profile ${ui.clean(rt.manifest.profile)}`),
+    ui.dim(`modules ${modules.join(", ") || "none"}`),
     ui.dim(
-      `session   ${ui.clean(rt.session.id)} · ${rt.agent.history.length} messages · ${ui.clean(rt.workspace)}`,
+      `session ${ui.clean(rt.session.id)} · ${rt.agent.history.length} messages · ${ui.clean(rt.workspace)}`,
     ),
     ui.dim(
-      `context   ${c ? `${c.total} / ${c.hard_limit} tokens (${Math.round(c.ratio * 100)}%)` : "not measured yet"}`,
+      `context ${c ? `${c.total} / ${c.hard_limit} tokens (${Math.round(c.ratio * 100)}%)` : "not measured yet"}`,
     ),
     ui.dim(`approvals ${rt.approvals.describe()}`),
   );
@@ -168,12 +169,19 @@ function cost(ctx: SlashContext): SlashOutcome {
   const { rt, ui } = ctx;
   const run = rt.agent.usageTotals;
   const kept = historyUsage(rt.agent.history);
+  const price = rt.agent.model.price;
+  const usd = (u: Usage) =>
+    price ? ` · ${formatCost((u.input_tokens * price.input + u.output_tokens * price.output) / 1e6)}` : "";
   ui.print(
-    ui.dim(`this run: ${run.input_tokens} tokens in · ${run.output_tokens} out`),
+    ui.dim(`this run: ${run.input_tokens} tokens in · ${run.output_tokens} out${usd(run)}`),
     ui.dim(
-      `session (requests still in the history): ${kept.input_tokens} in · ${kept.output_tokens} out over ${kept.requests} requests`,
+      `session (requests still in the history): ${kept.input_tokens} in · ${kept.output_tokens} out over ${kept.requests} requests${usd(kept)}`,
     ),
-    ui.dim(`cost: unknown (i has no price table for ${ui.clean(rt.agent.model.name)})`),
+    ui.dim(
+      price
+        ? `at the list price of ${ui.clean(rt.agent.model.name)}: $${price.input} in / $${price.output} out per million tokens (cached input counted at full price)`
+        : `cost: unknown (no price for ${ui.clean(rt.agent.model.name)}; add "price" to its entry in config.json models)`,
+    ),
   );
   return DONE;
 }

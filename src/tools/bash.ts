@@ -1,11 +1,14 @@
 // `bash`: run a shell command in the workspace. Subject to the approval policy; bounded by a timeout
 // that kills the whole process group; output capped head+tail with a note on what was cut.
+
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
+import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { commandPrefix } from "./approvals.ts";
 import { runInProcessGroup } from "./run-process.ts";
+import { sandboxed } from "./sandbox.ts";
 import { ToolError } from "./tool-error.ts";
 import type { CoreTool, ToolResult } from "./types.ts";
 
@@ -13,9 +16,6 @@ export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 export const BASH_HEAD_BYTES = 16 * 1024;
 export const BASH_TAIL_BYTES = 16 * 1024;
-
-/** The core's own model credentials: a command the model writes must not be able to print them. */
-export const CREDENTIAL_ENV = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
 
 const BashInput = z.strictObject({
   command: z.string().min(1).describe("the command line, run with bash -c (sh -c where bash is missing)"),
@@ -76,14 +76,22 @@ export const bashTool: CoreTool<typeof BashInput> = {
     );
     if (refused) return { content: refused, is_error: true };
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
-    const r = await runInProcessGroup([findShell(), "-c", args.command], {
+    const report = ctx.report;
+    const decoder = new TextDecoder();
+    const shell: [string, ...string[]] = [findShell(), "-c", args.command];
+    const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
+    const r = await runInProcessGroup(argv, {
       cwd: ctx.workspace,
       env: commandEnv(),
       timeoutMs: timeoutS * 1000,
       signal: ctx.signal,
       headBytes: BASH_HEAD_BYTES,
       tailBytes: BASH_TAIL_BYTES,
+      ...(report
+        ? { onData: (b: Buffer) => report({ kind: "output", text: decoder.decode(b, { stream: true }) }) }
+        : {}),
     });
+    report?.({ kind: "exit", code: r.code });
     const text = r.output.text();
     const notes: string[] = [];
     if (r.output.truncated)

@@ -149,6 +149,6 @@ test("--help states the approval defaults: console ask, print mode read-only", a
   const { runCli } = await import("../helpers/cli.ts");
   const r = runCli(["--help"]);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain("console default ask");
-  expect(r.stdout).toContain("print mode default none (read-only)");
+  expect(r.stdout).toContain("ask asks each time (console default");
+  expect(r.stdout).toContain("none is read-only (print mode default)");
 });

@@ -1,6 +1,8 @@
 // The root command: the interactive console, or print mode with -p.
 import type { ArgsDef } from "citty";
+import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
+import { parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
@@ -17,6 +19,10 @@ export const RUN_ARGS = {
     options: ["all", "ask", "none"],
     description:
       "who allows bash, write and edit: all runs everything; ask asks each time (console default; refused at once without a terminal); none is read-only (print mode default)",
+  },
+  sandbox: {
+    type: "string",
+    description: "run bash in a bubblewrap sandbox (Linux): workspace-write or workspace-write,network",
   },
   "max-turns": { type: "string", description: "stop after this many model requests (default 200)" },
 } satisfies ArgsDef;
@@ -35,6 +41,11 @@ function parseMaxTurns(v: string | undefined): number {
   return n;
 }
 
+function sandboxOption(value: string | undefined): { sandbox?: SandboxSpec } {
+  const sandbox = parseSandbox(value, [configDir()]);
+  return sandbox ? { sandbox } : {};
+}
+
 export const command = defineSubcommand(
   { name: "i", description: "A coding agent for the terminal", args: RUN_ARGS },
   async (args) => {
@@ -43,6 +54,7 @@ export const command = defineSubcommand(
       continue: args.continue,
       resume: args.resume,
       maxTurns: parseMaxTurns(args["max-turns"]),
+      ...sandboxOption(args.sandbox),
     };
     if (args.json && !args.print) throw new UserError("i: --json goes with -p (print mode)");
     if (args.print) {

@@ -1,7 +1,11 @@
 // `i sessions`: list the sessions of this workspace, most recently updated first.
 import { resolveWorkspace } from "../../agent/options.ts";
 import { dataDir } from "../../config/paths.ts";
+import { formatHistory } from "../../session/history-file.ts";
+import { allMessages } from "../../session/recover.ts";
 import { Session, type SessionMeta } from "../../session/session.ts";
+import { sanitizeLine } from "../../terminal/sanitize.ts";
+import { padEnd, padStart, visibleWidth } from "../../terminal/width.ts";
 import { defineSubcommand } from "../command.ts";
 
 /** "2026-11-30 07:49" in local time: enough to tell sessions apart at a glance. */
@@ -12,24 +16,28 @@ function shortTime(iso: string): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
+const RECOVER_NOTE =
+  "messages compacted away are kept in each session's events.jsonl: `i sessions --recover ID` prints every message it ever held\n";
+
 export function formatSessions(list: SessionMeta[]): string {
+  // Titles are the user's first message and ids are directory names: shown inert, one line each.
   const rows = list.map((m) => [
-    m.id,
+    sanitizeLine(m.id),
     shortTime(m.updated),
     String(m.messages),
     String(m.compactions),
-    m.title ?? "",
+    sanitizeLine(m.title ?? ""),
   ]);
   const header = ["ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleWidth(r[i] as string))));
   const line = (cells: string[]) =>
     cells
       .map((c, i) =>
         i === cells.length - 1
           ? c
           : i === 2 || i === 3
-            ? c.padStart(widths[i] as number)
-            : c.padEnd(widths[i] as number),
+            ? padStart(c, widths[i] as number)
+            : padEnd(c, widths[i] as number),
       )
       .join("  ")
       .trimEnd();
@@ -40,16 +48,29 @@ export const command = defineSubcommand(
   {
     name: "i sessions",
     description: "List sessions of this workspace",
-    args: { workspace: { type: "string", description: "workspace directory (default: cwd)" } },
+    args: {
+      workspace: { type: "string", description: "workspace directory (default: cwd)" },
+      recover: {
+        type: "string",
+        description: "print every message session ID ever held, from its events.jsonl",
+      },
+    },
   },
   async (args) => {
+    if (args.recover !== undefined) {
+      // Any session of the data directory: recovering is about the folder, not this workspace.
+      const s = Session.open(dataDir(), args.recover);
+      process.stdout.write(formatHistory(allMessages(s.dir)));
+      return 0;
+    }
     const workspace = resolveWorkspace(args.workspace);
     const list = Session.list(dataDir(), workspace);
     if (list.length === 0) {
-      process.stdout.write(`no sessions for workspace ${workspace}\n`);
+      process.stdout.write(`no sessions for workspace ${sanitizeLine(workspace)}\n`);
       return 0;
     }
     process.stdout.write(formatSessions(list));
+    if (list.some((m) => m.compactions > 0)) process.stdout.write(RECOVER_NOTE);
     return 0;
   },
 );
