@@ -7,6 +7,7 @@ import type { Style } from "../terminal/style.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import type { ConsoleIo } from "./session-loop.ts";
 import type { ConsoleUi } from "./slash.ts";
+import { diffLines } from "./tool-view.ts";
 import type { Screen } from "./ui/screen.ts";
 import type { ConsoleView } from "./view.ts";
 
@@ -80,6 +81,16 @@ export class ViewIo implements ConsoleIo {
   }
 
   async ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+    // A file change is shown as the diff it would make, above the question.
+    const change = req.diff?.();
+    if (change)
+      this.ui.print(
+        ...diffLines(
+          { type: "tool_diff", id: "", path: change.path, ...change.diff },
+          this.s,
+          this.screen.width,
+        ),
+      );
     this.view.approval(true);
     try {
       return await this.input.ask(req);

@@ -3,6 +3,8 @@
 // remembered here, per bash command prefix or per file tool. When no one can be asked (no terminal), an
 // approval that would be asked is refused at once — never a wait that cannot end.
 
+import type { FileDiff } from "./diff.ts";
+
 export type ApprovalPolicy = "all" | "ask" | "none";
 
 export type ApprovalTool = "bash" | "write" | "edit";
@@ -11,6 +13,8 @@ export interface ApprovalRequest {
   tool: ApprovalTool;
   /** what would happen, in one line: the command, or the path and the size of the change */
   summary: string;
+  /** write and edit: the change as a diff, computed only when someone is asked (undefined: not text) */
+  diff?: () => { path: string; diff: FileDiff } | undefined;
   /** bash only: the prefix "yes for the rest of the session" would allow; absent when none is safe */
   prefix?: string;
 }

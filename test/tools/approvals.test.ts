@@ -147,6 +147,10 @@ describe("ask", () => {
       "write: create w.txt (2 lines)",
       "edit: e.txt: replace 1 occurrence at line 2 (1 → 1 lines)",
     ]);
+    // the question can show the change as a diff
+    const edit = asked[2]?.diff?.();
+    expect(edit).toMatchObject({ path: "e.txt", diff: { added: 1, removed: 1 } });
+    expect(asked[0]?.diff?.()).toMatchObject({ path: "w.txt", diff: { added: 2, removed: 0 } });
   });
 
   test("an edit that cannot apply is reported without asking", async () => {
