@@ -13,6 +13,8 @@ export class LineInput implements InputSide {
   readonly rl: Interface;
   private approval: { req: ApprovalRequest; resolve(a: ApprovalAnswer): void } | undefined;
   private loop!: SessionLoop;
+  /** the prompt is on screen and the cursor after it */
+  private prompted = false;
 
   constructor(
     private readonly ui: ConsoleUi,
@@ -30,6 +32,7 @@ export class LineInput implements InputSide {
   attach(loop: SessionLoop): void {
     this.loop = loop;
     this.rl.on("line", (line) => {
+      this.prompted = false;
       const a = this.approval;
       if (a) {
         const answer = parseApproval(line, a.req.tool !== "bash" || a.req.prefix !== undefined);
@@ -50,9 +53,17 @@ export class LineInput implements InputSide {
       if (this.approval) return this.settle({ kind: "cancel" });
       // Ctrl-C with a draft clears it and keeps the console.
       if (this.rl.line) this.rl.write(null, { ctrl: true, name: "u" });
-      else loop.interrupt();
+      else {
+        this.prompted = false;
+        process.stdout.write("\n");
+        loop.interrupt();
+        this.idle();
+      }
     });
     this.rl.on("close", () => {
+      // Ctrl-D at the prompt: what follows (the exit line) starts on a line of its own.
+      if (this.prompted) process.stdout.write("\n");
+      this.prompted = false;
       this.settle({ kind: "no", reason: "the input ended before an answer" });
       loop.close();
     });
@@ -88,7 +99,9 @@ export class LineInput implements InputSide {
   }
 
   idle(): void {
-    if (this.interactive && !this.loop.busy) this.rl.prompt();
+    if (!this.interactive || this.loop.busy || this.approval) return;
+    this.rl.prompt();
+    this.prompted = true;
   }
 
   close(): void {

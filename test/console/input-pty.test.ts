@@ -233,3 +233,25 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "TERM=dumb (plain lines): Ctrl-D at the prompt exits with the exit line on a line of its own",
+  async () => {
+    rig = await makeRig({ script: [{ text: "plain answer" }] });
+    pty = await Pty.start({
+      argv: [process.execPath, MAIN, ...rig.flags],
+      env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root },
+      term: "dumb",
+    });
+    await pty.waitFor("Ctrl-C cancels");
+    await pty.type("hi");
+    await pty.press("Enter");
+    await pty.waitFor("plain answer");
+    await pty.press("C-d");
+    await pty.waitExit();
+    const screen = await pty.screen();
+    expect(screen).toMatch(/\nsession \S+ saved · resume with: i -r\s+\S+/);
+    expect(screen).not.toMatch(/›[^\n]*session \S+ saved/);
+  },
+  PTY_TEST_MS,
+);
