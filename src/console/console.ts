@@ -41,6 +41,11 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const liveInput = live ? new LiveInput(screen, s, loop, resolveWorkspace(opts.workspace)) : undefined;
   io.input = (liveInput ?? lineInput) as NonNullable<typeof liveInput | typeof lineInput>;
   lineInput?.attach(loop);
+  loop.forceExit = () => {
+    liveInput?.stop();
+    screen.stop();
+    process.exit(130);
+  };
   io.ui.print(...LOGO.split("\n").map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
   liveInput?.start();

@@ -49,6 +49,9 @@ export class SessionLoop {
   private closed = false;
   private wake: (() => void) | undefined;
   private exitArmedAt = 0;
+  private stuckPresses = 0;
+  /** quit now, the terminal restored (set by the console) */
+  forceExit: () => void = () => process.exit(130);
   private registry = new CommandRegistry();
   private context: { total: number; hard_limit: number; ratio: number } | undefined;
 
@@ -127,7 +130,7 @@ export class SessionLoop {
     this.exitArmedAt = 0;
     this.io.hint("");
     if (this.running && text.trim() !== "") {
-      if (parseSlash(text)) {
+      if (parseSlash(text) || parseBang(text) !== undefined) {
         this.io.ui.print(
           this.io.ui.yellow("a turn is running: commands wait until it ends (Esc cancels it)"),
         );
@@ -172,9 +175,23 @@ export class SessionLoop {
   }
 
   private cancel(): void {
-    if (!this.running || this.running.signal.aborted) return;
+    if (!this.running) return;
+    const { ui } = this.io;
+    if (this.running.signal.aborted) {
+      // Something does not stop (a worker that ignores the cancel): a third press quits at once. The
+      // session is checkpointed at every step, so nothing finished is lost.
+      this.stuckPresses++;
+      if (this.stuckPresses >= 2) {
+        ui.print(ui.yellow("quitting without waiting; the session is saved up to its last step"));
+        this.forceExit();
+        return;
+      }
+      this.io.hint("still stopping… press Ctrl-C again to quit at once");
+      return;
+    }
+    this.stuckPresses = 0;
     this.running.abort();
-    this.io.ui.print(this.io.ui.yellow("cancelling…"));
+    ui.print(ui.yellow("cancelling…"));
   }
 
   // ---- the loop --------------------------------------------------------------------------------------

@@ -255,3 +255,33 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "a turn stuck in a worker that ignores the cancel: the third Ctrl-C quits at once",
+  async () => {
+    const { misbehaving } = await import("../worker/helpers.ts");
+    rig = await makeRig({ script: [{ text: "never reached" }] });
+    writeFileSync(
+      join(rig.configDir, "bindings.json"),
+      JSON.stringify({ budget: misbehaving("budget", "hang") }),
+    );
+    pty = await Pty.start({
+      argv: [process.execPath, MAIN, ...rig.flags],
+      env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root },
+    });
+    const p = pty;
+    await p.waitFor("Ctrl-C cancels");
+    await p.type("hello");
+    await p.press("Enter");
+    await p.waitFor("› hello");
+    await p.press("C-c");
+    await p.waitFor("cancelling…");
+    await p.press("C-c");
+    await p.waitFor("still stopping… press Ctrl-C again to quit at once");
+    expect(await p.exited()).toBe(false);
+    await p.press("C-c");
+    await p.waitExit(15_000);
+    expect(await p.screen()).toContain("quitting without waiting; the session is saved up to its last step");
+  },
+  PTY_TEST_MS,
+);
