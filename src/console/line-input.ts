@@ -4,7 +4,7 @@
 import { createInterface, type Interface } from "node:readline";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
-import { parseApproval } from "./input/prompt.ts";
+import { ALWAYS_NOT_OFFERED, isUnofferedAlways, parseApproval } from "./input/prompt.ts";
 import type { SessionLoop } from "./session-loop.ts";
 import type { ConsoleUi } from "./slash.ts";
 import type { InputSide } from "./view-io.ts";
@@ -35,10 +35,13 @@ export class LineInput implements InputSide {
       this.prompted = false;
       const a = this.approval;
       if (a) {
-        const answer = parseApproval(line, a.req.tool !== "bash" || a.req.prefix !== undefined);
+        const canAlways = a.req.tool !== "bash" || a.req.prefix !== undefined;
+        const answer = parseApproval(line, canAlways);
         if (answer) {
           this.approval = undefined;
           a.resolve(answer);
+        } else if (isUnofferedAlways(line, canAlways)) {
+          this.ui.print(this.ui.yellow(ALWAYS_NOT_OFFERED));
         } else if (line.trim() !== "") {
           loop.steer(line);
           this.ui.print(

@@ -34,6 +34,15 @@ export interface PromptText {
 
 export const PROMPT = "› ";
 
+/** `a` typed where "yes for the session" is not offered (a compound command): neither an answer nor a message. */
+export const ALWAYS_NOT_OFFERED =
+  "a (yes for the session) is not offered for this command: it is not one simple command; answer y or n";
+
+/** True for `a`/`always` where it is not offered: to be refused with ALWAYS_NOT_OFFERED, not queued. */
+export function isUnofferedAlways(text: string, canAlways: boolean): boolean {
+  return !canAlways && /^(a|always)$/i.test(text.trim());
+}
+
 /** Parses an answer typed at the approval prompt; undefined when the text is not an answer. */
 export function parseApproval(text: string, canAlways: boolean): ApprovalAnswer | undefined {
   const t = text.trim();
@@ -220,9 +229,14 @@ export class PromptController {
     if (action !== "submit") return;
     const text = this.editor.submit();
     if (text.trim() === "") return;
-    const answer = parseApproval(text, a.req.tool !== "bash" || a.req.prefix !== undefined);
+    const canAlways = a.req.tool !== "bash" || a.req.prefix !== undefined;
+    const answer = parseApproval(text, canAlways);
     if (answer) {
       this.settle(answer);
+      return;
+    }
+    if (isUnofferedAlways(text, canAlways)) {
+      this.hint = ALWAYS_NOT_OFFERED;
       return;
     }
     this.hooks.notAnswer(text);

@@ -126,6 +126,17 @@ describe("approval prompt", () => {
     expect(p.asking).toBe(false);
   });
 
+  test("a where yes-for-the-session is not offered is refused with a hint, never queued", async () => {
+    const { p, calls, type } = rig();
+    const asked = p.ask({ tool: "bash", summary: "ls && rm x" });
+    expect(p.render(120).join("\n")).not.toContain("a = yes");
+    type("a\r");
+    expect(calls).toEqual([]);
+    expect(p.render(200).at(-1)).toContain("a (yes for the session) is not offered for this command");
+    type("n\r");
+    expect(await asked).toEqual({ kind: "no" });
+  });
+
   test("Ctrl-C at the approval prompt is deny-and-cancel", async () => {
     const { p, type } = rig();
     const asked = p.ask({ tool: "write", summary: "create x.txt (1 line)" });
