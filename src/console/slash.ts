@@ -1,7 +1,6 @@
 // What each built-in slash command does. Handlers print through the console's UI and return what the
 // console loop must do next (nothing, exit, switch sessions, or send a message to the model).
 import type { AgentRuntime } from "../agent/setup.ts";
-import { formatSessions } from "../cli/commands/sessions.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import type { ConfigFile } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
@@ -209,12 +208,8 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return resume(cmd, ctx);
     case "sessions": {
       const list = Session.list(ctx.dataDir, ctx.rt.workspace);
-      ui.print(
-        ...(list.length
-          ? formatSessions(list).trimEnd().split("\n")
-          : ["no saved sessions in this workspace"]
-        ).map((l) => ui.dim(ui.clean(l))),
-      );
+      if (list.length === 0) ui.print(ui.dim("no saved sessions in this workspace"));
+      else ui.print(...pickerLines(list, ctx.rt.session.id, ui));
       return DONE;
     }
     case "compact":

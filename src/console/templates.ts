@@ -4,8 +4,8 @@
 // `summary.md` in config_dir are the prompts module's own, not commands.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { readTemplate } from "../../workers/prompts/system-additions.ts";
-import { substituteWorkspace } from "../../workers/sdk/read-text.ts";
+import { MAX_PROMPT_CHARS } from "../contract/config.ts";
+import { readBoundedText, substituteWorkspace } from "../contract/lib/text-files.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
 
 export interface PromptTemplate {
@@ -48,7 +48,7 @@ export function loadTemplates(
   const problems: string[] = [];
   const add = (name: string, path: string) => {
     try {
-      const body = readTemplate(path);
+      const body = readBoundedText(path, MAX_PROMPT_CHARS);
       if (body === undefined || body.trim() === "") return;
       found.set(name, { name, path, description: describe(body), body });
     } catch (err) {

@@ -47,7 +47,7 @@ test("-r from another directory runs the tools in the session's workspace and sa
     `i: resumed session ${id} of workspace ${ws} (not the current directory ${realpathSync(elsewhere)}): its tools run in ${ws}\n`,
   );
   expect(JSON.stringify(rig.mock.requests[2]?.body)).toContain(`${ws}\\n[exit code 0]`);
-});
+}, 60_000);
 
 test("-r with a different --workspace is refused with one line", async () => {
   rig = await makeRig({ script: [{ text: "hi" }] });
@@ -60,7 +60,7 @@ test("-r with a different --workspace is refused with one line", async () => {
     `--workspace: session ${id} belongs to workspace ${realpathSync(rig.workspace)}, not ${other}; leave out --workspace to resume it where it belongs\n`,
   );
   expect(rig.mock.requests).toHaveLength(1);
-});
+}, 60_000);
 
 test("-r of a session whose workspace is gone is one line, exit 2, no request", async () => {
   rig = await makeRig({ script: [{ text: "hi" }] });
@@ -73,4 +73,4 @@ test("-r of a session whose workspace is gone is one line, exit 2, no request", 
     `session ${id}: its workspace ${ws} no longer exists; restore it, or start a new session with \`i\`\n`,
   );
   expect(rig.mock.requests).toHaveLength(1);
-});
+}, 60_000);

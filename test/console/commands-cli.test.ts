@@ -36,7 +36,7 @@ test("/help lists every command with one line each", async () => {
     expect(r.stdout).toContain(c);
   expect(r.stdout).toContain("(or /usage)");
   expect(r.stdout).toContain("keys: Enter sends");
-});
+}, 60_000);
 
 test("/model shows the model and switches it: the next request uses the new one", async () => {
   rig = await makeRig({
@@ -55,7 +55,7 @@ test("/model shows the model and switches it: the next request uses the new one"
   expect(r.stdout).toContain('✗ /model: unknown model "no-such-model"');
   expect(bodyOf(rig, 0)).toContain(`"model":"mock-model"`);
   expect(bodyOf(rig, 1)).toContain(`"model":"other-model"`);
-});
+}, 60_000);
 
 test("@file puts the file's text in the request; a missing one is said and sent as text", async () => {
   rig = await makeRig({
@@ -69,7 +69,7 @@ test("@file puts the file's text in the request; a missing one is said and sent 
   const body = bodyOf(rig, 0);
   expect(body).toContain("summarise @src/notes.md and @ghost.txt");
   expect(body).toContain('<file path=\\"src/notes.md\\">\\nthe secret word is pineapple\\n</file>');
-});
+}, 60_000);
 
 test("!echo hi shows the output and puts it in the context of the next request", async () => {
   rig = await makeRig({ script: [{ text: "ok" }] });
@@ -80,7 +80,7 @@ test("!echo hi shows the output and puts it in the context of the next request",
   const body = bodyOf(rig, 0);
   expect(body).toContain("$ echo hi\\nhi\\n[exit code 0]");
   expect(body.indexOf("echo hi")).toBeLessThan(body.indexOf("what did I run?"));
-});
+}, 60_000);
 
 test("a prompt template is a command: /review ARGS sends the expanded template", async () => {
   rig = await makeRig({ script: [{ text: "reviewed" }] });
@@ -89,7 +89,7 @@ test("a prompt template is a command: /review ARGS sends the expanded template",
   const r = await console(rig, "/help\n/review src/a.ts\n/exit\n");
   expect(r.stdout).toContain("/review [args]");
   expect(bodyOf(rig, 0)).toContain("Review src/a.ts for bugs, briefly.");
-});
+}, 60_000);
 
 test("/compact with nothing worth compacting refuses in one line and spends no request", async () => {
   rig = await makeRig({ script: [{ text: "hi" }] });
@@ -97,7 +97,7 @@ test("/compact with nothing worth compacting refuses in one line and spends no r
   expect(r.stdout).toMatch(/⟳ nothing compacted: [^\n]+\n/);
   expect(r.stdout).not.toContain("✗");
   expect(rig.mock.requests).toHaveLength(1);
-});
+}, 60_000);
 
 test("/compact right after a compaction: only the summary would be cut, so nothing is sent", async () => {
   rig = await makeRig({
@@ -115,7 +115,7 @@ test("/compact right after a compaction: only the summary would be cut, so nothi
     "⟳ nothing compacted: only the previous compaction's summary lies before the cut",
   );
   expect(rig.mock.requests).toHaveLength(4);
-});
+}, 60_000);
 
 test("a resumed session shows its earlier exchange and says how many earlier messages exist", async () => {
   const turns = Array.from({ length: 14 }, (_, i) => ({ text: `answer number ${i}` }));
@@ -130,7 +130,7 @@ test("a resumed session shows its earlier exchange and says how many earlier mes
   expect(r.stdout).toContain("answer number 13");
   expect(r.stdout).not.toContain("question number 0\n");
   expect(r.stdout).toContain("── resumed: the conversation continues here ──");
-});
+}, 60_000);
 
 test("a stalled stream ends with one clear line within the configured idle timeout, partial text kept", async () => {
   const stalled = { text: "partial words", stall_ms: 20_000 };
@@ -143,7 +143,7 @@ test("a stalled stream ends with one clear line within the configured idle timeo
     '✗ openai model "mock-model": no data from the server for 1 s (stream_idle_timeout_ms in config.json); gave up after one retry',
   );
   expect(r.stdout).toContain("the partial reply above is discarded");
-});
+}, 60_000);
 
 test("--help states the approval defaults: console ask, print mode read-only", async () => {
   const { runCli } = await import("../helpers/cli.ts");
@@ -151,4 +151,4 @@ test("--help states the approval defaults: console ask, print mode read-only", a
   expect(r.code).toBe(0);
   expect(r.stdout).toContain("ask asks each time (console default");
   expect(r.stdout).toContain("none is read-only (print mode default)");
-});
+}, 60_000);

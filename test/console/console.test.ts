@@ -124,7 +124,7 @@ test("piped stdin with --approve ask: the approval is refused at once with a lin
   const { existsSync } = await import("node:fs");
   expect(existsSync(join(rig.workspace, "ran"))).toBe(false);
   expect(JSON.stringify(rig.mock.requests[1]?.body)).toContain("there is no terminal to ask on");
-});
+}, 60_000);
 
 test("print mode is read-only by default: write is refused, said on stderr and told to the model", async () => {
   rig = await makeRig({
@@ -139,4 +139,4 @@ test("print mode is read-only by default: write is refused, said on stderr and t
     "i: refused write (create x.txt (1 line)): the session is read-only (--approve none)",
   );
   expect(JSON.stringify(rig.mock.requests[1]?.body)).toContain("read-only (--approve none)");
-});
+}, 60_000);
