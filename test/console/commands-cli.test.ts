@@ -152,3 +152,13 @@ test("--help states the approval defaults: console ask, print mode read-only", a
   expect(r.stdout).toContain("ask asks each time (console default");
   expect(r.stdout).toContain("none is read-only (print mode default)");
 }, 60_000);
+
+test("print mode with --approve ask: refused at once with a line on stderr, never a hang", async () => {
+  rig = await makeRig({
+    script: [{ tool_calls: [{ name: "bash", arguments: { command: "touch ran" } }] }, { text: "gave up" }],
+  });
+  const r = await rig.run(["-p", "run it", "--approve", "ask"]);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("gave up\n");
+  expect(r.stderr).toContain("i: refused bash (touch ran): --approve ask needs a terminal to ask on");
+}, 60_000);

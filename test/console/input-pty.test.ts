@@ -285,3 +285,33 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "a long paste shows as [pasted N lines] and is sent whole; input history survives a restart",
+  async () => {
+    const r = await makeRig({ script: [{ text: "pasted ok" }, { text: "second run" }] });
+    rig = r;
+    const start = () =>
+      Pty.start({
+        argv: [process.execPath, MAIN, ...r.flags],
+        env: { ...r.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: r.root },
+      });
+    pty = await start();
+    await pty.waitFor("Ctrl-C cancels");
+    const lines = Array.from({ length: 10 }, (_, i) => `pasted line ${i + 1}`);
+    await pty.type("look: ");
+    await pty.paste(lines.join("\n"));
+    await pty.waitFor("look: [pasted 10 lines]");
+    await pty.press("Enter");
+    await pty.waitFor("pasted ok");
+    expect(JSON.stringify(r.mock.requests[0]?.body)).toContain(`look: ${lines.join("\\n")}`);
+    await pty.press("C-d");
+    await pty.waitExit();
+    await pty.close();
+    pty = await start();
+    await pty.waitFor("Ctrl-C cancels");
+    await pty.press("Up");
+    await pty.waitFor("pasted line 10");
+  },
+  PTY_TEST_MS,
+);
