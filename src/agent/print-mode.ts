@@ -31,7 +31,10 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
         else if (ev.type === "compaction" && ev.phase === "failed")
           heldFailure = ev.error ?? "compaction failed";
         else if (ev.type === "retry")
-          writeLine(process.stderr, `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms`);
+          writeLine(
+            process.stderr,
+            `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms${ev.discarded ? " (the partial reply is discarded)" : ""}`,
+          );
       };
   const rt = await setupAgent({ ...opts, emit });
   const abort = new AbortController();

@@ -78,6 +78,12 @@ export class CompactionController {
     };
   }
 
+  /** The user switched models (`/model`): budgets and summaries follow the new one's limits. */
+  setModel(model: ModelInfo & { name: string }): void {
+    this.deps.model = model;
+    this.pipeline.model = model;
+  }
+
   /** Consecutive failed automatic compactions (3 opens the breaker). */
   get consecutiveFailures(): number {
     return this.failures;

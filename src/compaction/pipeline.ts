@@ -194,6 +194,16 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     };
   }
   const cut = checkCut(history, plan.cut);
+  // Only what the last compaction produced lies before the cut (its summary and the user messages it
+  // carried over): a new summary would restate it and spend a model request for nothing.
+  if (history.slice(1, cut).every((m) => m.meta?.summary === true || m.meta?.restored === true)) {
+    return {
+      status: "declined",
+      reason:
+        "only the previous compaction's summary lies before the cut, so there is nothing new to summarise",
+      baseline: baseline.budget,
+    };
+  }
   req.onCut?.(cut);
   // Opaque compactor state: planning → preparation → postprocessing → commit, each may update it.
   let state: unknown = plan.state ?? null;

@@ -15,6 +15,7 @@ import type { ModuleName } from "../../src/contract/registry.ts";
 import { createProvider } from "../../src/provider/index.ts";
 import type { Provider } from "../../src/provider/types.ts";
 import { Session } from "../../src/session/session.ts";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import type { MockServer } from "../fixtures/mock-server/index.ts";
 import { BUN, manifestOf, TempDirs } from "../worker/helpers.ts";
@@ -262,7 +263,7 @@ export function agentFor(r: Rig, history: History, url: string, maxTurns = 4): A
       controller: r.controller({ contextWindow: 12_000, maxOutput: 2_000, provider }),
       tools: [],
       coreToolNames: new Set(),
-      toolContext: { workspace: r.workspace, approve: "none" },
+      toolContext: { workspace: r.workspace, approvals: new Approvals({ policy: "none" }) },
       emit: (ev) => r.events.push(ev),
       maxTurns,
     },

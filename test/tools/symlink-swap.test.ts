@@ -15,6 +15,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { editTool } from "../../src/tools/edit.ts";
 import { readTool } from "../../src/tools/read.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
@@ -64,7 +65,7 @@ afterAll(() => {
 });
 
 describe.skipIf(process.platform !== "linux" || !hasPython)("file tools under a symlink swap race", () => {
-  const ctx = (): ToolContext => ({ workspace: ws, approve: "none" });
+  const ctx = (): ToolContext => ({ workspace: ws, approvals: new Approvals({ policy: "all" }) });
 
   test(`${ITERATIONS} writes, reads and edits: 0 land outside, no stray temp files`, async () => {
     let readOutside = 0;
