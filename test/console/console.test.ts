@@ -61,7 +61,7 @@ test("the console runs a steering replacement bound in bindings.json, and a malf
   const r = await runCliAsync(args, { ...rig.env, NO_COLOR: "1" }, undefined, "/exit\n");
   expect(r.code).toBe(0);
   expect(r.stdout).toContain(
-    '✗ worker "steering" failed on event "steer": the reply\'s data.messages must be a list of {"id","text"} messages',
+    '✗ worker "steering" failed on event "steer": invalid reply: field messages: Invalid input: expected array',
   );
   // the turn stopped at the steer point, before any model request
   expect(rig.mock.requests).toHaveLength(0);
