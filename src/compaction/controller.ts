@@ -14,7 +14,7 @@ import type { ToolDecl } from "../contract/protocol.ts";
 import type { Provider, Usage } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
-import { BudgetExceededError, CompactionError } from "./errors.ts";
+import { BudgetCheckError, BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
 
@@ -78,6 +78,12 @@ export class CompactionController {
     };
   }
 
+  /** The user switched models (`/model`): budgets and summaries follow the new one's limits. */
+  setModel(model: ModelInfo & { name: string }): void {
+    this.deps.model = model;
+    this.pipeline.model = model;
+  }
+
   /** Consecutive failed automatic compactions (3 opens the breaker). */
   get consecutiveFailures(): number {
     return this.failures;
@@ -102,7 +108,14 @@ export class CompactionController {
       );
       return history;
     }
-    const reading = await this.read(history, tools);
+    let reading: BudgetReading;
+    try {
+      reading = await this.read(history, tools);
+    } catch (err) {
+      // Not a compaction failure: none ran. The budget module's own error, as the user sees it.
+      if (err instanceof CompactionError && err.step === "budget") throw new BudgetCheckError(err.detail);
+      throw err;
+    }
     const b = reading.budget;
     if (b.armed !== undefined) this.armed = b.armed;
     this.persist();

@@ -25,6 +25,18 @@ export class CompactionError extends Error {
   }
 }
 
+/** The budget check before a model request failed; no compaction was running. */
+export class BudgetCheckError extends Error {
+  readonly kind = "budget_failed";
+  constructor(
+    /** the cause alone */
+    readonly detail: string,
+  ) {
+    super(`the budget check before the model request failed: ${detail}`);
+    this.name = "BudgetCheckError";
+  }
+}
+
 /** The request would exceed the hard context budget and nothing could make it fit; raised before any HTTP. */
 export class BudgetExceededError extends Error {
   readonly kind = "budget_exceeded";

@@ -194,6 +194,16 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     };
   }
   const cut = checkCut(history, plan.cut);
+  // Only what the last compaction produced lies before the cut (its summary and the user messages it
+  // carried over): a new summary would restate it and spend a model request for nothing.
+  if (history.slice(1, cut).every((m) => m.meta?.summary === true || m.meta?.restored === true)) {
+    return {
+      status: "declined",
+      reason:
+        "only the previous compaction's summary lies before the cut, so there is nothing new to summarise",
+      baseline: baseline.budget,
+    };
+  }
   req.onCut?.(cut);
   // Opaque compactor state: planning → preparation → postprocessing → commit, each may update it.
   let state: unknown = plan.state ?? null;
@@ -243,26 +253,29 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   // 5. Candidate, restoration, checks. The compacted span is not sent again: a compactor that needs it at
   // commit (the built-in one restores files and the user's messages) keeps what it needs in its state.
   // The candidate is checked after each module of the commit pipeline, so a broken one is named.
-  let candidate = draft;
+  let checked: unknown;
   const committed = await hook(
     hooks,
     "before_compact_commit",
     { candidate: draft, ...(route === "prune" ? {} : { summary }), route, cut, state, workspace },
     {
       afterEach: (_module, reply) => {
-        const parsed = CommitReply.safeParse(reply);
-        if (!parsed.success) return "the reply has no candidate message list";
+        const next = reply.candidate;
+        if (!Array.isArray(next)) return "the reply's candidate is not a list of messages";
         try {
-          checkCandidateShape(parsed.data.candidate as History, history, cut);
+          checkCandidateShape(next as History, history, cut);
         } catch (err) {
           return err instanceof CompactionError ? err.detail : errorMessage(err);
         }
+        checked = next;
         return undefined;
       },
     },
   );
-  // Checked (shape and tool-call rules) after the module that returned it.
-  candidate = (committed as { candidate: History }).candidate;
+  parseReply("before_compact_commit", CommitReply, committed, "the candidate history");
+  const candidate = committed.candidate as History;
+  // Checked after the module that returned it; a pipeline with no module still gets the check.
+  if (candidate !== checked) checkCandidateShape(candidate, history, cut);
   const after = await readBudget(hooks, model, deps.policy, {
     history: candidate,
     tools: req.tools,

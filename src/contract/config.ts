@@ -24,6 +24,11 @@ export const ConfigFile = z.strictObject({
   base_url: z.string().url().optional(),
   model: z.string().min(1).optional(),
   models: z.record(z.string().min(1), ModelInfo).optional(),
+  /**
+   * give up on a model stream that sends nothing for this many ms, then retry once (default 300000, as
+   * codex); between 1 s and 1 h
+   */
+  stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
 });
 
 export const PluginsFile = z.strictObject({
