@@ -13,7 +13,8 @@ import {
 import { describePeak, type TreePeak, watchTree } from "./tree-rss.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
-export type Mode = "source" | "compiled";
+/** `source` and `compiled` are this tree's; any other mode is the path of another checkout, run from source (A/B). */
+export type Mode = "source" | "compiled" | (string & {});
 
 export function compiledBinary(): string {
   const os = platform() === "win32" ? "windows" : platform();
@@ -28,7 +29,8 @@ export function ensureCompiled(): void {
 }
 
 export function agentArgv(mode: Mode): string[] {
-  return mode === "compiled" ? [compiledBinary()] : [process.execPath, join(ROOT, "src", "cli", "main.ts")];
+  if (mode === "compiled") return [compiledBinary()];
+  return [process.execPath, join(mode === "source" ? ROOT : mode, "src", "cli", "main.ts")];
 }
 
 /** One run's script: answer request k (from 0) with this step; every arrival time is recorded. */

@@ -7,7 +7,9 @@
 // difference is what the agent adds. The peak RSS of each run's whole process tree is printed too.
 // Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
 //   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
-import { writeFileSync } from "node:fs";
+// A mode may also be the path of another checkout (e.g. the previous commit, extracted with git archive),
+// run from source: --mode source,/tmp/before compares a change A/B in the same run.
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -35,7 +37,8 @@ const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
 const MODES = values.mode.split(",") as Mode[];
 for (const m of MODES)
-  if (m !== "source" && m !== "compiled") throw new Error(`--mode: "${m}" is not source or compiled`);
+  if (m !== "source" && m !== "compiled" && !existsSync(join(m, "src", "cli", "main.ts")))
+    throw new Error(`--mode: "${m}" is neither source, compiled nor a checkout of i (for an A/B comparison)`);
 if (MODES.includes("compiled")) ensureCompiled();
 
 const mock = await benchMock();
@@ -141,14 +144,15 @@ try {
     const floorMs = median(floor.map((s) => s.ms));
     console.log(`${turns} turns (median of ${RUNS} runs, each the median gap between model requests):`);
     console.log(
-      `  floor                ${fmt(floorMs)} ms/turn   peak tree RSS ${fmt(median(floor.map(peakMb)), 1)} MB`,
+      `  floor  ${fmt(floorMs)} ms/turn (best run ${fmt(Math.min(...floor.map((s) => s.ms)))})   peak tree RSS ${fmt(median(floor.map(peakMb)), 1)} MB`,
     );
     for (const mode of MODES) {
       const xs = agent.get(mode) ?? [];
       const ms = median(xs.map((s) => s.ms));
       const diff = median(xs.map((s, i) => s.ms - (floor[i]?.ms ?? Number.NaN)));
+      const best = Math.min(...xs.map((s) => s.ms));
       console.log(
-        `  i (${mode.padEnd(8)})       ${fmt(ms)} ms/turn   difference ${fmt(diff)} ms/turn   peak tree RSS ${fmt(median(xs.map(peakMb)), 1)} MB`,
+        `  i (${mode})  ${fmt(ms)} ms/turn (best run ${fmt(best)})   difference ${fmt(diff)} ms/turn   peak tree RSS ${fmt(median(xs.map(peakMb)), 1)} MB`,
       );
       const last = xs[xs.length - 1];
       if (last) console.log(`    last run's tree: ${describePeak(last.memory)}`);

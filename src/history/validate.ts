@@ -67,10 +67,24 @@ function hasImagePart(m: unknown): boolean {
   return Array.isArray(c) && c.some((p) => isPlainObject(p) && p.type === "image");
 }
 
+/**
+ * Messages whose shape has been checked. A message is never mutated once it is in a history (changes make
+ * a new object), so a message checked before every request need not be checked again: the validation of a
+ * growing history costs its new messages plus the tool-call pass. Weak, so it holds nothing alive.
+ */
+const shapeChecked = new WeakSet<object>();
+
 function shapeError(m: unknown, i: number, name = "history"): string | undefined {
-  if (quickShapeOk(m) && !hasImagePart(m)) return undefined;
+  if (typeof m === "object" && m !== null && shapeChecked.has(m)) return undefined;
+  if (quickShapeOk(m) && !hasImagePart(m)) {
+    shapeChecked.add(m as object);
+    return undefined;
+  }
   const r = MessageSchema.safeParse(m);
-  if (r.success) return undefined;
+  if (r.success) {
+    shapeChecked.add(m as object);
+    return undefined;
+  }
   const issue = r.error.issues[0];
   const where = issue?.path.length ? ` field ${issue.path.map(String).join(".")}:` : "";
   return `${name}[${i}]:${where} ${issue?.message ?? "not a valid message"}`;
