@@ -20,6 +20,7 @@ import { Manifest } from "../src/manifest/schema.ts";
 import {
   HelloReplyData,
   HelloRequestData,
+  HistorySummary,
   Reply,
   Request,
   ToolEventData,
@@ -53,6 +54,7 @@ const protocol = write(join(root, "protocol"), {
   "tool-event-data.json": ToolEventData,
   "tool-result.json": ToolResult,
   "history.json": History,
+  "history-summary.json": HistorySummary,
   "budget-input.json": BudgetInput,
   "budget-output.json": BudgetOutput,
   "compact-plan-reply.json": PlanReply,

@@ -6,6 +6,7 @@ import type { History } from "../history/schema.ts";
 import type { ToolDecl } from "../worker/protocol.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { CompactionError } from "./errors.ts";
+import { systemText } from "./estimator.ts";
 import {
   type BudgetModel,
   BudgetOutput,
@@ -63,7 +64,8 @@ export async function readBudget(
   const input: HookData = {
     model,
     policy: call.policy ?? policy,
-    ...(first && typeof first.content === "string" ? { system: first.content } : {}),
+    // Always the text, so a budget module that declared it needs only a summary of the history has it.
+    ...(first ? { system: systemText(first) } : {}),
     tools: call.tools,
     history: call.history,
     state: { armed: call.armed },

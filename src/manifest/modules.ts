@@ -1,7 +1,7 @@
 // The module registry: every optional capability, the hook events it declares and the tools it offers.
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
-import type { HookEvent, ToolDecl } from "../worker/protocol.ts";
+import type { HookEvent, PayloadForm, ToolDecl } from "../worker/protocol.ts";
 
 export const MODULE_NAMES = [
   "budget",
@@ -31,6 +31,12 @@ export interface ModuleSpec {
   tools: readonly ToolSpec[];
   /** tools a module may add when configured (e.g. web_search with an endpoint); checked only if declared */
   optionalTools?: readonly ToolSpec[];
+  /**
+   * What the built-in implementation declares at hello it needs of the history, per hook (absent: the full
+   * history). A replacement declares its own: it may ask for a summary where that is allowed (SUMMARISABLE
+   * in the protocol) or take the full history.
+   */
+  payloads?: Partial<Record<HookEvent, PayloadForm>>;
 }
 
 export const SkillInput = z.strictObject({
@@ -73,6 +79,8 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     summary: "context budget estimates and compaction recommendation",
     hooks: ["budget"],
     tools: [],
+    // It counts: the roles, token tallies and image parts of each message are all it reads.
+    payloads: { budget: "summary" },
   },
   prompts: {
     name: "prompts",
@@ -111,6 +119,8 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     summary: "prompt-cache breakpoints for providers that support them",
     hooks: ["before_request"],
     tools: [],
+    // Breakpoints depend on the roles alone.
+    payloads: { before_request: "summary" },
   },
   search: {
     name: "search",

@@ -9,13 +9,16 @@ import type { Manifest, ManifestModule } from "../manifest/schema.ts";
 import { declarationDifference } from "./declarations.ts";
 import { workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
+import { summarizeHistory } from "./history-summary.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
 import {
   DEFAULT_DEADLINE_MS,
   HelloReplyData,
   type HookEvent,
+  type PayloadForm,
   PROTOCOL_VERSION,
+  SUMMARISABLE,
   type ToolDecl,
   ToolResult,
 } from "./protocol.ts";
@@ -104,6 +107,8 @@ export class WorkerHost implements HookRunner {
   /** optional declarations a worker made at hello: extra tools (e.g. web_search) and `checkpoint` */
   private readonly extraTools = new Map<string, { module: ModuleName; decl: ToolDecl }>();
   private readonly checkpointModules = new Set<ModuleName>();
+  /** per module, the hooks for which it declared at hello that a history summary is enough */
+  private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
   private closed = false;
   /** processes started so far (tests use it to prove respawns) */
   spawned = 0;
@@ -135,8 +140,47 @@ export class WorkerHost implements HookRunner {
 
   async runHook(event: HookEvent, data: HookData): Promise<HookData> {
     let current = data;
-    for (const module of this.hookModules(event)) current = await this.send(module, event, current);
+    const field = SUMMARISABLE[event];
+    for (const module of this.hookModules(event)) {
+      const full = field === undefined ? undefined : current[field];
+      if (!Array.isArray(full)) {
+        current = await this.send(module, event, current);
+        continue;
+      }
+      // What the module declared is known after its handshake: start it first if needed.
+      const group = this.groups.get(module);
+      if (group && !this.isReady(module)) await this.ensure(group, module, event);
+      if (this.payloads.get(module)?.[event] !== "summary") {
+        current = await this.send(module, event, current);
+        continue;
+      }
+      current = await this.sendSummarised(module, event, current, field as string, full);
+    }
     return current;
+  }
+
+  /** One step with the history field swapped for its summary; the reply gets the very same array back. */
+  private async sendSummarised(
+    module: ModuleName,
+    event: HookEvent,
+    data: HookData,
+    field: string,
+    full: unknown[],
+  ): Promise<HookData> {
+    const sent: HookData = {};
+    for (const [k, v] of Object.entries(data)) if (k !== field) sent[k] = v;
+    sent.history_summary = summarizeHistory(full);
+    const reply = await this.send(module, event, sent);
+    const out: HookData = {};
+    for (const [k, v] of Object.entries(reply)) if (k !== "history_summary" && k !== field) out[k] = v;
+    out[field] = full;
+    return out;
+  }
+
+  private isReady(module: ModuleName): boolean {
+    const group = this.groups.get(module);
+    const slot = group && this.slots.get(group.key);
+    return !!slot?.ok && slot.proc.alive;
   }
 
   async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
@@ -268,6 +312,7 @@ export class WorkerHost implements HookRunner {
     const data = { protocol: PROTOCOL_VERSION, module };
     const reply = await proc.request(module, "hello", data, group.builtin, (d) => checkHello(module, d));
     const hello = HelloReplyData.parse(reply);
+    this.payloads.set(module, hello.payloads ?? {});
     if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
       this.checkpointModules.add(module);
     // Optional tools (checked against the registry at hello) become callable once declared.

@@ -1,6 +1,6 @@
 // The worker SDK: what every worker module shares. A module declares hook handlers and tool handlers; the
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
-import type { HookEvent, ToolDecl, ToolResult } from "../../src/worker/protocol.ts";
+import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/worker/protocol.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -27,6 +27,11 @@ export interface WorkerModule {
   hooks: Partial<Record<HookEvent, HookHandler>>;
   /** tool declarations (built-in modules take them from the registry) and their handlers */
   tools?: { decl: ToolDecl; run: ToolHandler }[];
+  /**
+   * Hooks for which a summary of the history is enough (`history_summary` instead of the history field;
+   * the core restores the field in the reply). Built-in modules take this from the registry.
+   */
+  payloads?: Partial<Record<HookEvent, PayloadForm>>;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {
