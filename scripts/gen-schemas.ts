@@ -13,10 +13,10 @@ import {
   LocalRouteReply,
   ModelRouteReply,
   PlanReply,
-} from "../src/compaction/schemas.ts";
-import { AuthFile, CONFIG_FILES } from "../src/config/schemas.ts";
-import { History } from "../src/history/schema.ts";
-import { Manifest } from "../src/manifest/schema.ts";
+} from "../src/contract/compaction.ts";
+import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
+import { History } from "../src/contract/history.ts";
+import { Manifest } from "../src/contract/manifest.ts";
 import {
   HelloReplyData,
   HelloRequestData,
@@ -25,7 +25,7 @@ import {
   Request,
   ToolEventData,
   ToolResult,
-} from "../src/worker/protocol.ts";
+} from "../src/contract/protocol.ts";
 
 const root = join(import.meta.dirname, "..", "schemas");
 

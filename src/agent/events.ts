@@ -1,6 +1,6 @@
 // Everything the agent reports while it runs. The console renders these; `i -p --json` streams them as
 // NDJSON, one object per line (documented in the README).
-import type { Message } from "../history/schema.ts";
+import type { Message } from "../contract/history.ts";
 import type { Usage } from "../provider/types.ts";
 
 export type CompactionReason = "auto" | "manual" | "overflow";

@@ -2,11 +2,11 @@
 // steer, budget (+ compaction when asked), before_request, [wire_request/wire_response], tool calls,
 // checkpoint. The history is validated before every request and every checkpoint.
 import { z } from "zod";
-import { errorMessage } from "../cli/errors.ts";
 import type { CompactionController } from "../compaction/controller.ts";
-import type { History, Message } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
-import { assertValidHistory } from "../history/validate.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { History, Message } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
+import { assertValidHistory } from "../contract/lib/validate-history.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";

@@ -2,14 +2,14 @@
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
 import { join } from "node:path";
-import { UserError } from "../cli/errors.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
-import type { History } from "../history/schema.ts";
+import { UserError } from "../contract/errors.ts";
+import type { History } from "../contract/history.ts";
+import type { Manifest } from "../contract/manifest.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
-import type { Manifest } from "../manifest/schema.ts";
 import { withSteering } from "../manifest/steering.ts";
 import { resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";

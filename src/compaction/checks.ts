@@ -1,13 +1,14 @@
 // The checks a compactor cannot bypass (seed 000): where it may cut, and what a candidate history must
 // satisfy before it replaces the session's history.
-import type { History } from "../history/schema.ts";
-import { isSafeCut } from "../history/tool-batches.ts";
-import { validateHistory } from "../history/validate.ts";
+
+import type { BudgetModel, BudgetResult } from "../contract/compaction.ts";
+import type { History } from "../contract/history.ts";
+import { textTokens } from "../contract/lib/estimator.ts";
+import { jsonEqual } from "../contract/lib/json-equal.ts";
+import { isSafeCut } from "../contract/lib/tool-batches.ts";
+import { validateHistory } from "../contract/lib/validate-history.ts";
 import { calibrationFactor, sameEstimator } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
-import { textTokens } from "./estimator.ts";
-import { jsonEqual } from "./json-equal.ts";
-import type { BudgetModel, BudgetResult } from "./schemas.ts";
 import { SUMMARY_MAX_TOKENS, SUMMARY_MAX_WINDOW_SHARE, summaryCap } from "./summary-request.ts";
 
 /** `2 <= cut < history.length`, an integer, at a user or assistant message, splitting no tool batch. */

@@ -5,18 +5,18 @@
 // closes it.
 
 import type { CompactionReason, EmitEvent } from "../agent/events.ts";
-import { errorMessage } from "../cli/errors.ts";
-import type { ModelInfo } from "../config/schemas.ts";
-import type { History } from "../history/schema.ts";
-import type { Manifest } from "../manifest/schema.ts";
+import type { BudgetPolicy, UsageSample } from "../contract/compaction.ts";
+import type { ModelInfo } from "../contract/config.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { History } from "../contract/history.ts";
+import type { Manifest } from "../contract/manifest.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
 import type { Provider, Usage } from "../provider/types.ts";
-import type { ToolDecl } from "../worker/protocol.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
 import { BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
-import type { BudgetPolicy, UsageSample } from "./schemas.ts";
 
 export const MAX_CONSECUTIVE_AUTO_FAILURES = 3;
 

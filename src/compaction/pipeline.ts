@@ -3,16 +3,6 @@
 // CompactionError naming the step; nothing is committed before the last check passes, and no tool runs.
 
 import type { z } from "zod";
-import { errorMessage } from "../cli/errors.ts";
-import type { ModelInfo } from "../config/schemas.ts";
-import type { History, ImagePart, Message } from "../history/schema.ts";
-import { validateHistory } from "../history/validate.ts";
-import type { Provider, StreamEvent } from "../provider/types.ts";
-import type { ToolDecl } from "../worker/protocol.ts";
-import type { HookData, HookRunner } from "../worker/types.ts";
-import { type BudgetReading, budgetModel, readBudget } from "./budget-call.ts";
-import { checkCandidateBudget, checkCandidateShape, checkCut, checkSummarySize } from "./checks.ts";
-import { CompactionError, type CompactionStep } from "./errors.ts";
 import {
   AfterCompactReply,
   type BudgetPolicy,
@@ -23,7 +13,17 @@ import {
   ModelRouteReply,
   PlanReply,
   type UsageSample,
-} from "./schemas.ts";
+} from "../contract/compaction.ts";
+import type { ModelInfo } from "../contract/config.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { History, ImagePart, Message } from "../contract/history.ts";
+import { validateHistory } from "../contract/lib/validate-history.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
+import type { Provider, StreamEvent } from "../provider/types.ts";
+import type { HookData, HookRunner } from "../worker/types.ts";
+import { type BudgetReading, budgetModel, readBudget } from "./budget-call.ts";
+import { checkCandidateBudget, checkCandidateShape, checkCut, checkSummarySize } from "./checks.ts";
+import { CompactionError, type CompactionStep } from "./errors.ts";
 import { requestSummary } from "./summary-request.ts";
 import { wrapSummary } from "./transcript.ts";
 

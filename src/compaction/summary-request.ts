@@ -1,14 +1,15 @@
 // The model-assisted route: the core asks the model for the summary itself (the compactor never sees the
 // API key). The request carries no tools, is budget-checked before any HTTP, and must end normally
 // without tool calls.
-import { errorMessage } from "../cli/errors.ts";
-import type { History, ImagePart, Message } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
+
+import type { BudgetModel, BudgetPolicy } from "../contract/compaction.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { History, ImagePart, Message } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
 import { type Provider, ProviderError, type StreamEvent } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { effectiveTotal, readBudget } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
-import type { BudgetModel, BudgetPolicy } from "./schemas.ts";
 import { renderTranscript, wrapTranscript } from "./transcript.ts";
 
 /** A summary longer than this is oversized whatever the window (one compact message, as codex caps it). */

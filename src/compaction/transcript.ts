@@ -1,8 +1,8 @@
 // Rendering prepared messages as the plain-text transcript a summariser reads. The core does this itself
 // (not the compactor) so the untrusted-transcript wrapper always surrounds exactly what was rendered, and
 // nothing private (adapter state, image bytes, bookkeeping) can reach the summary request from here.
-import { PROMPTS } from "../generated/prompts.ts";
-import { contentWithImageMarkers, type Message } from "../history/schema.ts";
+import { PROMPTS } from "../contract/generated/prompts.ts";
+import { contentWithImageMarkers, type Message } from "../contract/history.ts";
 
 /** One block per message; tool calls and results are labelled so the summariser can pair them. */
 export function renderTranscript(messages: readonly Message[]): string {

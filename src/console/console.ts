@@ -3,9 +3,9 @@
 import { createInterface, type Interface } from "node:readline";
 import type { AgentEvent } from "../agent/events.ts";
 import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
-import { errorMessage } from "../cli/errors.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
+import { errorMessage } from "../contract/errors.ts";
 import { enqueue, queuePath, removeQueue } from "./queue.ts";
 import { dim, LOGO, red, renderEvent, yellow } from "./render.ts";
 

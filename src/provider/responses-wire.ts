@@ -2,11 +2,11 @@
 // the request into the JSON body, `wire_response` turns the final response object into the assistant
 // message. The core checks what comes back (zod) and repairs tool-call ids, as it does for every wire.
 import { z } from "zod";
-import { Message, ToolCall } from "../history/schema.ts";
+import { Message, ToolCall } from "../contract/history.ts";
+import { ToolIdAllocator } from "../contract/lib/tool-ids.ts";
 import { WorkerError } from "../worker/errors.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { MISSING_TOOL_NAME } from "./reply-builder.ts";
-import { ToolIdAllocator } from "./tool-ids.ts";
 import type { ModelRequest, ModelResponse } from "./types.ts";
 
 /** The module whose hooks these are; a replacement bound for it keeps the name. */

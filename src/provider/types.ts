@@ -1,7 +1,7 @@
 // What a provider (wire format) offers the agent core. Providers own transport, credentials and retries.
-import type { ProviderName } from "../config/schemas.ts";
-import type { History, Message } from "../history/schema.ts";
-import type { ToolDecl } from "../worker/protocol.ts";
+import type { ProviderName } from "../contract/config.ts";
+import type { History, Message } from "../contract/history.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
 
 export interface Usage {
   /** the whole prompt, cached parts included (what the context window holds) */

@@ -5,8 +5,8 @@
 //
 // Each message's tally is computed once: messages are never mutated once in a history, so the tally is
 // kept beside the message, weakly (a message that leaves every history takes its tally with it).
-import { ESTIMATOR, type MessageTally, tallyMessage } from "../compaction/estimator.ts";
-import type { HistorySummary } from "./protocol.ts";
+import { ESTIMATOR, type MessageTally, tallyMessage } from "../contract/lib/estimator.ts";
+import type { HistorySummary } from "../contract/protocol.ts";
 
 const tallies = new WeakMap<object, MessageTally>();
 

@@ -3,15 +3,8 @@
 // request's `module` field says which one an event is for), a bound module always runs alone. There is no
 // fallback: a failed worker fails the request, and the next request starts a fresh process.
 import { join, resolve } from "node:path";
-import { UserError } from "../cli/errors.ts";
-import { MODULES, type ModuleName } from "../manifest/modules.ts";
-import type { Manifest, ManifestModule } from "../manifest/schema.ts";
-import { declarationDifference } from "./declarations.ts";
-import { workerEnv } from "./env.ts";
-import { WorkerError } from "./errors.ts";
-import { summarizeHistory } from "./history-summary.ts";
-import { LogSink } from "./log-sink.ts";
-import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
+import { UserError } from "../contract/errors.ts";
+import type { Manifest, ManifestModule } from "../contract/manifest.ts";
 import {
   DEFAULT_DEADLINE_MS,
   HelloReplyData,
@@ -21,7 +14,14 @@ import {
   SUMMARISABLE,
   type ToolDecl,
   ToolResult,
-} from "./protocol.ts";
+} from "../contract/protocol.ts";
+import { MODULES, type ModuleName } from "../contract/registry.ts";
+import { declarationDifference } from "./declarations.ts";
+import { workerEnv } from "./env.ts";
+import { WorkerError } from "./errors.ts";
+import { summarizeHistory } from "./history-summary.ts";
+import { LogSink } from "./log-sink.ts";
+import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
 import type { HookData, HookRunner } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";

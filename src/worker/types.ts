@@ -1,5 +1,5 @@
 // What the agent core needs from the worker runtime. The WorkerHost implements it.
-import type { HookEvent, ToolDecl, ToolResult } from "./protocol.ts";
+import type { HookEvent, ToolDecl, ToolResult } from "../contract/protocol.ts";
 
 export type HookData = Record<string, unknown>;
 

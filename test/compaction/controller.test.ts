@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Agent } from "../../src/agent/loop.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { BudgetExceededError, CompactionError } from "../../src/compaction/errors.ts";
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { ProviderError } from "../../src/provider/types.ts";
 import type { HookRunner } from "../../src/worker/types.ts";

@@ -2,7 +2,7 @@
 // accepts. Each rejection must commit nothing and never fall back to another route.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import {
   expectNothingCommitted,

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CompactionError } from "../../src/compaction/errors.ts";
-import type { Message } from "../../src/history/schema.ts";
+import type { Message } from "../../src/contract/history.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import {
   expectNothingCommitted,

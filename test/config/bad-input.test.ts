@@ -115,7 +115,7 @@ describe("compact.json rules", () => {
   }
   // compact.json is validated wherever the whole config is loaded; check it through the loader directly.
   test("keep_recent outside 1..10000", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     for (const bad of [0, 10001, 2.5]) {
       write("compact.json", { keep_recent: bad });
       expect(() => loadCompactFile(dir)).toThrow(/compact\.json: field keep_recent/);
@@ -126,7 +126,7 @@ describe("compact.json rules", () => {
   });
 
   test("prompt over 32000 characters", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     write("prompts/long.txt", "x".repeat(32001));
     write("compact.json", { prompt: "prompts/long.txt" });
     expect(() => loadCompactFile(dir)).toThrow(
@@ -136,25 +136,24 @@ describe("compact.json rules", () => {
     expect(loadCompactFile(dir).prompt).toBe("prompts/long.txt");
   });
 
-  test("prompt over 32000 characters through the CLI: one line, exit 2", () => {
+  test("prompt over 32000 characters: the compact worker refuses to start and i doctor names the file", () => {
     write("prompts/long.txt", "y".repeat(32001));
     write("compact.json", { prompt: "prompts/long.txt" });
     const r = runCli(["doctor"], { I_CONFIG_DIR: dir });
-    expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toContain("compact.json: field prompt:");
-    expect(r.stderr).toContain("over the 32000 limit; shorten it");
+    expect(r.code).toBe(1);
+    const line = r.stdout.split("\n").find((l) => l.startsWith("compact: "));
+    expect(line).toContain("compact.json: field prompt:");
+    expect(line).toContain("over the 32000 limit; shorten it");
   });
 
   test("missing prompt file", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     write("compact.json", { prompt: "nope.txt" });
     expect(() => loadCompactFile(dir)).toThrow(/field prompt: cannot read .*nope\.txt/);
   });
 
   test("images must be keep, omit or describe; unknown keys refused", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     write("compact.json", { images: "blur" });
     expect(() => loadCompactFile(dir)).toThrow(/compact\.json: field images/);
     write("compact.json", { keep: 4 });

@@ -1,7 +1,7 @@
 // The built-in `cache` module: on `before_request`, adds prompt-cache breakpoint hints for providers that need
 // them (`hints.cache_breakpoints`), leaving every other field — and other modules' hints — untouched.
-import { MODULES } from "../../src/manifest/modules.ts";
-import { BeforeRequestData } from "../../src/worker/protocol.ts";
+import { BeforeRequestData } from "../../src/contract/protocol.ts";
+import { MODULES } from "../../src/contract/registry.ts";
 import { parseHookData } from "../sdk/hook-data.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { cacheBreakpoints, EXPLICIT_CACHE_PROVIDERS } from "./breakpoints.ts";

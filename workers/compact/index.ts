@@ -1,7 +1,7 @@
 // The built-in `compact` module: the default compaction policy (seed 000). compact.json in config_dir
 // (this worker's cwd) tunes it; a replacement bound in bindings.json takes over all four hooks.
-import type { Message } from "../../src/history/schema.ts";
-import { messagesShapeError } from "../../src/history/validate.ts";
+import type { Message } from "../../src/contract/history.ts";
+import { messagesShapeError } from "../../src/contract/lib/validate-history.ts";
 import type { Data } from "../sdk/module.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { plan } from "./plan.ts";
@@ -37,6 +37,9 @@ function touchedFilesOf(state: unknown): TouchedFiles {
 
 export const compactModule = defineWorkerModule({
   name: "compact",
+  check(ctx) {
+    loadPolicy(ctx.cwd);
+  },
   hooks: {
     compact_plan(data, ctx) {
       return plan(data, loadPolicy(ctx.cwd));

@@ -1,8 +1,8 @@
 // `compact_plan`: decide whether to compact now and where to cut. The cut keeps at least keep_recent
 // messages and walks back to the nearest turn boundary, so a tool batch is never split and no tool
 // result is orphaned from the call that asked for it.
-import type { History } from "../../src/history/schema.ts";
-import { latestCut } from "../../src/history/tool-batches.ts";
+import type { History } from "../../src/contract/history.ts";
+import { latestCut } from "../../src/contract/lib/tool-batches.ts";
 import type { Data } from "../sdk/module.ts";
 import { type CompactPolicy, imagesPolicy } from "./policy.ts";
 

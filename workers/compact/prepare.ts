@@ -2,9 +2,9 @@
 // cut mechanically to head and tail, private adapter state and core bookkeeping are dropped, and image
 // bytes leave the transcript according to the images policy, so the summary request carries only what a
 // summariser can use.
-import type { ImagesPolicy } from "../../src/config/schemas.ts";
-import type { Content, ImagePart, Message, Part } from "../../src/history/schema.ts";
-import { formatBytes, truncateMiddle } from "../../src/tools/truncate.ts";
+import type { ImagesPolicy } from "../../src/contract/config.ts";
+import type { Content, ImagePart, Message, Part } from "../../src/contract/history.ts";
+import { formatBytes, truncateMiddle } from "../../src/contract/lib/truncate.ts";
 import { pathArgument } from "./snapshots.ts";
 
 /** Tool output kept for the summary (head and tail), in UTF-8 bytes. */

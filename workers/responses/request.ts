@@ -3,9 +3,9 @@
 // reasoning carries over between requests), or is rebuilt from its text and tool calls; tool results
 // become function_call_output items. Requests are stateless (`store: false`): the whole conversation is
 // sent every time and the server keeps nothing.
-import type { ImagePart, Message, Part, ToolCall } from "../../src/history/schema.ts";
-import { contentText } from "../../src/history/schema.ts";
-import { wireToolId } from "../../src/provider/tool-ids.ts";
+import type { ImagePart, Message, Part, ToolCall } from "../../src/contract/history.ts";
+import { contentText } from "../../src/contract/history.ts";
+import { wireToolId } from "../../src/contract/lib/tool-ids.ts";
 import {
   FunctionCallItem,
   type OutputItem,

@@ -2,8 +2,8 @@
 // and its own private state in `message.adapter.responses`. The API's objects are loose — it adds fields
 // over time and the module must keep what it does not know — so only the fields read here are named.
 import { z } from "zod";
-import { History } from "../../src/history/schema.ts";
-import { ToolDecl } from "../../src/worker/protocol.ts";
+import { History } from "../../src/contract/history.ts";
+import { ToolDecl } from "../../src/contract/protocol.ts";
 
 /** `wire_request` data: the request the core is about to send; the module fills in `body`. */
 export const WireRequestData = z.looseObject({

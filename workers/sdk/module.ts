@@ -1,6 +1,6 @@
 // The worker SDK: what every worker module shares. A module declares hook handlers and tool handlers; the
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
-import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/worker/protocol.ts";
+import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -32,6 +32,11 @@ export interface WorkerModule {
    * the core restores the field in the reply). Built-in modules take this from the registry.
    */
   payloads?: Partial<Record<HookEvent, PayloadForm>>;
+  /**
+   * Checks the module's own config when the host starts it (at `hello`): a bad file fails the start with
+   * one line naming it, instead of surfacing later in the middle of a turn.
+   */
+  check?: (ctx: WorkerContext) => void | Promise<void>;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {

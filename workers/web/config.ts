@@ -2,7 +2,7 @@
 // config_dir file, reported as one line naming the file and field.
 import { join } from "node:path";
 import { z } from "zod";
-import { parseWith, readJson } from "../../src/config/json-file.ts";
+import { parseWith, readJson } from "../../src/contract/lib/json-file.ts";
 
 /** Hard ceilings: the host's 15 s request deadline must never be reached by a fetch. */
 export const MAX_TIMEOUT_MS = 14_000;

@@ -1,5 +1,5 @@
 // The web module: web_fetch always, web_search when web.json names a search endpoint.
-import { WebFetchInput, WebSearchInput } from "../../src/manifest/modules.ts";
+import { WebFetchInput, WebSearchInput } from "../../src/contract/registry.ts";
 import { defineWorkerModule, toolError, toolText, type WorkerModule } from "../sdk/module.ts";
 import { registryToolDecl } from "../sdk/registry-decl.ts";
 import { parseToolArgs } from "../sdk/tool-args.ts";

@@ -71,7 +71,7 @@ export const command = defineSubcommand(
     }
 
     const out: string[] = [
-      `config ${dir}: ok (config.json, plugins.json, bindings.json, compact.json, budget.json)`,
+      `config ${dir}: ok (config.json, plugins.json, bindings.json, budget.json; module files are checked by their workers below)`,
     ];
     out.push(
       `profile ${manifest.profile}: ${manifest.modules.length} module(s), with steering (the console adds it)`,

@@ -2,9 +2,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { configDir } from "../../config/paths.ts";
-import { PROMPTS } from "../../generated/prompts.ts";
+import { PROMPTS } from "../../contract/generated/prompts.ts";
+import { writeFileAtomic } from "../../contract/lib/atomic-write.ts";
 import { generateManifest } from "../../manifest/generate.ts";
-import { writeFileAtomic } from "../../runtime/atomic-write.ts";
 import { defineSubcommand } from "../command.ts";
 
 const SCHEMA_BASE = "https://i-agent.dev/schemas";

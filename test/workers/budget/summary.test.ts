@@ -3,7 +3,7 @@
 // recommendation, for text in any script, tool calls, images, parts and private adapter state.
 import { describe, expect, test } from "bun:test";
 import { benchHistory } from "../../../scripts/bench/history-gen.ts";
-import type { BudgetInput } from "../../../src/compaction/schemas.ts";
+import type { BudgetInput } from "../../../src/contract/compaction.ts";
 import { summarizeHistory } from "../../../src/worker/history-summary.ts";
 import { computeBudget } from "../../../workers/budget/compute.ts";
 

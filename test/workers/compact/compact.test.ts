@@ -4,7 +4,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { History, Message } from "../../../src/history/schema.ts";
+import type { History, Message } from "../../../src/contract/history.ts";
 import { WorkerHost } from "../../../src/worker/host.ts";
 import { syntheticHistory, textOf } from "../../compaction/helpers.ts";
 import { manifestOf, TempDirs } from "../../worker/helpers.ts";

@@ -1,6 +1,6 @@
 // The files of a session directory (DESIGN §9), as zod schemas: meta.json and the lines of events.jsonl.
 import { z } from "zod";
-import { History, Message } from "../history/schema.ts";
+import { History, Message } from "./history.ts";
 
 export const SessionMeta = z.object({
   id: z.string().min(1),

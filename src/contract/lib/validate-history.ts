@@ -2,7 +2,7 @@
 // The shape of each message is checked by hand in one pass without allocating; zod (the source of truth
 // for the shape) is consulted only when the quick check rejects a message, to confirm and to word the
 // reason. The tool-call rules are checked in the same pass.
-import { History as HistorySchema, Message as MessageSchema } from "./schema.ts";
+import { History as HistorySchema, Message as MessageSchema } from "../history.ts";
 
 export interface ValidateOptions {
   /** the final assistant message may still have unanswered tool calls (a batch in progress) */

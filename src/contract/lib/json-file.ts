@@ -1,7 +1,7 @@
 // Reading a user's JSON file and turning any problem into one clear line: file, field, what is wrong, fix.
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { UserError } from "../cli/errors.ts";
+import { UserError } from "../errors.ts";
 
 /**
  * The parsed JSON of `file`, or undefined when it does not exist. Malformed JSON is a UserError ending

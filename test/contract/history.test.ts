@@ -1,6 +1,6 @@
 // Reading message content as text: plain (images skipped) and readable (images named).
 import { describe, expect, test } from "bun:test";
-import { type Content, contentText, contentWithImageMarkers } from "../../src/history/schema.ts";
+import { type Content, contentText, contentWithImageMarkers } from "../../src/contract/history.ts";
 
 const parts: Content = [
   { type: "text", text: "before" },

@@ -1,7 +1,7 @@
 // zod schemas for every file in config_dir (DESIGN §3, seed 000). Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
-import { ModuleName } from "../manifest/modules.ts";
+import { ModuleName } from "./registry.ts";
 
 /** `$schema` (editor validation) and `$comment` (notes) are allowed in every file. */
 const Annotations = { $schema: z.string().optional(), $comment: z.string().optional() };

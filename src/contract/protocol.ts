@@ -1,6 +1,6 @@
 // The worker protocol (DESIGN §6, seed 000 "Worker contract"): NDJSON over stdio, one JSON object per line.
 import { z } from "zod";
-import { Content } from "../history/schema.ts";
+import { Content } from "./history.ts";
 
 export const PROTOCOL_VERSION = 1;
 /** Largest line either side may send, newline excluded. A longer line evicts the worker. */

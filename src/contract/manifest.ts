@@ -1,7 +1,7 @@
 // The manifest (DESIGN §5): per hook event and per tool, the owning module and the binding that runs it.
 import { z } from "zod";
-import { PROTOCOL_VERSION, ToolDecl } from "../worker/protocol.ts";
-import { ModuleName } from "./modules.ts";
+import { PROTOCOL_VERSION, ToolDecl } from "./protocol.ts";
+import { ModuleName } from "./registry.ts";
 
 export const BindingRef = z.strictObject({
   module: ModuleName,

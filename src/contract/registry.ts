@@ -1,7 +1,7 @@
 // The module registry: every optional capability, the hook events it declares and the tools it offers.
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
-import type { HookEvent, PayloadForm, ToolDecl } from "../worker/protocol.ts";
+import type { HookEvent, PayloadForm, ToolDecl } from "./protocol.ts";
 
 export const MODULE_NAMES = [
   "budget",

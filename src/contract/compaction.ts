@@ -3,9 +3,9 @@
 // checks all use them. Every object is loose (extra keys allowed) because hook data flows through a
 // pipeline of modules and each must hand back what it received, unrelated fields included.
 import { z } from "zod";
-import { ImagesPolicy, MAX_PROMPT_CHARS } from "../config/schemas.ts";
-import { ImagePart, Message } from "../history/schema.ts";
-import { HistorySummary } from "../worker/protocol.ts";
+import { ImagesPolicy, MAX_PROMPT_CHARS } from "./config.ts";
+import { ImagePart, Message } from "./history.ts";
+import { HistorySummary } from "./protocol.ts";
 
 const Count = z.number().int().nonnegative();
 
