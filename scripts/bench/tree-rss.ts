@@ -2,11 +2,18 @@
 // pid, sums their RSS and keeps the peak of the sum and of each process. A worker process that starts
 // late or is respawned is counted from the sample it first appears in. Elsewhere it reports nothing
 // (the benchmarks print "n/a"). Used by scripts/bench/turns.ts and scripts/bench/memory.ts.
+//
+// RSS counts pages shared between processes in each of them: the core and its built-in worker run the
+// same executable, whose mapped code (~40 MB of a compiled `i`) is in memory once but in both RSS
+// figures. The sampler also sums PSS (each shared page divided among the processes sharing it), which is
+// what the tree really occupies; both peaks are printed.
 import { readdirSync, readFileSync } from "node:fs";
 
 export interface TreePeak {
   /** the largest sum of RSS over the tree seen in one sample, bytes */
   peak: number;
+  /** the largest sum of PSS (shared pages split among their sharers) seen in one sample, bytes */
+  pssPeak: number;
   /** per process (pid → command and its own peak RSS), for the breakdown */
   procs: Map<number, { cmd: string; peak: number }>;
   samples: number;
@@ -60,6 +67,15 @@ function cmdline(pid: number): string {
   }
 }
 
+function pssBytes(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 function rawCmdline(pid: number): string {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8");
@@ -75,6 +91,7 @@ function rawCmdline(pid: number): string {
  */
 export function sampleTree(root: number, into: TreePeak): void {
   let total = 0;
+  let pss = 0;
   const stack: [pid: number, parentCmd: string][] = [[root, ""]];
   const seen = new Set<number>();
   while (stack.length > 0) {
@@ -86,6 +103,7 @@ export function sampleTree(root: number, into: TreePeak): void {
     const rss = rssBytes(pid);
     if (rss === 0) continue;
     total += rss;
+    pss += pssBytes(pid);
     let p = into.procs.get(pid);
     if (!p) {
       p = { cmd: cmdline(pid), peak: 0 };
@@ -96,11 +114,12 @@ export function sampleTree(root: number, into: TreePeak): void {
   }
   into.samples++;
   if (total > into.peak) into.peak = total;
+  if (pss > into.pssPeak) into.pssPeak = pss;
 }
 
 /** Samples the tree under `root` every `everyMs` until stop() is called; stop() returns the peaks. */
 export function watchTree(root: number, everyMs = 20): { stop(): TreePeak | undefined } {
-  const peak: TreePeak = { peak: 0, procs: new Map(), samples: 0 };
+  const peak: TreePeak = { peak: 0, pssPeak: 0, procs: new Map(), samples: 0 };
   if (!available) return { stop: () => undefined };
   sampleTree(root, peak);
   const timer = setInterval(() => sampleTree(root, peak), everyMs);
@@ -121,5 +140,5 @@ export function describePeak(p: TreePeak | undefined): string {
     .filter((x) => x.peak > 4 * 1024 * 1024)
     .sort((a, b) => b.peak - a.peak)
     .map((x) => `${x.cmd} ${mb(x.peak).toFixed(1)}`);
-  return `${mb(p.peak).toFixed(1)} MB (${parts.join(" + ")}; ${p.samples} samples)`;
+  return `RSS ${mb(p.peak).toFixed(1)} MB (${parts.join(" + ")}), PSS ${mb(p.pssPeak).toFixed(1)} MB; ${p.samples} samples`;
 }
