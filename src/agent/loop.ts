@@ -8,7 +8,6 @@ import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
-import { MemoryTrim } from "../runtime/memory-trim.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import { WorkerError } from "../worker/errors.ts";
@@ -47,7 +46,6 @@ const SteerReply = z.looseObject({
 
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  private readonly trim = new MemoryTrim();
 
   constructor(
     private readonly deps: AgentDeps,
@@ -56,8 +54,6 @@ export class Agent {
 
   private checkpoint(reason: string): void {
     this.deps.session.checkpoint(this.history);
-    // Each turn drops history-sized strings (request body, checkpoint text): give the pages back now and then.
-    this.trim.maybeCollect();
     if (this.deps.hooks.hasHook("checkpoint")) {
       // Notification only: the checkpoint is already durable, so a failing observer cannot lose anything.
       this.deps.hooks

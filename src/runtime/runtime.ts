@@ -10,7 +10,6 @@ export const runtimeName: "bun" | "deno" | "node" =
 
 interface BunGlobal {
   main: string;
-  gc(force: boolean): void;
 }
 
 function bun(): BunGlobal | undefined {
@@ -38,14 +37,4 @@ export function selfArgv(): string[] {
 /** Monotonic clock in nanoseconds, for benchmarks and round-trip figures. */
 export function nowNs(): bigint {
   return process.hrtime.bigint();
-}
-
-/**
- * A full garbage collection, which also hands freed pages back to the system (Bun). Where the runtime
- * offers none (Deno without --expose-gc), nothing happens.
- */
-export function collectGarbage(): void {
-  const b = bun();
-  if (b) b.gc(true);
-  else (globalThis as { gc?: () => void }).gc?.();
 }

@@ -117,7 +117,7 @@ function serveStreams(modules: WorkerModule[], io: ServeIO): Promise<void> {
  * handled one at a time; an async handler still runs the event loop while it is awaited. If stdin turns
  * out to be non-blocking, it falls back to event-driven reading.
  */
-async function serveStdio(modules: WorkerModule[], opts: ServeOptions): Promise<void> {
+async function serveStdio(modules: WorkerModule[]): Promise<void> {
   const log = (m: string) => writeAll(2, `${m}\n`);
   const lines: string[] = [];
   let route = (line: string) => {
@@ -138,7 +138,6 @@ async function serveStdio(modules: WorkerModule[], opts: ServeOptions): Promise<
     for (let line = lines.shift(); line !== undefined; line = lines.shift()) {
       const reply = await answer(modules, line, log);
       if (reply) writeAll(1, reply);
-      opts.afterReply?.();
     }
     if (stop) return;
     let n: number;
@@ -168,15 +167,7 @@ async function serveStdio(modules: WorkerModule[], opts: ServeOptions): Promise<
   }
 }
 
-export interface ServeOptions {
-  /**
-   * Called after each reply is written on stdio, when the core is no longer waiting on this request: the
-   * place for housekeeping such as giving memory back (the built-in worker process does).
-   */
-  afterReply?: () => void;
-}
-
 /** Serve until input ends: stdio by default, or any byte streams (tests serve in-process). */
-export function serve(modules: WorkerModule[], io?: ServeIO, opts: ServeOptions = {}): Promise<void> {
-  return io ? serveStreams(modules, io) : serveStdio(modules, opts);
+export function serve(modules: WorkerModule[], io?: ServeIO): Promise<void> {
+  return io ? serveStreams(modules, io) : serveStdio(modules);
 }

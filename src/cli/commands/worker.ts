@@ -30,13 +30,11 @@ export const command = defineSubcommand(
         throw new UserError(`i worker: module "${name}" is listed twice; name each module once`);
       seen.add(name);
     }
-    const [modules, { serve }, { MemoryTrim }] = await Promise.all([
+    const [modules, { serve }] = await Promise.all([
       Promise.all(names.filter(isModuleName).map((name) => BUILTIN_WORKERS[name]())),
       import("../../../workers/sdk/serve.ts"),
-      import("../../runtime/memory-trim.ts"),
     ]);
-    const trim = new MemoryTrim();
-    await serve(modules, undefined, { afterReply: () => trim.maybeCollect() });
+    await serve(modules);
     return 0;
   },
 );
