@@ -87,8 +87,8 @@ export interface BenchDirs {
 }
 
 /** Throwaway dirs and env for `i` (HOME too, so nothing of the machine's ~/.i is read or written). */
-export function benchDirs(opts: { contextWindow: number; profile?: string }): BenchDirs {
-  const root = mkdtempSync(join(tmpdir(), "i-bench-agent-"));
+export function benchDirs(opts: { contextWindow: number; profile?: string; under?: string }): BenchDirs {
+  const root = mkdtempSync(join(opts.under ?? tmpdir(), "i-bench-agent-"));
   const d = (n: string) => {
     const p = join(root, n);
     mkdirSync(p, { recursive: true });

@@ -7,6 +7,10 @@
 // difference is what the agent adds. The peak RSS of each run's whole process tree is printed too.
 // Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
 //   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
+//                              [--data-dir DIR]
+// --data-dir puts the session (and the floor's log) elsewhere, e.g. /dev/shm: there fsync costs nothing,
+// which separates the agent's own work from the disk's sync latency (on a VM whose disk other jobs keep
+// busy, each fsync can take 10+ ms).
 // A mode may also be the path of another checkout (e.g. the previous commit, extracted with git archive),
 // run from source: --mode source,/tmp/before compares a change A/B in the same run.
 import { existsSync, writeFileSync } from "node:fs";
@@ -31,8 +35,10 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     mode: { type: "string", default: "source,compiled" },
     profile: { type: "string", default: "standard" },
+    "data-dir": { type: "string" },
   },
 });
+const under = values["data-dir"];
 const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
 const MODES = values.mode.split(",") as Mode[];
@@ -82,7 +88,7 @@ interface Sample {
 }
 
 async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; shape: Shape }> {
-  const dirs = benchDirs({ contextWindow: 4_000_000, profile: values.profile });
+  const dirs = benchDirs({ contextWindow: 4_000_000, profile: values.profile, ...(under ? { under } : {}) });
   try {
     mock.reset(s0(turns));
     const r = await runSampled(
@@ -101,7 +107,7 @@ async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; sh
 }
 
 async function floorRun(turns: number, shape: Shape): Promise<Sample> {
-  const dirs = benchDirs({ contextWindow: 1 });
+  const dirs = benchDirs({ contextWindow: 1, ...(under ? { under } : {}) });
   try {
     const shapeFile = join(dirs.root, "shape.json");
     writeFileSync(shapeFile, JSON.stringify(shape));
@@ -118,7 +124,7 @@ async function floorRun(turns: number, shape: Shape): Promise<Sample> {
 const peakMb = (s: Sample) => (s.memory ? mb(s.memory.peak) : Number.NaN);
 
 console.log(
-  `S0 per-turn profile: one-line bash tool turns, profile ${values.profile}, ${RUNS} runs per size, modes ${MODES.join(", ")} interleaved with the floor`,
+  `S0 per-turn profile: one-line bash tool turns, profile ${values.profile}, ${RUNS} runs per size, modes ${MODES.join(", ")} interleaved with the floor; sessions in ${under ?? "the temp dir"}`,
 );
 const summary: string[] = [];
 try {
