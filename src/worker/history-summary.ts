@@ -6,6 +6,7 @@
 // Each message's tally is computed once: messages are never mutated once in a history, so the tally is
 // kept beside the message, weakly (a message that leaves every history takes its tally with it).
 import { ESTIMATOR, type MessageTally, tallyMessage } from "../contract/lib/estimator.ts";
+import { PrefixCache } from "../contract/lib/prefix-cache.ts";
 import type { HistorySummary } from "../contract/protocol.ts";
 
 const tallies = new WeakMap<object, MessageTally>();
@@ -19,21 +20,35 @@ function tallyOf(m: unknown): MessageTally {
   return t;
 }
 
-export function summarizeHistory(history: readonly unknown[]): HistorySummary {
-  const n = history.length;
-  const roles = new Array<string>(n);
-  const tokens = new Array<number>(n);
-  const images = new Array<number>(n);
-  for (let i = 0; i < n; i++) {
-    const m = history[i];
+interface Columns {
+  roles: string[];
+  tokens: number[];
+  images: number[];
+}
+
+/** The summary's per-message columns, extended as the history grows (not rebuilt each request). */
+const columns = new PrefixCache<Columns>(
+  () => ({ roles: [], tokens: [], images: [] }),
+  (c, m) => {
     const role = (m as { role?: unknown } | null)?.role;
-    roles[i] = typeof role === "string" ? role : "";
+    c.roles.push(typeof role === "string" ? role : "");
     const t = tallyOf(m);
-    tokens[i] = t.text;
-    images[i] = t.images;
-  }
-  const summary: HistorySummary = { count: n, roles, tokens, images, estimator: { ...ESTIMATOR } };
-  const last = history[n - 1];
+    c.tokens.push(t.text);
+    c.images.push(t.images);
+  },
+);
+
+export function summarizeHistory(history: readonly unknown[]): HistorySummary {
+  const c = columns.of(history);
+  const summary: HistorySummary = {
+    count: history.length,
+    // Copies: the cached columns keep growing with the history.
+    roles: c.roles.slice(),
+    tokens: c.tokens.slice(),
+    images: c.images.slice(),
+    estimator: { ...ESTIMATOR },
+  };
+  const last = history[history.length - 1];
   if (last && typeof last === "object") summary.last = last as HistorySummary["last"] & object;
   return summary;
 }
