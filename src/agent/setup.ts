@@ -8,6 +8,7 @@ import { configDir, dataDir } from "../config/paths.ts";
 import { UserError } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import { beforeRequestWanted } from "../contract/registry.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
 import { withSteering } from "../manifest/steering.ts";
@@ -157,6 +158,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         toolContext: { workspace, approve: opts.approve, ...(opts.ask ? { ask: opts.ask } : {}) },
         emit: opts.emit,
         maxTurns: opts.maxTurns,
+        beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
       },
       history,
     );

@@ -37,6 +37,12 @@ export interface ModuleSpec {
    * in the protocol) or take the full history.
    */
   payloads?: Partial<Record<HookEvent, PayloadForm>>;
+  /**
+   * The wire formats for which the built-in implementation's `before_request` does anything. For any
+   * other the core does not send it the hook (a round trip per model request saved); a bound replacement
+   * is always asked.
+   */
+  requestProviders?: readonly string[];
 }
 
 export const SkillInput = z.strictObject({
@@ -121,6 +127,9 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     tools: [],
     // Breakpoints depend on the roles alone.
     payloads: { before_request: "summary" },
+    // Providers that cache prompt prefixes by themselves (OpenAI Chat Completions, Responses) need none;
+    // Anthropic caches only up to explicitly marked blocks.
+    requestProviders: ["anthropic"],
   },
   search: {
     name: "search",
@@ -173,4 +182,15 @@ export function moduleToolDecls(name: ModuleName): ToolDecl[] {
 
 export function isModuleName(s: string): s is ModuleName {
   return (MODULE_NAMES as readonly string[]).includes(s);
+}
+
+/**
+ * Whether `before_request` must run for requests in wire format `provider`: when any module declaring it
+ * is bound (a replacement decides for itself), or is a built-in whose implementation acts on this format.
+ */
+export function beforeRequestWanted(
+  refs: readonly { module: ModuleName; builtin: boolean }[],
+  provider: string,
+): boolean {
+  return refs.some((r) => !r.builtin || (MODULES[r.module].requestProviders?.includes(provider) ?? true));
 }
