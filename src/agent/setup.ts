@@ -6,6 +6,7 @@ import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import { UserError } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { beforeRequestWanted } from "../contract/registry.ts";
@@ -15,14 +16,16 @@ import { withSteering } from "../manifest/steering.ts";
 import { resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { coreToolDecls } from "../tools/index.ts";
+import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
-import type { EmitEvent } from "./events.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
+import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -32,6 +35,8 @@ export interface SetupOptions extends RunFlags {
   resume?: string;
   approve: ApprovalPolicy;
   ask?: (question: string) => Promise<boolean>;
+  /** `--sandbox`: bash runs in it */
+  sandbox?: SandboxSpec;
   maxTurns: number;
   emit: EmitEvent;
   /** console only: the steering queue file; injects the steering module with `--queue PATH` */
@@ -94,7 +99,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       `${join(cfgDir, "budget.json")}: field reserve_tokens: ${reserve} leaves no room in the ${model.context_window}-token context window of ${model.name}; set it well below the window`,
     );
   }
-  const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
+  const apiKey = resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
   const manifest = buildManifest(opts, cfgDir, cfg);
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
@@ -120,7 +125,15 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   try {
     const core = coreToolDecls();
     const tools = [...core, ...host.toolDecls()];
+    const resultCap = resultTokenCap(model);
     let history: History = session.history();
+    // A result too big for this model (saved by a run with a bigger one, or before the cap) would make
+    // every request too large and leave compaction nothing to cut: shorten it; the log keeps it whole.
+    const oversized = shortenOversizedResults(history, resultCap);
+    if (oversized.shortened > 0) {
+      history = oversized.history;
+      session.checkpoint(history);
+    }
     if (history.length === 0) {
       const system = await buildSystemPrompt(host, {
         workspace,
@@ -131,6 +144,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = [{ role: "system", content: system }];
     }
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    if (oversized.shortened > 0)
+      opts.emit({
+        type: "notice",
+        level: "warn",
+        message: `shortened ${oversized.shortened} tool result(s) too large for ${model.name}'s context window; the full output stays in the session (i sessions --recover ${session.id})`,
+      });
     const controller = new CompactionController({
       hooks: host,
       provider,
@@ -155,10 +174,16 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         controller,
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
-        toolContext: { workspace, approve: opts.approve, ...(opts.ask ? { ask: opts.ask } : {}) },
+        toolContext: {
+          workspace,
+          approve: opts.approve,
+          ...(opts.ask ? { ask: opts.ask } : {}),
+          ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+        },
         emit: opts.emit,
         maxTurns: opts.maxTurns,
         beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
+        resultTokenCap: resultCap,
       },
       history,
     );

@@ -1,6 +1,7 @@
 // Runs one batch of tool calls from an assistant message: core tools in-process, module tools through their
 // worker. Every call gets exactly one result, in order, so the history stays valid whatever happens.
 import { errorMessage } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
 import {
   type Content,
   contentWithImageMarkers,
@@ -13,7 +14,7 @@ import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
-import type { EmitEvent } from "./events.ts";
+import { capResultContent } from "./result-cap.ts";
 
 /** Module tool output is untrusted and unbounded: its text is capped, in total, before it enters history. */
 export const MODULE_OUTPUT_MAX_CHARS = 50_000;
@@ -23,6 +24,8 @@ export interface ToolBatchDeps {
   coreNames: ReadonlySet<string>;
   ctx: ToolContext;
   emit: EmitEvent;
+  /** estimated tokens one result may take (a share of the model's window); unbounded when absent */
+  resultTokenCap?: number;
 }
 
 /**
@@ -77,6 +80,8 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
     } else {
       deps.emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
       result = await runToolCall(call, deps);
+      if (deps.resultTokenCap !== undefined)
+        result = { ...result, content: capResultContent(result.content, deps.resultTokenCap) };
     }
     deps.emit({
       type: "tool_result",

@@ -4,6 +4,7 @@
 // pipeline of modules and each must hand back what it received, unrelated fields included.
 import { z } from "zod";
 import { ImagesPolicy, MAX_PROMPT_CHARS } from "./config.ts";
+import { CompactionReason, CompactionRoute } from "./events.ts";
 import { ImagePart, Message } from "./history.ts";
 import { HistorySummary } from "./protocol.ts";
 
@@ -127,18 +128,21 @@ export const AfterCompactReply = z.looseObject({
 export const CommitReply = z.looseObject({ candidate: z.array(z.unknown()) });
 
 /** What `session.commitCompaction` records about one compaction (events.jsonl and the compaction event). */
-export interface CompactionRecord {
-  reason: "auto" | "manual" | "overflow";
-  route: "model" | "local";
-  cut: number;
-  messages_before: number;
-  messages_after: number;
-  estimator: EstimatorId;
+export const CompactionRecord = z.looseObject({
+  reason: CompactionReason,
+  route: CompactionRoute,
+  cut: Count,
+  messages_before: Count,
+  messages_after: Count,
+  estimator: EstimatorId,
   /** raw comparable estimates before and after */
-  before_tokens: number;
-  after_tokens: number;
-  summary_chars: number;
+  before_tokens: Count,
+  after_tokens: Count,
+  summary_chars: Count,
+  /** model requests the summary took (0 on the local and prune routes) */
+  summary_requests: Count,
   /** modules that declare the compaction hooks, in pipeline order */
-  modules: string[];
-  duration_ms: number;
-}
+  modules: z.array(z.string()),
+  duration_ms: z.number().nonnegative(),
+});
+export type CompactionRecord = z.infer<typeof CompactionRecord>;

@@ -51,6 +51,18 @@ export const CompactFile = z.strictObject({
   images: ImagesPolicy.optional(),
   /** path relative to compact.json (absolute allowed); at most 32000 characters; supports {{workspace}} */
   prompt: z.string().min(1).optional(),
+  /**
+   * The model-free first stage (built-in policy only): when shortening old tool outputs to what a
+   * summariser would be shown brings the context below the re-arm ratio, do that instead of a summary.
+   */
+  prune: z
+    .strictObject({
+      /** default true */
+      enabled: z.boolean().optional(),
+      /** most recent messages whose tool outputs stay whole; default: keep_recent */
+      keep_recent: z.number().int().min(1).max(10000).optional(),
+    })
+    .optional(),
 });
 
 export const BudgetFile = z.strictObject({

@@ -111,22 +111,3 @@ export const ToolResult = z.object({
   is_error: z.boolean(),
 });
 export type ToolResult = z.infer<typeof ToolResult>;
-
-/**
- * `data` of `before_request`: the request the core is about to send. Modules may add provider hints under
- * `hints` (passed on as ModelRequest.hints, e.g. `cache_breakpoints`: history indexes to mark for prompt
- * caching); every other field must come back unchanged. Loose: the core may send more fields.
- */
-export const BeforeRequestData = z.looseObject({
-  /** wire format: openai | anthropic | responses */
-  provider: z.string(),
-  model: z.string().optional(),
-  /**
-   * the history about to be sent (absent when the module declared a summary: then `history_summary`);
-   * only roles matter to hint providers, so the rest is not re-validated
-   */
-  messages: z.array(z.looseObject({ role: z.string() })).optional(),
-  history_summary: HistorySummary.optional(),
-  hints: z.record(z.string(), z.unknown()).optional(),
-});
-export type BeforeRequestData = z.infer<typeof BeforeRequestData>;

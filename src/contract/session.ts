@@ -1,5 +1,6 @@
 // The files of a session directory (DESIGN §9), as zod schemas: meta.json and the lines of events.jsonl.
 import { z } from "zod";
+import { CompactionRecord } from "./compaction.ts";
 import { History, Message } from "./history.ts";
 
 export const SessionMeta = z.object({
@@ -16,7 +17,13 @@ export const SessionMeta = z.object({
   /** messages in the current checkpoint */
   messages: z.number().int().nonnegative(),
   compactions: z.number().int().nonnegative(),
+  /**
+   * The automatic-compaction state, so a resumed session keeps it: whether the budget trigger is armed
+   * (high-watermark hysteresis) and how many automatic compactions failed in a row (the circuit breaker).
+   */
+  compaction: z.object({ armed: z.boolean(), failures: z.number().int().nonnegative() }).optional(),
 });
+export type CompactionState = NonNullable<SessionMeta["compaction"]>;
 export type SessionMeta = z.infer<typeof SessionMeta>;
 
 /** Every line of events.jsonl: a timestamp, a type, and the type's fields. */
@@ -53,7 +60,8 @@ export const CompactionEvent = z.looseObject({
   ts: z.string(),
   type: z.literal("compaction"),
   messages_before: z.number().int().nonnegative(),
-  record: z.record(z.string(), z.unknown()),
+  /** partial on reading: replay needs only `history`, so a record missing a field never hides a checkpoint */
+  record: CompactionRecord.partial(),
   history: History,
 });
 

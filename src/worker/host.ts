@@ -22,7 +22,7 @@ import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
-import type { HookData, HookRunner } from "./types.ts";
+import type { HookData, HookOptions, HookRunner } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
 
@@ -138,25 +138,32 @@ export class WorkerHost implements HookRunner {
     return event === "checkpoint" && this.checkpointModules.size > 0;
   }
 
-  async runHook(event: HookEvent, data: HookData): Promise<HookData> {
+  async runHook(event: HookEvent, data: HookData, opts?: HookOptions): Promise<HookData> {
     let current = data;
     const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
-      const full = field === undefined ? undefined : current[field];
-      if (!Array.isArray(full)) {
-        current = await this.send(module, event, current);
-        continue;
-      }
-      // What the module declared is known after its handshake: start it first if needed.
-      const group = this.groups.get(module);
-      if (group && !this.isReady(module)) await this.ensure(group, module, event);
-      if (this.payloads.get(module)?.[event] !== "summary") {
-        current = await this.send(module, event, current);
-        continue;
-      }
-      current = await this.sendSummarised(module, event, current, field as string, full);
+      const next = await this.step(module, event, current, field);
+      const problem = lostField(current, next) ?? opts?.afterEach?.(module, next, current);
+      if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
+      current = next;
     }
     return current;
+  }
+
+  /** One module's step of a hook pipeline, with the history summarised when the module declared so. */
+  private async step(
+    module: ModuleName,
+    event: HookEvent,
+    data: HookData,
+    field: "history" | "messages" | undefined,
+  ): Promise<HookData> {
+    const full = field === undefined ? undefined : data[field];
+    if (field === undefined || !Array.isArray(full)) return this.send(module, event, data);
+    // What the module declared is known after its handshake: start it first if needed.
+    const group = this.groups.get(module);
+    if (group && !this.isReady(module)) await this.ensure(group, module, event);
+    if (this.payloads.get(module)?.[event] !== "summary") return this.send(module, event, data);
+    return this.sendSummarised(module, event, data, field, full);
   }
 
   /** One step with the history field swapped for its summary; the reply gets the very same array back. */
@@ -333,6 +340,19 @@ function checkHello(module: ModuleName, data: Data) {
   return diff
     ? { reason: "handshake" as const, detail: `declarations differ from module "${module}": ${diff}` }
     : undefined;
+}
+
+/**
+ * A reply must be the complete updated data object: every field it was sent is still there (a key check,
+ * not a deep comparison, so it costs nothing next to the round trip; hooks whose fields must also keep
+ * their values check those themselves with HookOptions.afterEach).
+ */
+export function lostField(sent: Data, reply: Data): string | undefined {
+  for (const key in sent) {
+    if (!(key in reply))
+      return `the reply lost the field "${key}" it was sent; a hook must return the complete data object, unrelated fields preserved`;
+  }
+  return undefined;
 }
 
 const checkToolReply: ReplyCheck = (data) => {

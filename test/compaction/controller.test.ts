@@ -227,9 +227,9 @@ describe("the baseline estimate", () => {
     const budgetCalls: number[] = [];
     const hooks: HookRunner = {
       hasHook: (e) => r.host.hasHook(e),
-      runHook: (e, d) => {
+      runHook: (e, d, o) => {
         if (e === "budget") budgetCalls.push((d.history as unknown[]).length);
-        return r.host.runHook(e, d);
+        return r.host.runHook(e, d, o);
       },
       callTool: (n, a, id) => r.host.callTool(n, a, id),
       toolDecls: () => r.host.toolDecls(),

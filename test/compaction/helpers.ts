@@ -3,10 +3,10 @@
 import { expect } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { CompactionError, type CompactionStep } from "../../src/compaction/errors.ts";
 import type { BindingsFile } from "../../src/contract/config.ts";
+import type { AgentEvent } from "../../src/contract/events.ts";
 import type { History, Message } from "../../src/contract/history.ts";
 import { estimateRequest, MESSAGE_OVERHEAD } from "../../src/contract/lib/estimator.ts";
 import type { Manifest } from "../../src/contract/manifest.ts";

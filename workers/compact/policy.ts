@@ -44,16 +44,23 @@ export interface CompactPolicy {
   keepRecent: number;
   /** from compact.json; undefined lets the model's `images` setting decide */
   images: ImagesPolicy | undefined;
+  /** the model-free first stage: shorten old tool outputs when that alone is enough */
+  prune: { enabled: boolean; keepRecent: number };
   file: string;
   config: CompactFile;
 }
 
 export function loadPolicy(configDir: string): CompactPolicy {
   const config = loadCompactFile(configDir);
+  const keepRecent = config.keep_recent ?? DEFAULT_KEEP_RECENT;
   return {
     enabled: config.enabled ?? true,
-    keepRecent: config.keep_recent ?? DEFAULT_KEEP_RECENT,
+    keepRecent,
     images: config.images,
+    prune: {
+      enabled: config.prune?.enabled ?? true,
+      keepRecent: config.prune?.keep_recent ?? keepRecent,
+    },
     file: join(configDir, "compact.json"),
     config,
   };

@@ -5,14 +5,9 @@
 // sent every time and the server keeps nothing.
 import type { ImagePart, Message, Part, ToolCall } from "../../src/contract/history.ts";
 import { contentText } from "../../src/contract/history.ts";
+import type { WireRequestData } from "../../src/contract/hooks.ts";
 import { wireToolId } from "../../src/contract/lib/tool-ids.ts";
-import {
-  FunctionCallItem,
-  type OutputItem,
-  ReasoningItem,
-  ResponsesAdapter,
-  type WireRequestData,
-} from "./schemas.ts";
+import { FunctionCallItem, type OutputItem, ReasoningItem, ResponsesAdapter } from "./schemas.ts";
 
 type InputItem = Record<string, unknown>;
 type InputPart = { type: "input_text"; text: string } | { type: "input_image"; image_url: string };

@@ -1,11 +1,13 @@
 // `i doctor`: validate every config file and binding, start each worker of the active profile, check its
 // handshake and one round trip, and print a table. Config mistakes are one line and exit 2 (like every
 // command); a worker problem is a row marked FAILED, its cause below the table, and exit 1.
+
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
+import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 
 function shellWord(s: string): string {
@@ -26,6 +28,14 @@ function table(rows: string[][]): string {
 
 const ms = (v: number | undefined) =>
   v === undefined ? "-" : v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(0)} ms`;
+
+/** Whether `--sandbox` would work here; informational (the sandbox is opt-in). */
+function sandboxLine(): string {
+  const a = sandboxAvailability();
+  return "problem" in a
+    ? `sandbox: not available (--sandbox would be refused): ${a.problem}`
+    : `sandbox: available (--sandbox workspace-write runs bash in ${a.bwrap})`;
+}
 
 export const command = defineSubcommand(
   {
@@ -75,6 +85,7 @@ export const command = defineSubcommand(
     ];
     out.push(
       `profile ${manifest.profile}: ${manifest.modules.length} module(s), with steering (the console adds it)`,
+      sandboxLine(),
       "",
     );
     const rows = [["MODULE", "KIND", "EXEC", "STATUS", "START", "ROUND TRIP"]];

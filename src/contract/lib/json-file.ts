@@ -1,7 +1,7 @@
 // Reading a user's JSON file and turning any problem into one clear line: file, field, what is wrong, fix.
 import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { UserError } from "../errors.ts";
+import { describeIssue, UserError } from "../errors.ts";
 
 /**
  * The parsed JSON of `file`, or undefined when it does not exist. Malformed JSON is a UserError ending
@@ -20,29 +20,6 @@ export function readJson(file: string, fix = "fix the syntax or delete the file"
   } catch (err) {
     throw new UserError(`${file}: malformed JSON (${(err as Error).message}); ${fix}`);
   }
-}
-
-function fieldPath(path: readonly PropertyKey[]): string {
-  let out = "";
-  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
-  return out || "(top level)";
-}
-
-/** One line describing the first zod issue, phrased for a person editing `file`. */
-export function describeIssue(
-  file: string,
-  error: z.ZodError,
-  hint?: (issue: z.core.$ZodIssue) => string | undefined,
-): string {
-  const issue = error.issues[0];
-  if (!issue) return `${file}: invalid`;
-  const where = fieldPath(issue.path);
-  const extra = hint?.(issue);
-  if (issue.code === "unrecognized_keys") {
-    const keys = issue.keys.map((k) => `"${k}"`).join(", ");
-    return `${file}: unknown key ${keys} in ${where}; ${extra ?? "remove it (unknown keys are errors)"}`;
-  }
-  return `${file}: field ${where}: ${issue.message}${extra ? `; ${extra}` : ""}`;
 }
 
 /** Validate parsed JSON against a schema, throwing a UserError (exit 2) with one clear line. */

@@ -2,9 +2,9 @@
 // through the module's hook handler for the pipeline contract).
 import { describe, expect, test } from "bun:test";
 import type { History, Message } from "../../../src/contract/history.ts";
+import { WireRequestData } from "../../../src/contract/hooks.ts";
 import { responsesModule } from "../../../workers/responses/index.ts";
 import { requestBody, supportsEncryptedReasoning, toInput } from "../../../workers/responses/request.ts";
-import { WireRequestData } from "../../../workers/responses/schemas.ts";
 import type { WorkerContext } from "../../../workers/sdk/module.ts";
 
 const PNG = "iVBORw0KGgo=";
