@@ -28,6 +28,35 @@ export function ensureCompiled(): void {
   if (r.status !== 0) throw new Error("npm run build failed");
 }
 
+/** `--mode a,b`: each must be source, compiled or a checkout of i; builds dist/ when compiled is asked for. */
+export function parseModes(list: string): Mode[] {
+  const modes = list.split(",") as Mode[];
+  for (const m of modes)
+    if (m !== "source" && m !== "compiled" && !existsSync(join(m, "src", "cli", "main.ts")))
+      throw new Error(
+        `--mode: "${m}" is neither source, compiled nor a checkout of i (for an A/B comparison)`,
+      );
+  if (modes.includes("compiled")) ensureCompiled();
+  return modes;
+}
+
+/** S0: N one-line bash tool turns (`echo turn K`), then a final answer. */
+export const s0 =
+  (turns: number): Responder =>
+  (k) =>
+    k < turns
+      ? { tool_calls: [{ name: "bash", arguments: { command: `echo turn ${k + 1}` } }] }
+      : { text: "all commands ran" };
+
+/** What the floor loop needs to send the same request as `i`: taken from i's first request body. */
+export interface Shape {
+  model: string;
+  system: string;
+  prompt: string;
+  tools: unknown[];
+  max_tokens?: number;
+}
+
 export function agentArgv(mode: Mode): string[] {
   if (mode === "compiled") return [compiledBinary()];
   return [process.execPath, join(mode === "source" ? ROOT : mode, "src", "cli", "main.ts")];

@@ -12,11 +12,11 @@ import {
   benchDirs,
   benchMock,
   describePeak,
-  ensureCompiled,
-  type Mode,
+  parseModes,
   printArgs,
   type Responder,
   runSampled,
+  s0,
 } from "./agent-run.ts";
 import { fmt, median } from "./stats.ts";
 import { mb, type TreePeak } from "./tree-rss.ts";
@@ -30,8 +30,7 @@ const { values } = parseArgs({
   },
 });
 const RUNS = Number(values.runs);
-const MODES = values.mode.split(",") as Mode[];
-if (MODES.includes("compiled")) ensureCompiled();
+const MODES = parseModes(values.mode);
 
 const isSummaryRequest = (req: RecordedRequest) => {
   const body = req.body as { tools?: unknown[] };
@@ -56,13 +55,6 @@ function s1(turns: number): Responder {
     return { text: "finished" };
   };
 }
-
-const s0 =
-  (turns: number): Responder =>
-  (k) =>
-    k < turns
-      ? { tool_calls: [{ name: "bash", arguments: { command: `echo turn ${k + 1}` } }] }
-      : { text: "all commands ran" };
 
 const SCENARIOS = [
   { name: "S1 (40 turns, 12k window, compacting)", window: 12_000, turns: 40, respond: s1 },

@@ -7,14 +7,7 @@
 //   bun scripts/bench/turn-floor.ts URL SHAPE.json LOG_FILE
 import { spawn } from "node:child_process";
 import { appendFileSync, readFileSync } from "node:fs";
-
-interface Shape {
-  model: string;
-  system: string;
-  prompt: string;
-  tools: unknown[];
-  max_tokens?: number;
-}
+import type { Shape } from "./agent-run.ts";
 
 interface Call {
   id: string;

@@ -13,7 +13,7 @@
 // busy, each fsync can take 10+ ms).
 // A mode may also be the path of another checkout (e.g. the previous commit, extracted with git archive),
 // run from source: --mode source,/tmp/before compares a change A/B in the same run.
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -21,10 +21,12 @@ import {
   benchDirs,
   benchMock,
   describePeak,
-  ensureCompiled,
   type Mode,
+  parseModes,
   printArgs,
   runSampled,
+  type Shape,
+  s0,
 } from "./agent-run.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { mb, type TreePeak } from "./tree-rss.ts";
@@ -41,19 +43,9 @@ const { values } = parseArgs({
 const under = values["data-dir"];
 const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
-const MODES = values.mode.split(",") as Mode[];
-for (const m of MODES)
-  if (m !== "source" && m !== "compiled" && !existsSync(join(m, "src", "cli", "main.ts")))
-    throw new Error(`--mode: "${m}" is neither source, compiled nor a checkout of i (for an A/B comparison)`);
-if (MODES.includes("compiled")) ensureCompiled();
+const MODES = parseModes(values.mode);
 
 const mock = await benchMock();
-
-/** N tool turns (`echo turn K`), then a final answer. */
-const s0 = (turns: number) => (k: number) =>
-  k < turns
-    ? { tool_calls: [{ name: "bash", arguments: { command: `echo turn ${k + 1}` } }] }
-    : { text: "all commands ran" };
 
 /** Median gap between consecutive model requests of the run just finished, ms. */
 function perTurn(expected: number, who: string): { ms: number; p10: number } {
@@ -62,14 +54,6 @@ function perTurn(expected: number, who: string): { ms: number; p10: number } {
   const gaps = at.slice(1).map((t, i) => t - (at[i] as number));
   // The 10th percentile too: on a shared machine the median includes turns that waited for a CPU.
   return { ms: median(gaps), p10: quantile(gaps, 0.1) };
-}
-
-interface Shape {
-  model: string;
-  system: string;
-  prompt: string;
-  tools: unknown[];
-  max_tokens?: number;
 }
 
 function shapeOf(body: unknown): Shape {
