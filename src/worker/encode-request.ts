@@ -12,6 +12,8 @@
 // echoes them (every hook returns its complete data) can be parsed without re-parsing them
 // (decode-reply.ts).
 
+import { messageJson } from "../contract/lib/message-json.ts";
+
 /** Message arrays at least this long (JSON characters) are reported in `sent`. */
 export const ECHO_MIN_CHARS = 64 * 1024;
 
@@ -24,41 +26,7 @@ export interface SentArray {
 /** Top-level data fields that hold message arrays. */
 const MESSAGE_FIELDS = new Set(["history", "messages", "candidate"]);
 
-/**
- * At most this many characters of message JSON are cached (a ~1M-token history is ~4M characters): the
- * oldest entries are dropped first, so a long session holds a bounded cache, and messages that leave the
- * history (compacted away) leave it too (weak keys; their entries age out of the order below).
- */
-export const CACHE_MAX_CHARS = 8 * 1024 * 1024;
-
-const cache = new WeakMap<object, string>();
-/** insertion order of the cached entries with their sizes, oldest first from `head` */
-const order: { key: WeakRef<object>; chars: number }[] = [];
-let head = 0;
-let cachedChars = 0;
-
-function remember(m: object, text: string): void {
-  if (text.length > CACHE_MAX_CHARS) return;
-  cache.set(m, text);
-  order.push({ key: new WeakRef(m), chars: text.length });
-  cachedChars += text.length;
-  while (cachedChars > CACHE_MAX_CHARS && head < order.length) {
-    const oldest = order[head++] as { key: WeakRef<object>; chars: number };
-    cachedChars -= oldest.chars;
-    const key = oldest.key.deref();
-    if (key) cache.delete(key);
-  }
-  // Drop the consumed front now and then instead of shifting the array on every eviction.
-  if (head > 4096 && head * 2 > order.length) {
-    order.splice(0, head);
-    head = 0;
-  }
-}
-
-/** Characters of message JSON currently counted against CACHE_MAX_CHARS (tests, benchmarks). */
-export function cachedMessageChars(): number {
-  return cachedChars;
-}
+export { CACHE_MAX_CHARS, cachedMessageChars } from "../contract/lib/message-json.ts";
 
 function hasToJSON(v: unknown): boolean {
   return typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function";
@@ -77,12 +45,7 @@ function encodeMessages(list: readonly unknown[]): string | undefined {
     // A hole reads as undefined and is not plain: JSON.stringify writes it as null, so leave it to it.
     const m = list[i];
     if (!isPlain(m)) return undefined;
-    let text = cache.get(m);
-    if (text === undefined) {
-      text = JSON.stringify(m);
-      remember(m, text);
-    }
-    parts[i] = text;
+    parts[i] = messageJson(m);
   }
   return `[${parts.join(",")}]`;
 }
