@@ -1,10 +1,12 @@
 // Where the API key comes from: the environment first, then config_dir/auth.json — which must not be
 // readable by other users. Keys are returned to the caller and never written to logs or messages.
+
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { AuthFile, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import { parseWith, readJson } from "../contract/lib/json-file.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
 export const NO_KEY = "none";
@@ -60,7 +62,7 @@ function fromAuthFile(provider: ProviderName, dir: string): string | undefined {
 export function resolveApiKey(
   provider: ProviderName,
   configDir: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = credentialEnv(),
   baseUrl?: string,
 ): string {
   const specific = PROVIDER_ENV[provider];

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
+import { sanitize } from "../../terminal/sanitize.ts";
 import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 
@@ -106,7 +107,8 @@ export const command = defineSubcommand(
         ? `${failed.length} of ${checks.length} module(s) FAILED`
         : `all ${checks.length} module(s) ok`,
     );
-    process.stdout.write(`${out.join("\n")}\n`);
+    // Worker names, problems and paths come from config files and worker output: shown inert.
+    process.stdout.write(`${sanitize(out.join("\n"))}\n`);
     return failed.length ? 1 : 0;
   },
 );
