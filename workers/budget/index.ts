@@ -11,7 +11,10 @@ export const budgetModule = defineWorkerModule({
   payloads: MODULES.budget.payloads,
   hooks: {
     budget(data) {
-      return { ...data, budget: computeBudget(parseHookData("budget", BudgetInput, data)) };
+      const budget = computeBudget(parseHookData("budget", BudgetInput, data));
+      // The core restores the history and drops history_summary from the reply: no need to send it back.
+      const { history_summary: _summary, ...rest } = data;
+      return { ...rest, budget };
     },
   },
 });
