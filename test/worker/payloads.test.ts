@@ -46,18 +46,18 @@ const history = [
 ];
 
 describe("history summaries", () => {
-  test("a module declaring a summary for budget gets history_summary, and the reply gets the history back", async () => {
+  test("a module declaring a summary for before_request gets history_summary, and the reply gets the history back", async () => {
     const log = join(dir, "summary.log");
     const h = host(
-      manifestOf(["budget"], dir, {
-        budget: { exec: [BUN, ECHO, "--module", "budget", "--summary", "budget", "--record", log] },
+      manifestOf(["cache"], dir, {
+        cache: { exec: [BUN, ECHO, "--module", "cache", "--summary", "before_request", "--record", log] },
       }),
     );
-    const out = await h.runHook("budget", { keep: 1, history });
-    expect(out.history).toBe(history);
-    expect(out).toEqual({ keep: 1, trace: ["budget:budget"], history });
-    const [sent] = recorded(log, "budget");
-    expect(sent?.history).toBeUndefined();
+    const out = await h.runHook("before_request", { provider: "openai", keep: 1, messages: history });
+    expect(out.messages).toBe(history);
+    expect(out).toEqual({ provider: "openai", keep: 1, trace: ["cache:before_request"], messages: history });
+    const [sent] = recorded(log, "before_request");
+    expect(sent?.messages).toBeUndefined();
     expect(sent?.history_summary).toEqual({
       count: 5,
       roles: ["system", "user", "assistant", "tool", "assistant"],
@@ -72,11 +72,11 @@ describe("history summaries", () => {
   test("without the declaration the module gets the full history", async () => {
     const log = join(dir, "full.log");
     const h = host(
-      manifestOf(["budget"], dir, { budget: { exec: [BUN, ECHO, "--module", "budget", "--record", log] } }),
+      manifestOf(["cache"], dir, { cache: { exec: [BUN, ECHO, "--module", "cache", "--record", log] } }),
     );
-    await h.runHook("budget", { history });
-    const [sent] = recorded(log, "budget");
-    expect(sent?.history).toEqual(history);
+    await h.runHook("before_request", { provider: "openai", messages: history });
+    const [sent] = recorded(log, "before_request");
+    expect(sent?.messages).toEqual(history);
     expect(sent?.history_summary).toBeUndefined();
   });
 
