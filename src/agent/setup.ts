@@ -10,6 +10,7 @@ import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import { beforeRequestWanted } from "../contract/registry.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
 import { withSteering } from "../manifest/steering.ts";
@@ -223,6 +224,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         toolContext,
         emit: opts.emit,
         maxTurns: opts.maxTurns,
+        beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
       },
