@@ -1,11 +1,11 @@
 // Loads and validates every config_dir file. All optional; every problem is one clear line and exit 2.
-import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve, win32 } from "node:path";
-import { UserError } from "../cli/errors.ts";
+import { errorMessage, UserError } from "../cli/errors.ts";
 import { MODULE_NAMES } from "../manifest/modules.ts";
 import { PROFILE_NAMES } from "../manifest/profiles.ts";
 import { refuseCredentialArgv } from "./credentials.ts";
-import { parseWith, readJson } from "./json-file.ts";
+import { parseWith, readConfigJson } from "./json-file.ts";
+import { readRegularFile } from "./regular-file.ts";
 import {
   type BindingsFile,
   BindingsFile as BindingsSchema,
@@ -37,7 +37,7 @@ function isAbsolutePath(p: string): boolean {
 
 export function loadConfigFile(dir: string): ConfigFile {
   const file = join(dir, "config.json");
-  return parseWith(file, ConfigSchema, readJson(file) ?? {});
+  return parseWith(file, ConfigSchema, readConfigJson(file) ?? {});
 }
 
 /** True when a value in portable plugins.json looks like an executable path or argv. */
@@ -50,7 +50,7 @@ function looksLikeExecutable(v: unknown): boolean {
 
 export function loadPluginsFile(dir: string): PluginsFile {
   const file = join(dir, "plugins.json");
-  const raw = readJson(file) ?? {};
+  const raw = readConfigJson(file) ?? {};
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     for (const [k, v] of Object.entries(raw)) {
       if (k.startsWith("$")) continue;
@@ -74,7 +74,7 @@ export function loadPluginsFile(dir: string): PluginsFile {
 
 export function loadBindingsFile(dir: string): BindingsFile {
   const file = join(dir, "bindings.json");
-  const raw = readJson(file) ?? {};
+  const raw = readConfigJson(file) ?? {};
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     for (const [mod, b] of Object.entries(raw)) {
       if (mod.startsWith("$")) continue;
@@ -111,7 +111,7 @@ export function loadBindingsFile(dir: string): BindingsFile {
 /** compact.json plus, when it names a prompt, a check that the prompt file exists and is ≤ 32000 chars. */
 export function loadCompactFile(dir: string): CompactFile {
   const file = join(dir, "compact.json");
-  const compact = parseWith(file, CompactSchema, readJson(file) ?? {});
+  const compact = parseWith(file, CompactSchema, readConfigJson(file) ?? {});
   if (compact.prompt !== undefined) readCompactPrompt(file, compact.prompt);
   return compact;
 }
@@ -119,10 +119,14 @@ export function loadCompactFile(dir: string): CompactFile {
 /** The text of a compact.json prompt, resolved relative to that file. */
 export function readCompactPrompt(compactFile: string, prompt: string): string {
   const path = resolve(dirname(compactFile), prompt);
-  let text: string;
+  // A UTF-8 character is at most 4 bytes: anything larger cannot be within the character limit.
+  let text: string | undefined;
   try {
-    text = readFileSync(path, "utf8");
-  } catch {
+    text = readRegularFile(path, MAX_PROMPT_CHARS * 4, "a compact prompt");
+  } catch (err) {
+    throw new UserError(`${compactFile}: field prompt: ${errorMessage(err)}`);
+  }
+  if (text === undefined) {
     throw new UserError(
       `${compactFile}: field prompt: cannot read "${path}"; create it or fix the path (relative to compact.json)`,
     );
@@ -137,7 +141,7 @@ export function readCompactPrompt(compactFile: string, prompt: string): string {
 
 export function loadBudgetFile(dir: string): BudgetFile {
   const file = join(dir, "budget.json");
-  const budget = parseWith(file, BudgetSchema, readJson(file) ?? {});
+  const budget = parseWith(file, BudgetSchema, readConfigJson(file) ?? {});
   const trigger = budget.trigger_ratio ?? 0.85;
   const rearm = budget.rearm_ratio ?? 0.7;
   if (rearm >= trigger) {

@@ -2,12 +2,12 @@
 import { resolve } from "node:path";
 import { UserError } from "../cli/errors.ts";
 import { refuseCredentialArgv } from "../config/credentials.ts";
-import { parseWith, readJson } from "../config/json-file.ts";
+import { parseWith, readConfigJson } from "../config/json-file.ts";
 import { type Manifest, Manifest as ManifestSchema } from "./schema.ts";
 
 export function loadManifestFile(path: string): Manifest {
   const file = resolve(path);
-  const raw = readJson(file);
+  const raw = readConfigJson(file);
   if (raw === undefined)
     throw new UserError(
       `--manifest: "${file}" does not exist; generate one with \`i --runtime manifest PROFILE\``,

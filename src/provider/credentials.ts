@@ -3,7 +3,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../cli/errors.ts";
-import { parseWith, readJson } from "../config/json-file.ts";
+import { parseWith, readConfigJson } from "../config/json-file.ts";
 import { AuthFile, type ProviderName } from "../config/schemas.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
@@ -48,7 +48,7 @@ function fromAuthFile(provider: ProviderName, dir: string): string | undefined {
   }
   if (!exists) return undefined;
   checkPrivate(file);
-  const auth = parseWith(file, AuthFile, readJson(file) ?? {});
+  const auth = parseWith(file, AuthFile, readConfigJson(file) ?? {});
   // The Responses API takes the same key as Chat Completions.
   return provider === "responses" ? (auth.responses ?? auth.openai) : auth[provider];
 }

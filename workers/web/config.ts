@@ -2,7 +2,7 @@
 // config_dir file, reported as one line naming the file and field.
 import { join } from "node:path";
 import { z } from "zod";
-import { parseWith, readJson } from "../../src/config/json-file.ts";
+import { parseWith, readConfigJson } from "../../src/config/json-file.ts";
 
 /** Hard ceilings: the host's 15 s request deadline must never be reached by a fetch. */
 export const MAX_TIMEOUT_MS = 14_000;
@@ -37,7 +37,7 @@ export interface WebSettings {
 /** web.json from `configDir`, with defaults. Throws a UserError (one clear line) when it is invalid. */
 export function loadWebSettings(configDir: string): WebSettings {
   const file = join(configDir, "web.json");
-  const web = parseWith(file, WebFile, readJson(file) ?? {});
+  const web = parseWith(file, WebFile, readConfigJson(file) ?? {});
   return {
     allowPrivate: web.allow_private ?? false,
     searchEndpoint: web.search_endpoint,
