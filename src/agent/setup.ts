@@ -1,19 +1,22 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
-import { join } from "node:path";
 import { UserError } from "../cli/errors.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
+import { checkModuleConfigs } from "../config/module-configs.ts";
 import { configDir, dataDir } from "../config/paths.ts";
+import { checkReserve } from "../config/reserve.ts";
+import type { ProviderName } from "../config/schemas.ts";
 import type { History } from "../history/schema.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
 import type { Manifest } from "../manifest/schema.ts";
 import { withSteering } from "../manifest/steering.ts";
-import { resolveApiKey } from "../provider/credentials.ts";
+import { NO_KEY, resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
+import type { Provider } from "../provider/types.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { coreToolDecls } from "../tools/index.ts";
@@ -37,6 +40,8 @@ export interface SetupOptions extends RunFlags {
   steeringQueue?: string;
   /** sessions must already exist (i compact) */
   requireExisting?: boolean;
+  /** i compact: a missing API key is an error only when a model request is made */
+  keyOnlyWhenRequested?: boolean;
 }
 
 export interface AgentRuntime {
@@ -48,23 +53,25 @@ export interface AgentRuntime {
   close(): Promise<void>;
 }
 
-function openSession(
-  opts: SetupOptions,
-  workspace: string,
-  provider: string,
-  model: string,
-): { session: Session; resumed: boolean } {
+/** The saved session a resume names (-r ID, -c, `i compact`), or undefined for a new run. */
+function existingSession(opts: SetupOptions, workspace: string): Session | undefined {
   const dir = dataDir();
-  if (opts.resume) return { session: Session.open(dir, opts.resume), resumed: true };
-  if (opts.continue || opts.requireExisting) {
-    const s = Session.newest(dir, workspace);
-    if (!s)
-      throw new UserError(
-        `no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``,
-      );
-    return { session: s, resumed: true };
-  }
-  return { session: Session.create({ dataDir: dir, workspace, provider, model }), resumed: false };
+  if (opts.resume) return Session.open(dir, opts.resume);
+  if (!opts.continue && !opts.requireExisting) return undefined;
+  const s = Session.newest(dir, workspace);
+  if (!s)
+    throw new UserError(
+      `no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``,
+    );
+  return s;
+}
+
+/**
+ * A provider that fails its first request with `err`: `i compact` with a local compactor makes no model
+ * request, so a missing key is an error only if one is actually needed.
+ */
+function keylessProvider(name: ProviderName, err: UserError): Provider {
+  return { name, stream: () => Promise.reject(err) };
 }
 
 function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeof loadConfig>): Manifest {
@@ -85,32 +92,39 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const workspace = resolveWorkspace(opts.workspace);
   const cfgDir = configDir();
   const cfg = loadConfig(cfgDir);
-  const target = resolveTarget(opts, cfg.config);
+  const existing = existingSession(opts, workspace);
+  const target = resolveTarget(opts, cfg.config, process.env, existing?.meta);
   const model = resolveModel(target.model, cfg.config);
-  const reserve = cfg.budget.reserve_tokens;
-  if (reserve !== undefined && reserve >= model.context_window) {
-    throw new UserError(
-      `${join(cfgDir, "budget.json")}: field reserve_tokens: ${reserve} leaves no room in the ${model.context_window}-token context window of ${model.name}; set it well below the window`,
-    );
+  checkReserve(cfg.budget, model, cfgDir);
+  let apiKey: string | UserError;
+  try {
+    apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
+  } catch (err) {
+    if (!(opts.keyOnlyWhenRequested && err instanceof UserError)) throw err;
+    apiKey = err;
   }
-  const apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
   const manifest = buildManifest(opts, cfgDir, cfg);
+  checkModuleConfigs(manifest, cfgDir);
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
   const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
-  let provider: ReturnType<typeof createProvider>;
+  let provider: Provider;
   try {
     provider = createProvider({
       provider: target.provider,
-      apiKey,
+      apiKey: typeof apiKey === "string" ? apiKey : NO_KEY,
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
       hooks: host,
     });
+    if (typeof apiKey !== "string") provider = keylessProvider(target.provider, apiKey);
   } catch (err) {
     await host.close();
     throw err;
   }
-  const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
+  const resumed = existing !== undefined;
+  const session =
+    existing ??
+    Session.create({ dataDir: dataDir(), workspace, provider: target.provider, model: model.name });
   const unlock = lockSession(session.dir, session.id);
   const close = async () => {
     await host.close();

@@ -18,6 +18,8 @@ import {
   MAX_PROMPT_CHARS,
   type PluginsFile,
   PluginsFile as PluginsSchema,
+  type WebFile,
+  WebFile as WebSchema,
 } from "./schemas.ts";
 
 export interface LoadedConfig {
@@ -150,6 +152,12 @@ export function loadBudgetFile(dir: string): BudgetFile {
     );
   }
   return budget;
+}
+
+/** web.json, read by the built-in web module; the core checks it too, before a session starts. */
+export function loadWebFile(dir: string): WebFile {
+  const file = join(dir, "web.json");
+  return parseWith(file, WebSchema, readConfigJson(file) ?? {});
 }
 
 export function loadConfig(dir: string): LoadedConfig {

@@ -4,6 +4,7 @@
 // fallback: a failed worker fails the request, and the next request starts a fresh process.
 import { join, resolve } from "node:path";
 import { UserError } from "../cli/errors.ts";
+import { ensurePrivateDir } from "../config/paths.ts";
 import { MODULES, type ModuleName } from "../manifest/modules.ts";
 import type { Manifest, ManifestModule } from "../manifest/schema.ts";
 import { declarationDifference } from "./declarations.ts";
@@ -234,6 +235,9 @@ export class WorkerHost implements HookRunner {
   private spawn(group: Group): WorkerProcess {
     this.spawned++;
     const logName = group.modules.length === 1 ? (group.modules[0] as string) : "builtin";
+    // Built-in workers run in config_dir, which `i` owns; on a first run without `i init` it does not
+    // exist yet. A bound module's own cwd is the user's to create: its absence stays an error.
+    if (group.builtin && group.cwd === this.manifest.config_dir) ensurePrivateDir(group.cwd);
     // `let` so the onDead callback may run during construction (a spawn that fails at once) without a TDZ error.
     let proc: WorkerProcess | undefined;
     proc = new WorkerProcess({

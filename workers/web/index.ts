@@ -1,10 +1,12 @@
 // The web module: web_fetch always, web_search when web.json names a search endpoint.
+
+import { MAX_WEB_FETCH_BYTES } from "../../src/config/schemas.ts";
 import { WebFetchInput, WebSearchInput } from "../../src/manifest/modules.ts";
 import { defineWorkerModule, toolError, toolText, type WorkerModule } from "../sdk/module.ts";
 import { registryToolDecl } from "../sdk/registry-decl.ts";
 import { parseToolArgs } from "../sdk/tool-args.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";
-import { loadWebSettings, MAX_FETCH_BYTES, type WebSettings } from "./config.ts";
+import { loadWebSettings, type WebSettings } from "./config.ts";
 import { FetchRefused, fetchPage } from "./fetch-page.ts";
 import { pageText } from "./page-text.ts";
 import { webSearch } from "./search.ts";
@@ -26,7 +28,7 @@ export function createWebModule(settings: WebSettings): WorkerModule {
         const maxBytes = Math.min(
           parsed.value.max_bytes ?? settings.maxBytes,
           settings.maxBytes,
-          MAX_FETCH_BYTES,
+          MAX_WEB_FETCH_BYTES,
         );
         try {
           const page = await fetchPage(parsed.value.url, { ...settings, maxBytes });
