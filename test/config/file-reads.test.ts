@@ -16,7 +16,7 @@ beforeEach(() => {
 afterEach(() => removeDir(dir));
 
 /** The CLI with its own dirs; a hang is killed after 10 s and shows up as a failed exit code. */
-function cli(args: string[]): { code: number | null; stderr: string; ms: number } {
+function cli(args: string[]): { code: number | null; stderr: string; stdout: string; ms: number } {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [MAIN, ...args], {
     cwd: dir,
@@ -24,7 +24,7 @@ function cli(args: string[]): { code: number | null; stderr: string; ms: number 
     encoding: "utf8",
     timeout: 10_000,
   });
-  return { code: r.status, stderr: r.stderr, ms: performance.now() - t0 };
+  return { code: r.status, stderr: r.stderr, stdout: r.stdout, ms: performance.now() - t0 };
 }
 
 function userError(fn: () => unknown): string {
@@ -97,13 +97,13 @@ describe("hostile config files through the CLI: one line, exit 2, no hang", () =
 
   test("a FIFO config.json: -p and doctor", () => {
     fifo(join(dir, "cfg", "config.json"));
-    for (const args of [["-p", "hi", "-m", "gpt-4o"], ["doctor"]]) {
-      const r = cli(args);
-      expect(r.code).toBe(2);
-      expect(r.stderr.trim().split("\n")).toEqual([
-        `${join(dir, "cfg", "config.json")}: is a FIFO (named pipe), not a regular file; replace it with a regular file`,
-      ]);
-    }
+    const line = `${join(dir, "cfg", "config.json")}: is a FIFO (named pipe), not a regular file; replace it with a regular file`;
+    const run = cli(["-p", "hi", "-m", "gpt-4o"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim().split("\n")).toEqual([line]);
+    const doctor = cli(["doctor"]);
+    expect(doctor.code).toBe(2);
+    expect(doctor.stdout).toContain(`  ${line}\n`);
   });
 
   test("config.json and a compact prompt pointing at /dev/zero", () => {
@@ -115,11 +115,13 @@ describe("hostile config files through the CLI: one line, exit 2, no hang", () =
     removeDir(join(dir, "cfg"));
     mkdirSync(join(dir, "cfg"));
     writeFileSync(join(dir, "cfg", "compact.json"), JSON.stringify({ prompt: "/dev/zero" }));
+    const line = `${join(dir, "cfg", "compact.json")}: field prompt: /dev/zero: is a device, not a regular file; replace it with a regular file`;
+    r = cli(["-p", "hi", "-m", "gpt-4o"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toEqual([line]);
     r = cli(["doctor"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split("\n")).toEqual([
-      `${join(dir, "cfg", "compact.json")}: field prompt: /dev/zero: is a device, not a regular file; replace it with a regular file`,
-    ]);
+    expect(r.stdout).toContain(`  ${line}\n`);
   });
 
   test("null and duplicate keys in config.json", () => {
