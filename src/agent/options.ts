@@ -36,17 +36,21 @@ export function resolveTarget(
   env: NodeJS.ProcessEnv = process.env,
   recorded: RecordedTarget = {},
 ): ResolvedTarget {
-  const provider = flags.provider ?? recorded.provider ?? env.I_PROVIDER ?? config.provider ?? "openai";
+  // An empty variable (`export I_MODEL=`) counts as unset, as it does for the API key variables.
+  const fromEnv = (name: string) => env[name]?.trim() || undefined;
+  const provider =
+    flags.provider ?? recorded.provider ?? fromEnv("I_PROVIDER") ?? config.provider ?? "openai";
   if (!PROVIDERS.includes(provider as ProviderName)) {
     const from = flags.provider ? "--provider" : recorded.provider ? "the resumed session" : "I_PROVIDER";
     throw new UserError(`${from}: unknown provider "${provider}"; use openai, anthropic or responses`);
   }
   const sameProvider = !flags.provider || flags.provider === (recorded.provider ?? flags.provider);
-  const model = flags.model ?? (sameProvider ? recorded.model : undefined) ?? env.I_MODEL ?? config.model;
+  const model =
+    flags.model ?? (sameProvider ? recorded.model : undefined) ?? fromEnv("I_MODEL") ?? config.model;
   if (!model) {
     throw new UserError('no model chosen: pass -m NAME, set I_MODEL, or set "model" in config.json');
   }
-  const baseUrl = flags.baseUrl ?? env.I_BASE_URL ?? config.base_url;
+  const baseUrl = flags.baseUrl ?? fromEnv("I_BASE_URL") ?? config.base_url;
   if (baseUrl !== undefined) {
     try {
       const u = new URL(baseUrl);
