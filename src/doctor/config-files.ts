@@ -60,14 +60,14 @@ export function checkConfigFiles(dir: string): ConfigReport {
     (keys) => `private (mode 0600); keys for: ${keys?.join(", ") || "none"}`,
   );
   const rows: Row[] = [config, plugins, bindings, compact, budget, auth];
-  const valueOf = <T>(r: { status: string; value?: T }, dflt: T): T | undefined =>
+  const loaded = <T>(r: { status: string; value?: T }, dflt: T): T | undefined =>
     r.status === "FAILED" ? undefined : (r.value ?? dflt);
   return {
     rows,
-    config: valueOf(config, {}),
-    plugins: valueOf(plugins, {}),
-    bindings: valueOf(bindings, {}),
-    budget: valueOf(budget, {}),
+    config: loaded(config, {}),
+    plugins: loaded(plugins, {}),
+    bindings: loaded(bindings, {}),
+    budget: loaded(budget, {}),
   };
 }
 
