@@ -5,8 +5,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { AgentEvent } from "../src/agent/events.ts";
 import { dim, LOGO, renderEvent } from "../src/console/render.ts";
+import type { AgentEvent } from "../src/contract/events.ts";
 import { startMockServer } from "../test/fixtures/mock-server/index.ts";
 
 const root = mkdtempSync(join(tmpdir(), "i-demo-"));

@@ -1,4 +1,4 @@
-// Embeds prompts/*.txt into src/generated/prompts.ts so the compiled binary (and Deno) carry them without
+// Embeds prompts/*.txt into src/contract/generated/prompts.ts so the compiled binary (and Deno) carry them without
 // file-system access. Run by `npm run gen`; CI fails when the generated file is out of date.
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,5 +13,5 @@ out += "export const PROMPTS = {\n";
 for (const f of names)
   out += `  ${JSON.stringify(f.replace(/\.txt$/, ""))}: ${JSON.stringify(readFileSync(join(dir, f), "utf8"))},\n`;
 out += "} as const;\n\nexport type PromptName = keyof typeof PROMPTS;\n";
-writeFileSync(join(root, "src", "generated", "prompts.ts"), out);
+writeFileSync(join(root, "src", "contract", "generated", "prompts.ts"), out);
 console.log(`embedded ${names.length} prompts`);

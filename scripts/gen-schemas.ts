@@ -1,42 +1,38 @@
-// Generates JSON Schemas from the zod schemas (the single source of truth), so editors can validate config
-// files and worker authors in any language can validate what they send and receive.
-//   schemas/*.json            config_dir files and the manifest
-//   schemas/protocol/*.json   worker protocol messages and the compaction hooks' data
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+// Generates JSON Schemas from the zod schemas of src/contract/ (the single source of truth), so editors can
+// validate config files and worker authors in any language can validate what they send and receive.
+//   schemas/*.json                      config_dir files, the manifest, the `--json` events, session files
+//   schemas/protocol/*.json             the protocol envelope, history, tool results
+//   schemas/protocol/hooks/*.json       each event's request data and reply data (HOOKS)
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { z } from "zod";
-import {
-  AfterCompactReply,
-  BudgetInput,
-  BudgetOutput,
-  CommitReply,
-  LocalRouteReply,
-  ModelRouteReply,
-  PlanReply,
-} from "../src/compaction/schemas.ts";
-import { AuthFile, CONFIG_FILES } from "../src/config/schemas.ts";
-import { History } from "../src/history/schema.ts";
-import { Manifest } from "../src/manifest/schema.ts";
-import {
-  HelloReplyData,
-  HelloRequestData,
-  Reply,
-  Request,
-  ToolEventData,
-  ToolResult,
-} from "../src/worker/protocol.ts";
+import { CompactionRecord } from "../src/contract/compaction.ts";
+import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
+import { AgentEvent } from "../src/contract/events.ts";
+import { History } from "../src/contract/history.ts";
+import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
+import { Manifest } from "../src/contract/manifest.ts";
+import { Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
+import { EventLine, SessionMeta } from "../src/contract/session.ts";
+import { SteerMessage } from "../src/contract/steering.ts";
+import { Usage } from "../src/contract/usage.ts";
 
 const root = join(import.meta.dirname, "..", "schemas");
 
+/** `compact_plan` → `compact-plan` (file names are kebab-case like the rest of the tree). */
+const kebab = (s: string) => s.replaceAll("_", "-");
+
 function write(dir: string, all: Record<string, z.ZodType>): number {
+  // Regenerated from scratch: a schema whose zod source was removed must not linger.
   mkdirSync(dir, { recursive: true });
+  for (const f of readdirSync(dir)) if (f.endsWith(".json")) rmSync(join(dir, f));
   for (const [name, schema] of Object.entries(all)) {
     const json = z.toJSONSchema(schema, {
       target: "draft-2020-12",
       io: "input",
       unrepresentable: "any",
     }) as Record<string, unknown>;
-    const rel = dir === root ? name : `protocol/${name}`;
+    const rel = relative(root, join(dir, name));
     json.$id = `https://i-agent.dev/schemas/${rel}`;
     json.title = `i ${rel}`;
     writeFileSync(join(dir, name), `${JSON.stringify(json, null, 2)}\n`);
@@ -44,21 +40,33 @@ function write(dir: string, all: Record<string, z.ZodType>): number {
   return Object.keys(all).length;
 }
 
-const files = write(root, { ...CONFIG_FILES, "auth.json": AuthFile, "manifest.json": Manifest });
+const files = write(root, {
+  ...CONFIG_FILES,
+  "auth.json": AuthFile,
+  "manifest.json": Manifest,
+  "events.json": AgentEvent,
+  "session-meta.json": SessionMeta,
+  "session-event-line.json": EventLine,
+  "compaction-record.json": CompactionRecord,
+  "steering-queue-line.json": SteerMessage,
+});
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,
   "reply.json": Reply,
-  "hello-request-data.json": HelloRequestData,
-  "hello-reply-data.json": HelloReplyData,
-  "tool-event-data.json": ToolEventData,
-  "tool-result.json": ToolResult,
   "history.json": History,
-  "budget-input.json": BudgetInput,
-  "budget-output.json": BudgetOutput,
-  "compact-plan-reply.json": PlanReply,
-  "before-compact-model-reply.json": ModelRouteReply,
-  "before-compact-local-reply.json": LocalRouteReply,
-  "after-compact-reply.json": AfterCompactReply,
-  "before-compact-commit-reply.json": CommitReply,
+  "tool-decl.json": ToolDecl,
+  "tool-result.json": ToolResult,
+  "usage.json": Usage,
 });
-console.log(`wrote ${files} file schemas to schemas/ and ${protocol} protocol schemas to schemas/protocol/`);
+const hookSchemas: Record<string, z.ZodType> = {
+  "before-compact-model-route.json": ModelRouteReply,
+  "before-compact-local-route.json": LocalRouteReply,
+};
+for (const [event, { request, reply }] of Object.entries(HOOKS)) {
+  hookSchemas[`${kebab(event)}-request.json`] = request;
+  hookSchemas[`${kebab(event)}-reply.json`] = reply;
+}
+const hooks = write(join(root, "protocol", "hooks"), hookSchemas);
+console.log(
+  `wrote ${files} schemas to schemas/, ${protocol} to schemas/protocol/, ${hooks} to schemas/protocol/hooks/`,
+);

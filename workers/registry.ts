@@ -1,5 +1,5 @@
 // The default worker modules built into the `i` executable, loaded only when `i worker` names them.
-import type { ModuleName } from "../src/manifest/modules.ts";
+import type { ModuleName } from "../src/contract/registry.ts";
 import type { WorkerModule } from "./sdk/module.ts";
 
 type Loader = () => Promise<WorkerModule>;

@@ -8,8 +8,8 @@
 //
 // Build: bun examples/local-compactor/build.ts [--windows]. Bind: see README.md next to this file.
 import { parseArgs } from "node:util";
-import type { History, Message } from "../../src/history/schema.ts";
-import { latestCut } from "../../src/history/tool-batches.ts";
+import type { History, Message } from "../../src/contract/history.ts";
+import { latestCut } from "../../src/contract/lib/tool-batches.ts";
 import { type Data, defineWorkerModule } from "../../workers/sdk/module.ts";
 import { serve } from "../../workers/sdk/serve.ts";
 import { capBytes, extractNotes, NOTES_MAX_BYTES } from "./notes.ts";

@@ -12,15 +12,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompactionController } from "../../src/compaction/controller.ts";
-import { estimateRequest } from "../../src/compaction/estimator.ts";
-import type { CompactionRecord } from "../../src/compaction/schemas.ts";
-import type { History } from "../../src/history/schema.ts";
+import type { CompactionRecord } from "../../src/contract/compaction.ts";
+import type { History } from "../../src/contract/history.ts";
+import { estimateRequest } from "../../src/contract/lib/estimator.ts";
+import type { HookEvent } from "../../src/contract/protocol.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import type { Provider } from "../../src/provider/types.ts";
 import { Session } from "../../src/session/session.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
-import type { HookEvent } from "../../src/worker/protocol.ts";
-import type { HookData, HookRunner } from "../../src/worker/types.ts";
+import type { HookData, HookOptions, HookRunner } from "../../src/worker/types.ts";
 import { benchHistory } from "./history-gen.ts";
 import { fmt, median, report } from "./stats.ts";
 
@@ -55,10 +55,10 @@ class TimedHooks implements HookRunner {
   hasHook(e: HookEvent) {
     return this.inner.hasHook(e);
   }
-  async runHook(e: HookEvent, d: HookData) {
+  async runHook(e: HookEvent, d: HookData, o?: HookOptions) {
     const t0 = performance.now();
     try {
-      return await this.inner.runHook(e, d);
+      return await this.inner.runHook(e, d, o);
     } finally {
       const t1 = performance.now();
       let name: string = e;

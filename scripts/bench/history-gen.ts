@@ -1,6 +1,6 @@
 // Synthetic agent sessions for the compaction benchmarks: turns of user → assistant tool call → tool
 // result → assistant text, with realistic mixed content (code-like tool output), sized by token target.
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
 
 const LINE = "  const value = compute(input, options); // keep the result for the next step\n";
 

@@ -7,12 +7,12 @@ import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { LineDecoder } from "../../src/contract/lib/framing.ts";
+import { MAX_LINE_BYTES } from "../../src/contract/protocol.ts";
+import { MODULE_NAMES } from "../../src/contract/registry.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
-import { MODULE_NAMES } from "../../src/manifest/modules.ts";
 import { nowNs, runtimeName } from "../../src/runtime/runtime.ts";
-import { LineDecoder } from "../../src/worker/framing.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
-import { MAX_LINE_BYTES } from "../../src/worker/protocol.ts";
 import { report } from "./stats.ts";
 
 const iterations = Number(process.argv[2] ?? 5000);

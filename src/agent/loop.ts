@@ -1,18 +1,15 @@
-// The agent loop. Hook order per model request (README "Hook order"): system_prompt (once per session),
-// steer, budget (+ compaction when asked), before_request, [wire_request/wire_response], tool calls,
-// checkpoint. The history is validated before every request and every checkpoint.
-import { z } from "zod";
-import { errorMessage } from "../cli/errors.ts";
 import type { CompactionController } from "../compaction/controller.ts";
-import type { History, Message } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
-import { assertValidHistory } from "../history/validate.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
+import type { History, Message } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
+import { assertValidHistory } from "../contract/lib/validate-history.ts";
+import { SteerReply } from "../contract/steering.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import { WorkerError } from "../worker/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
-import type { EmitEvent } from "./events.ts";
 import { runToolBatch } from "./tool-calls.ts";
 
 export interface AgentDeps {
@@ -39,10 +36,11 @@ export interface TurnResult {
 
 const now = () => new Date().toISOString();
 
-/** A `steer` reply: queued messages as `{id, text}` (the contract), plain strings accepted too. */
-const SteerReply = z.looseObject({
-  messages: z.array(z.union([z.string(), z.looseObject({ text: z.string() })])),
-});
+/** Times a reply stopped by the output limit is continued before the turn ends with what there is. */
+export const MAX_LENGTH_CONTINUATIONS = 3;
+/** What the core says to have a reply cut off by the output limit continued (a user message, marked). */
+export const CONTINUE_PROMPT =
+  "[Your previous reply was cut off by the output limit. Continue exactly where it stopped, without repeating anything.]";
 
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
@@ -80,7 +78,7 @@ export class Agent {
         'the reply\'s data.messages must be a list of {"id","text"} messages; the queued messages could not be delivered',
       );
     }
-    return parsed.data.messages
+    return (parsed.data.messages ?? [])
       .map((m) => (typeof m === "string" ? m : m.text))
       .filter((text) => text.trim() !== "");
   }
@@ -132,6 +130,9 @@ export class Agent {
     this.checkpoint("user");
     let recovered = false;
     let turns = 0;
+    // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
+    let continued = "";
+    let continuations = 0;
     while (turns < deps.maxTurns) {
       if (signal?.aborted) return this.finish("", "cancelled", turns);
       await this.steer();
@@ -178,10 +179,34 @@ export class Agent {
       deps.emit({ type: "assistant", message: assistant });
       const calls = assistant.tool_calls ?? [];
       if (calls.length === 0) {
+        const text = continued + contentText(assistant.content);
+        if (res.stop === "length" && continuations < MAX_LENGTH_CONTINUATIONS && !signal?.aborted) {
+          continuations++;
+          continued = text;
+          deps.emit({
+            type: "notice",
+            level: "warn",
+            message: `the reply reached the output limit; asking the model to continue it (${continuations}/${MAX_LENGTH_CONTINUATIONS})`,
+          });
+          this.history.push({
+            role: "user",
+            content: CONTINUE_PROMPT,
+            meta: { ts: now(), continuation: true },
+          });
+          this.checkpoint("continuation");
+          continue;
+        }
         this.checkpoint("final");
         // The end of a turn is a safe point too: what the user typed meanwhile is answered, not left queued.
         if (!signal?.aborted && (await this.steer()) > 0) continue;
-        return this.finish(contentText(assistant.content), res.stop === "length" ? "length" : "end", turns);
+        if (res.stop === "length") {
+          deps.emit({
+            type: "notice",
+            level: "warn",
+            message: `the reply was still cut off by the output limit after ${MAX_LENGTH_CONTINUATIONS} continuations`,
+          });
+        }
+        return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
       const results = await runToolBatch(calls, {
         hooks: deps.hooks,

@@ -1,8 +1,8 @@
 // Resolves what one run needs from flags, environment and config.json, in that order of precedence.
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { UserError } from "../cli/errors.ts";
-import type { ConfigFile, ProviderName } from "../config/schemas.ts";
+import type { ConfigFile, ProviderName } from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
 
 export interface RunFlags {
   model?: string;

@@ -1,7 +1,7 @@
 // `i -p PROMPT`: one non-interactive run. Prints the final assistant text (or, with --json, every event as
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
-import { errorMessage, UserError } from "../cli/errors.ts";
-import type { AgentEvent } from "./events.ts";
+import { errorMessage, UserError } from "../contract/errors.ts";
+import type { AgentEvent } from "../contract/events.ts";
 import { type SetupOptions, setupAgent } from "./setup.ts";
 
 export interface PrintOptions extends Omit<SetupOptions, "emit"> {

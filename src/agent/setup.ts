@@ -1,17 +1,18 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
-import { UserError } from "../cli/errors.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import { checkReserve } from "../config/reserve.ts";
-import type { ProviderName } from "../config/schemas.ts";
-import type { History } from "../history/schema.ts";
+import type { ProviderName } from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
+import type { History } from "../contract/history.ts";
+import type { Manifest } from "../contract/manifest.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
-import type { Manifest } from "../manifest/schema.ts";
 import { withSteering } from "../manifest/steering.ts";
 import { NO_KEY, resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
@@ -22,7 +23,6 @@ import { Session } from "../session/session.ts";
 import { coreToolDecls } from "../tools/index.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
-import type { EmitEvent } from "./events.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";

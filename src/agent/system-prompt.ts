@@ -1,5 +1,5 @@
 // The system prompt: the embedded default, then every `system_prompt` hook in manifest order.
-import { PROMPTS } from "../generated/prompts.ts";
+import { PROMPTS } from "../contract/generated/prompts.ts";
 import type { HookRunner } from "../worker/types.ts";
 
 export async function buildSystemPrompt(

@@ -1,19 +1,19 @@
 // Runs one batch of tool calls from an assistant message: core tools in-process, module tools through their
 // worker. Every call gets exactly one result, in order, so the history stays valid whatever happens.
-import { errorMessage } from "../cli/errors.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
 import {
   type Content,
   contentWithImageMarkers,
   type Message,
   type Part,
   type ToolCall,
-} from "../history/schema.ts";
+} from "../contract/history.ts";
+import { capText, formatBytes } from "../contract/lib/truncate.ts";
 import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
-import { capText, formatBytes } from "../tools/truncate.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
-import type { EmitEvent } from "./events.ts";
 
 /** Module tool output is untrusted and unbounded: its text is capped, in total, before it enters history. */
 export const MODULE_OUTPUT_MAX_CHARS = 50_000;

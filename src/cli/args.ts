@@ -2,7 +2,7 @@
 // usage errors (exit 2) with one clear line.
 import { stripVTControlCharacters } from "node:util";
 import { type ArgsDef, parseArgs } from "citty";
-import { UserError } from "./errors.ts";
+import { UserError } from "../contract/errors.ts";
 
 function kebab(s: string): string {
   return s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);

@@ -1,8 +1,8 @@
 #!/usr/bin/env bun
 // Entry point of `i`. Kept tiny so `i --version` starts fast: every command is imported only when used.
 import pkg from "../../package.json" with { type: "json" };
+import { errorMessage, UserError } from "../contract/errors.ts";
 import type { Command } from "./command.ts";
-import { errorMessage, UserError } from "./errors.ts";
 
 type Loader = () => Promise<{ command: Command }>;
 

@@ -1,18 +1,19 @@
 // Running the `budget` hook and reading its answer. The core never invents an estimate: without a budget
 // module there is no comparable figure, and compaction cannot be checked, so it cannot run.
-import { errorMessage } from "../cli/errors.ts";
-import type { ModelInfo } from "../config/schemas.ts";
-import type { History } from "../history/schema.ts";
-import type { ToolDecl } from "../worker/protocol.ts";
-import type { HookData, HookRunner } from "../worker/types.ts";
-import { CompactionError } from "./errors.ts";
+
 import {
   type BudgetModel,
   BudgetOutput,
   type BudgetPolicy,
   type BudgetResult,
   type UsageSample,
-} from "./schemas.ts";
+} from "../contract/compaction.ts";
+import type { ModelInfo } from "../contract/config.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { History } from "../contract/history.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
+import type { HookData, HookRunner } from "../worker/types.ts";
+import { CompactionError } from "./errors.ts";
 
 export interface BudgetCall {
   history: History;

@@ -1,13 +1,14 @@
 // The checks a compactor cannot bypass (seed 000): where it may cut, and what a candidate history must
 // satisfy before it replaces the session's history.
-import type { History } from "../history/schema.ts";
-import { isSafeCut } from "../history/tool-batches.ts";
-import { validateHistory } from "../history/validate.ts";
+
+import type { BudgetModel, BudgetResult } from "../contract/compaction.ts";
+import type { History, Message } from "../contract/history.ts";
+import { textTokens } from "../contract/lib/estimator.ts";
+import { jsonEqual } from "../contract/lib/json-equal.ts";
+import { isSafeCut } from "../contract/lib/tool-batches.ts";
+import { validateHistory } from "../contract/lib/validate-history.ts";
 import { calibrationFactor, sameEstimator } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
-import { textTokens } from "./estimator.ts";
-import { jsonEqual } from "./json-equal.ts";
-import type { BudgetModel, BudgetResult } from "./schemas.ts";
 import { SUMMARY_MAX_TOKENS, SUMMARY_MAX_WINDOW_SHARE, summaryCap } from "./summary-request.ts";
 
 /** `2 <= cut < history.length`, an integer, at a user or assistant message, splitting no tool batch. */
@@ -95,4 +96,33 @@ export function checkCandidateBudget(baseline: BudgetResult, after: BudgetResult
     );
   }
   return effective;
+}
+
+/**
+ * The prune route may only shorten tool outputs: the same messages in the same order, every field but a
+ * tool message's text content unchanged, and that content no longer than before. So a prune can free
+ * context but cannot lose or rewrite a word of the conversation.
+ */
+export function checkPruned(original: readonly Message[], pruned: unknown): Message[] {
+  const fail = (why: string) =>
+    new CompactionError("before_compact", `the pruned messages are not a pruning of the span: ${why}`);
+  if (!Array.isArray(pruned)) throw fail("pruned must be a list of messages");
+  if (pruned.length !== original.length)
+    throw fail(`${pruned.length} messages came back for the ${original.length} sent`);
+  for (let i = 0; i < original.length; i++) {
+    const was = original[i] as Message;
+    const now = pruned[i] as Message | undefined;
+    if (now === was) continue;
+    if (typeof now !== "object" || now === null) throw fail(`pruned[${i}] is not a message`);
+    const { content: wasContent, ...wasRest } = was;
+    const { content: nowContent, ...nowRest } = now;
+    if (!jsonEqual(nowRest, wasRest)) throw fail(`pruned[${i}] changed more than its content`);
+    if (jsonEqual(nowContent, wasContent)) continue;
+    if (was.role !== "tool" || typeof wasContent !== "string" || typeof nowContent !== "string")
+      throw fail(
+        `pruned[${i}] is a ${was.role} message; only the text output of tool messages may be shortened`,
+      );
+    if (nowContent.length >= wasContent.length) throw fail(`pruned[${i}] is not shorter than before`);
+  }
+  return pruned as Message[];
 }

@@ -4,25 +4,28 @@
 // breaker, so a broken compactor cannot turn every request into a failing compaction; a manual success
 // closes it.
 
-import type { CompactionReason, EmitEvent } from "../agent/events.ts";
-import { errorMessage } from "../cli/errors.ts";
-import type { ModelInfo } from "../config/schemas.ts";
-import type { History } from "../history/schema.ts";
-import type { Manifest } from "../manifest/schema.ts";
+import type { BudgetPolicy, UsageSample } from "../contract/compaction.ts";
+import type { ModelInfo } from "../contract/config.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { CompactionReason, EmitEvent } from "../contract/events.ts";
+import type { History } from "../contract/history.ts";
+import type { Manifest } from "../contract/manifest.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
 import type { Provider, Usage } from "../provider/types.ts";
-import type { ToolDecl } from "../worker/protocol.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
 import { BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
-import type { BudgetPolicy, UsageSample } from "./schemas.ts";
 
 export const MAX_CONSECUTIVE_AUTO_FAILURES = 3;
 
 /** What the controller needs of a session: the atomic compaction commit and an id for notifications. */
 export interface ControllerSession extends CompactionSink {
   readonly id: string;
+  /** the state saved by an earlier run of this session (a resumed session keeps its trigger and breaker) */
+  readonly compactionState?: { armed: boolean; failures: number } | undefined;
+  saveCompactionState?(state: { armed: boolean; failures: number }): void;
 }
 
 export interface ControllerDeps {
@@ -53,6 +56,11 @@ export class CompactionController {
   private readonly ownTrigger: boolean;
 
   constructor(private readonly deps: ControllerDeps) {
+    const saved = deps.session.compactionState;
+    if (saved) {
+      this.armed = saved.armed;
+      this.failures = saved.failures;
+    }
     this.ownTrigger = (deps.manifest?.hooks.compact_plan ?? []).some((ref) => !ref.builtin);
     const policy: BudgetPolicy = { ...deps.policy };
     this.pipeline = {
@@ -66,6 +74,7 @@ export class CompactionController {
       onStreamEvent: (ev) => {
         if (ev.type === "retry") deps.emit(ev);
       },
+      onNote: (message) => deps.emit({ type: "notice", level: "info", message: `compaction: ${message}` }),
     };
   }
 
@@ -96,6 +105,7 @@ export class CompactionController {
     const reading = await this.read(history, tools);
     const b = reading.budget;
     if (b.armed !== undefined) this.armed = b.armed;
+    this.persist();
     const total = effectiveTotal(b);
     this.deps.emit({
       type: "budget",
@@ -267,6 +277,7 @@ export class CompactionController {
     this.failures = 0;
     this.usage = undefined;
     this.armed = outcome.after.armed ?? true;
+    this.persist();
     emit({
       type: "compaction",
       phase: "done",
@@ -296,8 +307,14 @@ export class CompactionController {
     return outcome.history;
   }
 
+  /** The trigger and breaker state goes into the session (written only when it changed). */
+  private persist(): void {
+    this.deps.session.saveCompactionState?.({ armed: this.armed, failures: this.failures });
+  }
+
   private countFailure(): void {
     this.failures++;
+    this.persist();
     if (this.failures === MAX_CONSECUTIVE_AUTO_FAILURES) {
       this.deps.emit({
         type: "notice",

@@ -1,6 +1,6 @@
 // Which modules took part in a compaction, for its record in events.jsonl: a replaced compactor is named
 // with its executable, so a later reader can tell which implementation wrote a summary.
-import type { Manifest } from "../manifest/schema.ts";
+import type { Manifest } from "../contract/manifest.ts";
 
 const COMPACTION_HOOKS = [
   "budget",

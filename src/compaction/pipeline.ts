@@ -3,16 +3,6 @@
 // CompactionError naming the step; nothing is committed before the last check passes, and no tool runs.
 
 import type { z } from "zod";
-import { errorMessage } from "../cli/errors.ts";
-import type { ModelInfo } from "../config/schemas.ts";
-import type { History, ImagePart, Message } from "../history/schema.ts";
-import { validateHistory } from "../history/validate.ts";
-import type { Provider, StreamEvent } from "../provider/types.ts";
-import type { ToolDecl } from "../worker/protocol.ts";
-import type { HookData, HookRunner } from "../worker/types.ts";
-import { type BudgetReading, budgetModel, readBudget } from "./budget-call.ts";
-import { checkCandidateBudget, checkCandidateShape, checkCut, checkSummarySize } from "./checks.ts";
-import { CompactionError, type CompactionStep } from "./errors.ts";
 import {
   AfterCompactReply,
   type BudgetPolicy,
@@ -23,7 +13,23 @@ import {
   ModelRouteReply,
   PlanReply,
   type UsageSample,
-} from "./schemas.ts";
+} from "../contract/compaction.ts";
+import type { ModelInfo } from "../contract/config.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { History, ImagePart, Message } from "../contract/history.ts";
+import { validateHistory } from "../contract/lib/validate-history.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
+import type { Provider, StreamEvent } from "../provider/types.ts";
+import type { HookData, HookOptions, HookRunner } from "../worker/types.ts";
+import { type BudgetReading, budgetModel, readBudget } from "./budget-call.ts";
+import {
+  checkCandidateBudget,
+  checkCandidateShape,
+  checkCut,
+  checkPruned,
+  checkSummarySize,
+} from "./checks.ts";
+import { CompactionError, type CompactionStep } from "./errors.ts";
 import { requestSummary } from "./summary-request.ts";
 import { wrapSummary } from "./transcript.ts";
 
@@ -42,6 +48,8 @@ export interface PipelineDeps {
   /** module names declaring the compaction hooks, for the record */
   modules?: string[];
   onStreamEvent?: (ev: StreamEvent) => void;
+  /** a step worth telling the user (summary chunks, continuations, condensing, image fallbacks) */
+  onNote?: (message: string) => void;
 }
 
 export interface CompactionRequest {
@@ -69,11 +77,19 @@ export type CompactionOutcome =
     }
   | { status: "declined"; reason: string; baseline: BudgetResult };
 
+const MAX_NOTES = 5;
+const MAX_NOTE_CHARS = 500;
+
 type CompactHook = "compact_plan" | "before_compact" | "after_compact" | "before_compact_commit";
 
-async function hook(hooks: HookRunner, step: CompactHook, data: HookData): Promise<HookData> {
+async function hook(
+  hooks: HookRunner,
+  step: CompactHook,
+  data: HookData,
+  opts?: HookOptions,
+): Promise<HookData> {
   try {
-    return await hooks.runHook(step, data);
+    return await hooks.runHook(step, data, opts);
   } catch (err) {
     throw new CompactionError(step, errorMessage(err));
   }
@@ -94,6 +110,36 @@ export function summaryMessage(summary: string, retained: readonly ImagePart[]):
     role: "user",
     content: retained.length > 0 ? [{ type: "text", text }, ...retained] : text,
     meta: { summary: true, untrusted: true },
+  };
+}
+
+/** The summary of the local or the model-assisted route, as `before_compact` chose. */
+async function summarise(
+  deps: PipelineDeps,
+  prepared: HookData,
+): Promise<{ route: "local" | "model"; summary: string; retained: ImagePart[]; requests: number }> {
+  if ("summary" in prepared) {
+    // Presence of `summary` selects the local route; a malformed one fails, never falls back.
+    const local = parseReply("before_compact", LocalRouteReply, prepared, "the local summary");
+    return { route: "local", summary: local.summary, retained: local.retained_images ?? [], requests: 0 };
+  }
+  const m = parseReply("before_compact", ModelRouteReply, prepared, "the summary request preparation");
+  const asked = await requestSummary({
+    hooks: deps.hooks,
+    provider: deps.provider,
+    model: budgetModel(deps.model),
+    policy: deps.policy,
+    prompt: m.prompt,
+    messages: m.messages,
+    summaryImages: m.summary_images ?? [],
+    ...(deps.onStreamEvent ? { onEvent: deps.onStreamEvent } : {}),
+    ...(deps.onNote ? { onNote: deps.onNote } : {}),
+  });
+  return {
+    route: "model",
+    summary: asked.summary,
+    retained: m.retained_images ?? [],
+    requests: asked.requests,
   };
 }
 
@@ -165,51 +211,56 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   if (req.instructions) prepareInput.instructions = req.instructions;
   const prepared = await hook(hooks, "before_compact", prepareInput);
   if ("state" in prepared) state = prepared.state;
+  // `notes`: what a compactor wants the user to know (e.g. an images fallback); a few short lines at most.
+  if (Array.isArray(prepared.notes))
+    for (const note of prepared.notes.slice(0, MAX_NOTES))
+      if (typeof note === "string" && note.trim() !== "") deps.onNote?.(note.slice(0, MAX_NOTE_CHARS));
+  const suffix = history.slice(cut);
   let route: CompactionRecord["route"];
-  let summary: string;
-  let retained: ImagePart[];
-  if ("summary" in prepared) {
-    // Presence of `summary` selects the local route; a malformed one fails, never falls back.
-    const local = parseReply("before_compact", LocalRouteReply, prepared, "the local summary");
-    route = "local";
-    summary = local.summary;
-    retained = local.retained_images ?? [];
+  let summary = "";
+  let summaryRequests = 0;
+  let draft: History;
+  if ("pruned" in prepared) {
+    // The prune route (an extension of the built-in policy): old tool outputs shortened, nothing
+    // summarised, so there is no summary to postprocess; the candidate goes through every commit check.
+    route = "prune";
+    const pruned = checkPruned(prepareInput.messages as Message[], prepared.pruned);
+    draft = [history[0] as Message, ...pruned, ...suffix];
   } else {
-    const m = parseReply("before_compact", ModelRouteReply, prepared, "the summary request preparation");
-    route = "model";
-    retained = m.retained_images ?? [];
-    summary = await requestSummary({
-      hooks,
-      provider: deps.provider,
-      model,
-      policy: deps.policy,
-      prompt: m.prompt,
-      messages: m.messages,
-      summaryImages: m.summary_images ?? [],
-      ...(deps.onStreamEvent ? { onEvent: deps.onStreamEvent } : {}),
-    });
+    const made = await summarise(deps, prepared);
+    route = made.route;
+    summaryRequests = made.requests;
+    // 4. Postprocess.
+    const post = await hook(hooks, "after_compact", { summary: made.summary, state });
+    summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
+    if ("state" in post) state = post.state;
+    checkSummarySize(summary, model);
+    draft = [history[0] as Message, summaryMessage(summary, made.retained), ...suffix];
   }
 
-  // 4. Postprocess.
-  const post = await hook(hooks, "after_compact", { summary, state });
-  summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
-  if ("state" in post) state = post.state;
-  checkSummarySize(summary, model);
-
-  // 5. Candidate, reference snapshots, checks. The compacted span is not sent again: a compactor that
-  // needs it at commit (the built-in one lists the files it used) keeps what it needs in its state.
-  const draft: History = [history[0] as Message, summaryMessage(summary, retained), ...history.slice(cut)];
-  const committed = await hook(hooks, "before_compact_commit", {
-    candidate: draft,
-    summary,
-    cut,
-    state,
-    workspace,
-  });
-  const reply = parseReply("before_compact_commit", CommitReply, committed, "the candidate history");
-  // Validated (shape and tool-call rules) by checkCandidateShape before anything else reads it.
-  const candidate = reply.candidate as History;
-  checkCandidateShape(candidate, history, cut);
+  // 5. Candidate, restoration, checks. The compacted span is not sent again: a compactor that needs it at
+  // commit (the built-in one restores files and the user's messages) keeps what it needs in its state.
+  // The candidate is checked after each module of the commit pipeline, so a broken one is named.
+  let candidate = draft;
+  const committed = await hook(
+    hooks,
+    "before_compact_commit",
+    { candidate: draft, ...(route === "prune" ? {} : { summary }), route, cut, state, workspace },
+    {
+      afterEach: (_module, reply) => {
+        const parsed = CommitReply.safeParse(reply);
+        if (!parsed.success) return "the reply has no candidate message list";
+        try {
+          checkCandidateShape(parsed.data.candidate as History, history, cut);
+        } catch (err) {
+          return err instanceof CompactionError ? err.detail : errorMessage(err);
+        }
+        return undefined;
+      },
+    },
+  );
+  // Checked (shape and tool-call rules) after the module that returned it.
+  candidate = (committed as { candidate: History }).candidate;
   const after = await readBudget(hooks, model, deps.policy, {
     history: candidate,
     tools: req.tools,
@@ -227,6 +278,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     before_tokens: baseline.budget.estimates.total,
     after_tokens: after.budget.estimates.total,
     summary_chars: summary.length,
+    summary_requests: summaryRequests,
     modules: deps.modules ?? [],
     duration_ms: Date.now() - started,
   };

@@ -1,20 +1,31 @@
 // The model-assisted route: the core asks the model for the summary itself (the compactor never sees the
-// API key). The request carries no tools, is budget-checked before any HTTP, and must end normally
-// without tool calls.
-import { errorMessage } from "../cli/errors.ts";
-import type { History, ImagePart, Message } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
+// API key). Every request carries no tools, is budget-checked before any HTTP, and must end without tool
+// calls. Nothing the summariser is shown is cut to make it fit:
+//   - material larger than one request is summarised in chunks, oldest first, each chunk's summary
+//     carried whole into the next request (summary-chunks.ts);
+//   - a reply stopped by the output limit is continued (bounded), not dropped;
+//   - a summary over the cap is sent back to be condensed (bounded), never truncated.
+import type { BudgetModel, BudgetPolicy } from "../contract/compaction.ts";
+import { errorMessage } from "../contract/errors.ts";
+import { PROMPTS } from "../contract/generated/prompts.ts";
+import type { History, ImagePart, Message } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
+import { textTokens } from "../contract/lib/estimator.ts";
 import { type Provider, ProviderError, type StreamEvent } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
-import { effectiveTotal, readBudget } from "./budget-call.ts";
+import { type BudgetReading, effectiveTotal, readBudget } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
-import type { BudgetModel, BudgetPolicy } from "./schemas.ts";
-import { renderTranscript, wrapTranscript } from "./transcript.ts";
+import { planChunks } from "./summary-chunks.ts";
+import { joinBlocks, renderBlocks, wrapSummary, wrapTranscript } from "./transcript.ts";
 
 /** A summary longer than this is oversized whatever the window (one compact message, as codex caps it). */
 export const SUMMARY_MAX_TOKENS = 20_000;
 /** …and it may not take more than this share of the context window. */
 export const SUMMARY_MAX_WINDOW_SHARE = 0.25;
+/** Continuations asked for when one summary reply is stopped by the output limit. */
+export const MAX_SUMMARY_CONTINUATIONS = 2;
+/** Requests to condense a summary that came back over the cap, before the compaction fails. */
+export const MAX_CONDENSE_ROUNDS = 2;
 
 export function summaryCap(model: BudgetModel): number {
   return Math.max(
@@ -32,6 +43,15 @@ export interface SummaryRequestInput {
   messages: Message[];
   summaryImages: ImagePart[];
   onEvent?: (ev: StreamEvent) => void;
+  /** what happened beyond one plain request (chunks, continuations, condensing), for the user */
+  onNote?: (message: string) => void;
+}
+
+export interface SummaryOutcome {
+  summary: string;
+  /** model requests made for this summary (chunks, continuations and condensing included) */
+  requests: number;
+  chunks: number;
 }
 
 export function buildSummaryRequest(
@@ -39,34 +59,146 @@ export function buildSummaryRequest(
   messages: readonly Message[],
   images: ImagePart[],
 ): History {
-  const wrapped = wrapTranscript(renderTranscript(messages));
+  return summaryRequestOf(prompt, joinBlocks(renderBlocks(messages)), images);
+}
+
+export function summaryRequestOf(prompt: string, transcript: string, images: readonly ImagePart[]): History {
+  const wrapped = wrapTranscript(transcript);
   return [
     { role: "system", content: prompt },
     { role: "user", content: images.length > 0 ? [{ type: "text", text: wrapped }, ...images] : wrapped },
   ];
 }
 
-export async function requestSummary(input: SummaryRequestInput): Promise<string> {
-  const { model } = input;
-  const maxOut = Math.min(summaryCap(model), model.max_output_tokens ?? Number.POSITIVE_INFINITY);
-  const request = buildSummaryRequest(input.prompt, input.messages, input.summaryImages);
-  // Budget check before HTTP, with room reserved for the summary instead of the usual reserve.
-  const check = await readBudget(input.hooks, model, input.policy, {
+/** How a chunk's summary is shown to the request for the next chunk: as a summary message is rendered. */
+export function carriedSummaryBlock(summary: string): string {
+  return `[user]\n${wrapSummary(summary)}`;
+}
+
+/** Room for the summary in each request: the cap, or the model's output limit when that is smaller. */
+export function summaryOutputTokens(model: BudgetModel): number {
+  return Math.min(summaryCap(model), model.max_output_tokens ?? Number.POSITIVE_INFINITY);
+}
+
+/** The budget reading of a summary request, with room reserved for the summary instead of the usual reserve. */
+export function checkSummaryBudget(input: SummaryRequestInput, request: History): Promise<BudgetReading> {
+  return readBudget(input.hooks, input.model, input.policy, {
     history: request,
     tools: [],
     armed: true,
-    policy: { ...input.policy, reserve_tokens: maxOut },
+    policy: { ...input.policy, reserve_tokens: summaryOutputTokens(input.model) },
   });
-  if (check.budget.recommendation === "over") {
-    throw new CompactionError(
-      "summary_request",
-      `the summary request needs about ${effectiveTotal(check.budget)} tokens, over the ${check.budget.hard_limit}-token limit of model ${model.name} (${maxOut} kept for the summary); nothing was sent. Compact more often (lower trigger_ratio in budget.json) or keep fewer recent messages`,
+}
+
+function overBudget(input: SummaryRequestInput, reading: BudgetReading, what: string): CompactionError {
+  const maxOut = summaryOutputTokens(input.model);
+  return new CompactionError(
+    "summary_request",
+    `${what} needs about ${effectiveTotal(reading.budget)} tokens, over the ${reading.budget.hard_limit}-token limit of model ${input.model.name} (${maxOut} kept for the summary); nothing was sent. Compact more often (lower trigger_ratio in budget.json) or keep fewer recent messages`,
+  );
+}
+
+export async function requestSummary(input: SummaryRequestInput): Promise<SummaryOutcome> {
+  const blocks = renderBlocks(input.messages);
+  const measure = async (b: readonly string[]) =>
+    (await checkSummaryBudget(input, summaryRequestOf(input.prompt, joinBlocks(b), input.summaryImages)))
+      .budget;
+  const carriedRoom = summaryCap(input.model) + Math.ceil(textTokens(carriedSummaryBlock("")));
+  const chunks = await planChunks(blocks, measure, carriedRoom);
+  if (chunks.length > 1) {
+    input.onNote?.(
+      `the material to summarise is larger than one summary request holds: summarising it in ${chunks.length} chunks, oldest first`,
     );
   }
+  const counter = { requests: 0 };
+  let carried: string | undefined;
+  for (let k = 0; k < chunks.length; k++) {
+    const body = carried === undefined ? chunks[k] : [carriedSummaryBlock(carried), ...(chunks[k] ?? [])];
+    // Images belong to the most recent material: they go with the last chunk.
+    const images = k === chunks.length - 1 ? input.summaryImages : [];
+    const request = summaryRequestOf(input.prompt, joinBlocks(body ?? []), images);
+    const what = chunks.length > 1 ? `summary request ${k + 1} of ${chunks.length}` : "the summary request";
+    carried = await summaryWithinCap(input, request, what, counter);
+  }
+  return { summary: carried as string, requests: counter.requests, chunks: chunks.length };
+}
+
+/** One summary, continued when cut off and condensed while over the cap. */
+async function summaryWithinCap(
+  input: SummaryRequestInput,
+  request: History,
+  what: string,
+  counter: { requests: number },
+): Promise<string> {
+  let text = await askContinued(input, request, what, counter);
+  const cap = summaryCap(input.model);
+  for (let round = 1; ; round++) {
+    const tokens = Math.ceil(textTokens(text));
+    if (tokens <= cap) return text;
+    if (round > MAX_CONDENSE_ROUNDS) {
+      throw new CompactionError(
+        "summary_request",
+        `the summary is still about ${tokens} tokens after ${MAX_CONDENSE_ROUNDS} requests to condense it, over the cap of ${cap}; nothing was cut or committed`,
+      );
+    }
+    input.onNote?.(
+      `the summary is about ${tokens} tokens, over the cap of ${cap}: asking the model to condense it (${round}/${MAX_CONDENSE_ROUNDS})`,
+    );
+    const condense: History = [
+      { role: "system", content: PROMPTS["compact-condense"].replaceAll("{{max_tokens}}", String(cap)) },
+      { role: "user", content: wrapTranscript(text) },
+    ];
+    text = await askContinued(input, condense, "the request to condense the summary", counter);
+  }
+}
+
+/** Ask, and while the reply is stopped by the output limit, ask it to continue (bounded). */
+async function askContinued(
+  input: SummaryRequestInput,
+  request: History,
+  what: string,
+  counter: { requests: number },
+): Promise<string> {
+  const parts: string[] = [];
+  let messages = request;
+  for (let continuation = 0; ; continuation++) {
+    const reply = await askOnce(input, messages, what, counter);
+    parts.push(reply.text);
+    if (reply.stop === "end") break;
+    if (continuation >= MAX_SUMMARY_CONTINUATIONS) {
+      throw new CompactionError(
+        "summary_request",
+        `the model's summary was still cut off at ${summaryOutputTokens(input.model)} output tokens after ${MAX_SUMMARY_CONTINUATIONS} continuations`,
+      );
+    }
+    input.onNote?.(
+      `the summary reached the output limit: asking the model to continue it (${continuation + 1}/${MAX_SUMMARY_CONTINUATIONS})`,
+    );
+    messages = [
+      ...messages,
+      { role: "assistant", content: reply.text },
+      { role: "user", content: PROMPTS["continue-summary"] },
+    ];
+  }
+  const text = parts.join("");
+  if (text.trim() === "") throw new CompactionError("summary_request", "the model returned an empty summary");
+  return text;
+}
+
+async function askOnce(
+  input: SummaryRequestInput,
+  request: History,
+  what: string,
+  counter: { requests: number },
+): Promise<{ text: string; stop: "end" | "length" }> {
+  const maxOut = summaryOutputTokens(input.model);
+  const check = await checkSummaryBudget(input, request);
+  if (check.budget.recommendation === "over") throw overBudget(input, check, what);
   let res: Awaited<ReturnType<Provider["stream"]>>;
+  counter.requests++;
   try {
     res = await input.provider.stream(
-      { model: model.name, messages: request, tools: [], max_output_tokens: maxOut },
+      { model: input.model.name, messages: request, tools: [], max_output_tokens: maxOut },
       input.onEvent,
     );
   } catch (err) {
@@ -79,12 +211,8 @@ export async function requestSummary(input: SummaryRequestInput): Promise<string
   if (res.message.tool_calls && res.message.tool_calls.length > 0) {
     throw new CompactionError("summary_request", "the model answered the summary request with tool calls");
   }
-  if (res.stop !== "end") {
-    const why =
-      res.stop === "length" ? `was cut off at ${maxOut} output tokens` : `stopped abnormally (${res.stop})`;
-    throw new CompactionError("summary_request", `the model's summary ${why}`);
+  if (res.stop !== "end" && res.stop !== "length") {
+    throw new CompactionError("summary_request", `the model's summary stopped abnormally (${res.stop})`);
   }
-  const text = contentText(res.message.content);
-  if (text.trim() === "") throw new CompactionError("summary_request", "the model returned an empty summary");
-  return text;
+  return { text: contentText(res.message.content), stop: res.stop };
 }

@@ -1,11 +1,11 @@
 // Rendering prepared messages as the plain-text transcript a summariser reads. The core does this itself
 // (not the compactor) so the untrusted-transcript wrapper always surrounds exactly what was rendered, and
 // nothing private (adapter state, image bytes, bookkeeping) can reach the summary request from here.
-import { PROMPTS } from "../generated/prompts.ts";
-import { contentWithImageMarkers, type Message } from "../history/schema.ts";
+import { PROMPTS } from "../contract/generated/prompts.ts";
+import { contentWithImageMarkers, type Message } from "../contract/history.ts";
 
 /** One block per message; tool calls and results are labelled so the summariser can pair them. */
-export function renderTranscript(messages: readonly Message[]): string {
+export function renderBlocks(messages: readonly Message[]): string[] {
   const names = new Map<string, string>();
   const blocks: string[] = [];
   for (const m of messages) {
@@ -22,7 +22,16 @@ export function renderTranscript(messages: readonly Message[]): string {
     }
     blocks.push(block);
   }
+  return blocks;
+}
+
+/** The blocks of a transcript joined as the summariser reads them. */
+export function joinBlocks(blocks: readonly string[]): string {
   return blocks.join("\n\n");
+}
+
+export function renderTranscript(messages: readonly Message[]): string {
+  return joinBlocks(renderBlocks(messages));
 }
 
 /**

@@ -1,5 +1,5 @@
 // Credentials never belong in argv or JSON settings (seed 000). These shapes catch the common ones.
-import { UserError } from "../cli/errors.ts";
+import { UserError } from "../contract/errors.ts";
 
 const KEY_SHAPES: RegExp[] = [
   /\bsk-[A-Za-z0-9_-]{16,}/, // OpenAI / Anthropic style (sk-…, sk-ant-…, sk-proj-…)

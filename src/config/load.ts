@@ -1,33 +1,26 @@
 // Loads and validates every config_dir file. All optional; every problem is one clear line and exit 2.
-import { dirname, isAbsolute, join, resolve, win32 } from "node:path";
-import { errorMessage, UserError } from "../cli/errors.ts";
-import { MODULE_NAMES } from "../manifest/modules.ts";
-import { PROFILE_NAMES } from "../manifest/profiles.ts";
-import { refuseCredentialArgv } from "./credentials.ts";
-import { parseWith, readConfigJson } from "./json-file.ts";
-import { readRegularFile } from "./regular-file.ts";
+import { isAbsolute, join, win32 } from "node:path";
 import {
   type BindingsFile,
   BindingsFile as BindingsSchema,
   type BudgetFile,
   BudgetFile as BudgetSchema,
-  type CompactFile,
-  CompactFile as CompactSchema,
   type ConfigFile,
   ConfigFile as ConfigSchema,
-  MAX_PROMPT_CHARS,
   type PluginsFile,
   PluginsFile as PluginsSchema,
-  type WebFile,
-  WebFile as WebSchema,
-} from "./schemas.ts";
+} from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
+import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
+import { MODULE_NAMES } from "../contract/registry.ts";
+import { PROFILE_NAMES } from "../manifest/profiles.ts";
+import { refuseCredentialArgv } from "./credentials.ts";
 
 export interface LoadedConfig {
   dir: string;
   config: ConfigFile;
   plugins: PluginsFile;
   bindings: BindingsFile;
-  compact: CompactFile;
   budget: BudgetFile;
 }
 
@@ -110,37 +103,6 @@ export function loadBindingsFile(dir: string): BindingsFile {
   return bindings;
 }
 
-/** compact.json plus, when it names a prompt, a check that the prompt file exists and is ≤ 32000 chars. */
-export function loadCompactFile(dir: string): CompactFile {
-  const file = join(dir, "compact.json");
-  const compact = parseWith(file, CompactSchema, readConfigJson(file) ?? {});
-  if (compact.prompt !== undefined) readCompactPrompt(file, compact.prompt);
-  return compact;
-}
-
-/** The text of a compact.json prompt, resolved relative to that file. */
-export function readCompactPrompt(compactFile: string, prompt: string): string {
-  const path = resolve(dirname(compactFile), prompt);
-  // A UTF-8 character is at most 4 bytes: anything larger cannot be within the character limit.
-  let text: string | undefined;
-  try {
-    text = readRegularFile(path, MAX_PROMPT_CHARS * 4, "a compact prompt");
-  } catch (err) {
-    throw new UserError(`${compactFile}: field prompt: ${errorMessage(err)}`);
-  }
-  if (text === undefined) {
-    throw new UserError(
-      `${compactFile}: field prompt: cannot read "${path}"; create it or fix the path (relative to compact.json)`,
-    );
-  }
-  if (text.length > MAX_PROMPT_CHARS) {
-    throw new UserError(
-      `${compactFile}: field prompt: "${path}" has ${text.length} characters, over the ${MAX_PROMPT_CHARS} limit; shorten it`,
-    );
-  }
-  return text;
-}
-
 export function loadBudgetFile(dir: string): BudgetFile {
   const file = join(dir, "budget.json");
   const budget = parseWith(file, BudgetSchema, readConfigJson(file) ?? {});
@@ -154,19 +116,12 @@ export function loadBudgetFile(dir: string): BudgetFile {
   return budget;
 }
 
-/** web.json, read by the built-in web module; the core checks it too, before a session starts. */
-export function loadWebFile(dir: string): WebFile {
-  const file = join(dir, "web.json");
-  return parseWith(file, WebSchema, readConfigJson(file) ?? {});
-}
-
 export function loadConfig(dir: string): LoadedConfig {
   return {
     dir,
     config: loadConfigFile(dir),
     plugins: loadPluginsFile(dir),
     bindings: loadBindingsFile(dir),
-    compact: loadCompactFile(dir),
     budget: loadBudgetFile(dir),
   };
 }

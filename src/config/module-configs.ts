@@ -2,10 +2,11 @@
 // a session is created, so a mistake is one line and exit 2 at start instead of a worker dying mid-run
 // (and, in a process shared by several built-ins, taking its neighbours down with it).
 
-import { UserError } from "../cli/errors.ts";
-import type { ModuleName } from "../manifest/modules.ts";
-import type { Manifest } from "../manifest/schema.ts";
-import { loadBudgetFile, loadCompactFile, loadWebFile } from "./load.ts";
+import { UserError } from "../contract/errors.ts";
+import { loadCompactFile, loadWebFile } from "../contract/lib/config-files.ts";
+import type { Manifest } from "../contract/manifest.ts";
+import type { ModuleName } from "../contract/registry.ts";
+import { loadBudgetFile } from "./load.ts";
 
 /** Each module's own file and the check a run makes of it (throws a UserError). */
 export const MODULE_CONFIG_FILES: Partial<

@@ -1,8 +1,8 @@
 // budget.json reserve_tokens against the chosen model: a reserve that fills the whole window leaves no
 // room for any request, so every run (and `i doctor`) refuses it up front.
 import { join } from "node:path";
-import { UserError } from "../cli/errors.ts";
-import type { BudgetFile } from "./schemas.ts";
+import type { BudgetFile } from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
 
 export function checkReserve(
   budget: BudgetFile,

@@ -1,11 +1,11 @@
 // The interactive console: logo, streamed text, tool calls, context use and compaction events. While a turn
 // runs, typed lines go to the steering queue; `/compact [instructions]` compacts on demand.
 import { createInterface, type Interface } from "node:readline";
-import type { AgentEvent } from "../agent/events.ts";
 import { type AgentRuntime, type SetupOptions, setupAgent } from "../agent/setup.ts";
-import { errorMessage } from "../cli/errors.ts";
 import { CompactionError } from "../compaction/errors.ts";
 import { dataDir } from "../config/paths.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { AgentEvent } from "../contract/events.ts";
 import { enqueue, queuePath, removeQueue } from "./queue.ts";
 import { dim, LOGO, red, renderEvent, yellow } from "./render.ts";
 

@@ -1,5 +1,5 @@
 // How agent events look in the terminal. Pure formatting: returns strings, writes nothing.
-import type { AgentEvent } from "../agent/events.ts";
+import type { AgentEvent } from "../contract/events.ts";
 
 const tty = process.stdout.isTTY && !process.env.NO_COLOR;
 const paint = (code: string) => (s: string) => (tty ? `\u001b[${code}m${s}\u001b[0m` : s);

@@ -2,15 +2,9 @@
 // does not exist is reported as such ("not present, defaults used"), never as "ok".
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import {
-  loadBindingsFile,
-  loadBudgetFile,
-  loadCompactFile,
-  loadConfigFile,
-  loadPluginsFile,
-  loadWebFile,
-} from "../config/load.ts";
-import type { BindingsFile, ConfigFile, PluginsFile } from "../config/schemas.ts";
+import { loadBindingsFile, loadBudgetFile, loadConfigFile, loadPluginsFile } from "../config/load.ts";
+import type { BindingsFile, ConfigFile, PluginsFile } from "../contract/config.ts";
+import { loadCompactFile, loadWebFile } from "../contract/lib/config-files.ts";
 import { checkAuthFile } from "../provider/credentials.ts";
 import { attempt, type Row } from "./report.ts";
 

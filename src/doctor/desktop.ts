@@ -3,8 +3,8 @@
 // then doctor says how it differs and prints the one command that regenerates it.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import type { Manifest } from "../contract/manifest.ts";
 import { loadManifestFile } from "../manifest/load.ts";
-import type { Manifest } from "../manifest/schema.ts";
 import { jsonEqual } from "../worker/declarations.ts";
 import { attempt, type Row, shellWord } from "./report.ts";
 

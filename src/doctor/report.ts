@@ -1,6 +1,6 @@
 // The rows `i doctor` prints and how a check becomes one: run the same function a run calls, and turn
 // its UserError into a FAILED row whose message is the run's own one-line error.
-import { UserError } from "../cli/errors.ts";
+import { UserError } from "../contract/errors.ts";
 
 export type Status = "ok" | "FAILED" | "-" | "differs";
 

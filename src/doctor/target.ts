@@ -1,9 +1,9 @@
 // `i doctor`, target part: the provider, model, budget reserve and API key a run with the same flags would
 // use — each checked by the run's own function — and, with --online, one small request to the endpoint.
 import { type ResolvedTarget, type RunFlags, resolveTarget } from "../agent/options.ts";
-import { errorMessage } from "../cli/errors.ts";
 import { checkReserve } from "../config/reserve.ts";
-import type { BudgetFile, ConfigFile } from "../config/schemas.ts";
+import type { BudgetFile, ConfigFile } from "../contract/config.ts";
+import { errorMessage } from "../contract/errors.ts";
 import { ANTHROPIC_DEFAULT_BASE } from "../provider/anthropic.ts";
 import { locateApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";

@@ -1,8 +1,9 @@
 // `i doctor`, workers part: one row per module — started, handshake passed, one round trip timed — and
 // below the table each failure's cause. Modules whose own config file is bad were not started; they get
 // their own FAILED row so the built-ins sharing a process with them are still reported one by one.
-import type { ModuleName } from "../manifest/modules.ts";
-import type { Manifest } from "../manifest/schema.ts";
+
+import type { Manifest } from "../contract/manifest.ts";
+import type { ModuleName } from "../contract/registry.ts";
 import { checkWorkers } from "../worker/doctor-check.ts";
 import type { WorkerHost } from "../worker/host.ts";
 import { shellWord, table } from "./report.ts";

@@ -1,11 +1,12 @@
 // Manifest generation: profile + plugins.json + bindings.json → manifest (DESIGN §5, seed 000).
-import { UserError } from "../cli/errors.ts";
-import type { BindingsFile, PluginsFile } from "../config/schemas.ts";
+
+import type { BindingsFile, PluginsFile } from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
+import type { Manifest, ManifestModule } from "../contract/manifest.ts";
+import { PROTOCOL_VERSION } from "../contract/protocol.ts";
+import { MODULES, moduleToolDecls } from "../contract/registry.ts";
 import { selfArgv } from "../runtime/runtime.ts";
-import { PROTOCOL_VERSION } from "../worker/protocol.ts";
-import { MODULES, moduleToolDecls } from "./modules.ts";
 import { DEFAULT_PROFILE, PROFILE_NAMES, profileModules } from "./profiles.ts";
-import type { Manifest, ManifestModule } from "./schema.ts";
 
 export interface GenerateOptions {
   profile?: string;

@@ -1,9 +1,9 @@
 // Reads a hand-written (or previously generated) manifest: authoritative, used as-is, never rewritten.
 import { resolve } from "node:path";
-import { UserError } from "../cli/errors.ts";
 import { refuseCredentialArgv } from "../config/credentials.ts";
-import { parseWith, readConfigJson } from "../config/json-file.ts";
-import { type Manifest, Manifest as ManifestSchema } from "./schema.ts";
+import { UserError } from "../contract/errors.ts";
+import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
+import { type Manifest, Manifest as ManifestSchema } from "../contract/manifest.ts";
 
 export function loadManifestFile(path: string): Manifest {
   const file = resolve(path);

@@ -3,9 +3,9 @@
 // (hand-written) manifest lists, else the replacement bindings.json binds, else the built-in one. The
 // built-in one joins the process that already serves the other built-in modules (one process less, some
 // 40 MB of memory less), or runs alone when there is none.
-import type { Binding } from "../config/schemas.ts";
+import type { Binding } from "../contract/config.ts";
+import type { BindingRef, Manifest } from "../contract/manifest.ts";
 import { selfArgv } from "../runtime/runtime.ts";
-import type { BindingRef, Manifest } from "./schema.ts";
 
 export interface SteeringOptions {
   /** bindings.json's `steering` entry, used when the manifest lists no steering module */

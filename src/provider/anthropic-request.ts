@@ -1,10 +1,10 @@
 // History → Anthropic Messages request body. The system message moves to the top-level `system`; tool
 // results become `tool_result` blocks in a user turn; consecutive same-role turns are merged because the
 // API wants user and assistant to alternate, with a call's results first in the very next user turn.
-import type { Message, Part } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
+import type { Message, Part } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
+import { wireToolId } from "../contract/lib/tool-ids.ts";
 import { lookupModel } from "./models.ts";
-import { wireToolId } from "./tool-ids.ts";
 import type { ModelRequest } from "./types.ts";
 
 type CacheControl = { type: "ephemeral" };

@@ -2,9 +2,9 @@
 // readable by other users. Keys are returned to the caller and never written to logs or messages.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../cli/errors.ts";
-import { parseWith, readConfigJson } from "../config/json-file.ts";
-import { AuthFile, type ProviderName } from "../config/schemas.ts";
+import { AuthFile, type ProviderName } from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
+import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
 export const NO_KEY = "none";

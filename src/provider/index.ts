@@ -1,6 +1,7 @@
 // The one way the core gets a Provider for a wire format.
-import { UserError } from "../cli/errors.ts";
-import type { ProviderName } from "../config/schemas.ts";
+
+import type { ProviderName } from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
 import { createOpenAiProvider } from "./openai.ts";

@@ -1,7 +1,7 @@
 // Limits of common models, so most users never have to write them down. config.json `models` overrides
 // any entry. Figures are the providers' published ones; image_tokens is a typical per-image cost used for
 // budgeting (a full-size screenshot), not an exact count. Text-only models default to omitting images.
-import type { ModelInfo } from "../config/schemas.ts";
+import type { ModelInfo } from "../contract/config.ts";
 
 const vision = (context_window: number, max_output_tokens: number, image_tokens: number): ModelInfo => ({
   context_window,

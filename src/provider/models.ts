@@ -3,9 +3,9 @@
 // ("anthropic/claude-sonnet-4"), Hugging Face ids — so lookup normalises step by step, then falls back to
 // the longest known prefix. The user's config.json `models` always wins over the embedded table.
 import { join } from "node:path";
-import { UserError } from "../cli/errors.ts";
 import { configDir } from "../config/paths.ts";
-import type { ConfigFile, ModelInfo } from "../config/schemas.ts";
+import type { ConfigFile, ModelInfo } from "../contract/config.ts";
+import { UserError } from "../contract/errors.ts";
 import { MODEL_ALIASES, MODEL_TABLE } from "./model-table.ts";
 
 export type ResolvedModel = ModelInfo & { name: string };

@@ -1,8 +1,8 @@
 // History → OpenAI Chat Completions request body. Also what Ollama, llama.cpp, vLLM, LM Studio and
 // OpenRouter accept, so only widely supported fields are used.
-import type { History, ImagePart, Message } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
-import { wireToolId } from "./tool-ids.ts";
+import type { History, ImagePart, Message } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
+import { wireToolId } from "../contract/lib/tool-ids.ts";
 import type { ModelRequest } from "./types.ts";
 
 type OpenAiPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };

@@ -1,36 +1,16 @@
 // The two hook calls that let the responses module shape the Responses wire format: `wire_request` turns
 // the request into the JSON body, `wire_response` turns the final response object into the assistant
 // message. The core checks what comes back (zod) and repairs tool-call ids, as it does for every wire.
-import { z } from "zod";
-import { Message, ToolCall } from "../history/schema.ts";
+import type { z } from "zod";
+import { WireRequestReply, WireResponseReply } from "../contract/hooks.ts";
+import { ToolIdAllocator } from "../contract/lib/tool-ids.ts";
 import { WorkerError } from "../worker/errors.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { MISSING_TOOL_NAME } from "./reply-builder.ts";
-import { ToolIdAllocator } from "./tool-ids.ts";
 import type { ModelRequest, ModelResponse } from "./types.ts";
 
 /** The module whose hooks these are; a replacement bound for it keeps the name. */
 const MODULE = "responses";
-
-const JsonObject = z.record(z.string(), z.unknown());
-
-export const WireRequestReply = z.looseObject({ body: JsonObject });
-
-/** Ids may be missing (the core mints them) and names too (answered as an unknown tool). */
-const WireToolCall = ToolCall.extend({ id: z.string(), name: z.string() });
-
-export const WireResponseReply = z.looseObject({
-  message: Message.extend({ role: z.literal("assistant"), tool_calls: z.array(WireToolCall).optional() }),
-  usage: z
-    .object({
-      input_tokens: z.number().int().nonnegative(),
-      output_tokens: z.number().int().nonnegative(),
-      cache_read_tokens: z.number().int().nonnegative().optional(),
-      cache_write_tokens: z.number().int().nonnegative().optional(),
-    })
-    .optional(),
-  stop: z.enum(["end", "tool_calls", "length", "other"]),
-});
 
 /** True when the manifest has a module for both hooks, i.e. the Responses wire can be shaped at all. */
 export function hasWireHooks(hooks: HookRunner): boolean {

@@ -1,7 +1,7 @@
 // The OpenAI Responses provider. The core keeps what it keeps for every wire — credentials, transport, SSE,
 // retries, cancellation, error classification, tool-call id repair — while the responses module shapes the
 // request body (wire_request) and reads the final response (wire_response).
-import { UserError } from "../cli/errors.ts";
+import { UserError } from "../contract/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { bearer, openAiEndpoint } from "./openai.ts";
 import { ResponsesDecoder } from "./responses-stream.ts";

@@ -1,7 +1,7 @@
 // One streamed model request over HTTP: POST, check the status, read the SSE body through a wire-format
 // decoder, and retry transient failures — but only while nothing has been shown to the caller yet, so a
 // retry can never duplicate text or tool calls that were already streamed.
-import type { History } from "../history/schema.ts";
+import type { History } from "../contract/history.ts";
 import { NO_KEY } from "./credentials.ts";
 import { type CallSite, cancelledError, httpError, networkError, redact, streamError } from "./errors.ts";
 import { backoffDelay, type RetryPolicy, sleep } from "./retry.ts";

@@ -1,15 +1,10 @@
 // What a provider (wire format) offers the agent core. Providers own transport, credentials and retries.
-import type { ProviderName } from "../config/schemas.ts";
-import type { History, Message } from "../history/schema.ts";
-import type { ToolDecl } from "../worker/protocol.ts";
+import type { ProviderName } from "../contract/config.ts";
+import type { History, Message } from "../contract/history.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
+import type { StopReason, Usage } from "../contract/usage.ts";
 
-export interface Usage {
-  /** the whole prompt, cached parts included (what the context window holds) */
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens?: number;
-  cache_write_tokens?: number;
-}
+export type { StopReason, Usage };
 
 export interface ModelRequest {
   model: string;
@@ -27,8 +22,6 @@ export type StreamEvent =
   | { type: "tool_call"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; arguments: string }
   | { type: "retry"; attempt: number; delay_ms: number; reason: string };
-
-export type StopReason = "end" | "tool_calls" | "length" | "other";
 
 export interface ModelResponse {
   /** the assistant message, tool calls paired with ids */

@@ -2,10 +2,10 @@
 // history can be rebuilt from it and nothing is ever lost. Appends that matter are fsynced; a line torn
 // by a crash is skipped on read and never glued to the next append.
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
-import type { History, Message } from "../history/schema.ts";
-import { validateHistory } from "../history/validate.ts";
-import { writeAll } from "../runtime/write-all.ts";
-import { BaseEvent, CompactionEvent, EventLine, MessageEvent, TruncateEvent } from "./schema.ts";
+import type { History, Message } from "../contract/history.ts";
+import { validateHistory } from "../contract/lib/validate-history.ts";
+import { writeAll } from "../contract/lib/write-all.ts";
+import { BaseEvent, CompactionEvent, EventLine, MessageEvent, TruncateEvent } from "../contract/session.ts";
 
 export class EventsLog {
   /** whether the file may end in a torn line; checked once, before this instance's first append */

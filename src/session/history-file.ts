@@ -1,10 +1,10 @@
 // history.json and .precompact.json: a whole history, one message per line so a person can read and
 // diff it. Written atomically; read back with a one-line error naming the file and the fix.
-import { UserError } from "../cli/errors.ts";
-import { readJson } from "../config/json-file.ts";
-import type { History } from "../history/schema.ts";
-import { validateHistory } from "../history/validate.ts";
-import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { UserError } from "../contract/errors.ts";
+import type { History } from "../contract/history.ts";
+import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
+import { readJson } from "../contract/lib/json-file.ts";
+import { validateHistory } from "../contract/lib/validate-history.ts";
 
 export function formatHistory(h: History): string {
   if (h.length === 0) return "[]\n";

@@ -3,7 +3,7 @@
 // process is gone (a crash, kill -9) is stale and taken over.
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../cli/errors.ts";
+import { UserError } from "../contract/errors.ts";
 
 const LOCK_FILE = "lock";
 

@@ -16,13 +16,13 @@
 // file is written as before.
 import { mkdirSync, type Stats, statSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../cli/errors.ts";
-import type { History, Message } from "../history/schema.ts";
-import { assertValidHistory } from "../history/validate.ts";
-import { linkFileAtomic, writeFileAtomic } from "../runtime/atomic-write.ts";
+import { UserError } from "../contract/errors.ts";
+import type { History, Message } from "../contract/history.ts";
+import { linkFileAtomic, writeFileAtomic } from "../contract/lib/atomic-write.ts";
+import { assertValidHistory } from "../contract/lib/validate-history.ts";
+import { type CompactionState, RESERVED_EVENT_TYPES, type SessionMeta } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
-import { RESERVED_EVENT_TYPES, type SessionMeta } from "./schema.ts";
 import { newSessionId } from "./session-id.ts";
 import {
   canonicalWorkspace,
@@ -36,7 +36,7 @@ import {
   sessionTitle,
 } from "./store.ts";
 
-export type { SessionMeta } from "./schema.ts";
+export type { SessionMeta } from "../contract/session.ts";
 
 const PENDING_OK = { allowPendingToolCalls: true } as const;
 
@@ -276,6 +276,19 @@ export class Session {
       const title = sessionTitle(h);
       if (title) this.meta.title = title;
     }
+    this.writeMeta();
+  }
+
+  /** The automatic-compaction state saved with the session (absent in a new or older session). */
+  get compactionState(): CompactionState | undefined {
+    return this.meta.compaction;
+  }
+
+  /** Save the automatic-compaction state in meta.json when it changed (it changes at most per compaction). */
+  saveCompactionState(state: CompactionState): void {
+    const was = this.meta.compaction;
+    if (was && was.armed === state.armed && was.failures === state.failures) return;
+    this.meta.compaction = { armed: state.armed, failures: state.failures };
     this.writeMeta();
   }
 

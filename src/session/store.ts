@@ -2,11 +2,11 @@
 // and listing the sessions of one workspace.
 import { readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { UserError } from "../cli/errors.ts";
-import type { History } from "../history/schema.ts";
-import { contentText } from "../history/schema.ts";
+import { UserError } from "../contract/errors.ts";
+import type { History } from "../contract/history.ts";
+import { contentText } from "../contract/history.ts";
+import { SessionMeta, SessionStartEvent } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
-import { SessionMeta, SessionStartEvent } from "./schema.ts";
 import { SESSION_ID_PATTERN } from "./session-id.ts";
 
 export const META_FILE = "meta.json";

@@ -3,9 +3,9 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { z } from "zod";
+import { formatBytes } from "../contract/lib/truncate.ts";
 import { runInProcessGroup } from "./run-process.ts";
 import { ToolError } from "./tool-error.ts";
-import { formatBytes } from "./truncate.ts";
 import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;

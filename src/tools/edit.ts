@@ -2,13 +2,13 @@
 // an edit never lands somewhere the model did not mean. The write is atomic and keeps the file's mode.
 import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
-import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
+import { formatBytes } from "../contract/lib/truncate.ts";
 import { notFoundHint } from "./edit-hint.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
 import { openRegularFile, readAll } from "./read.ts";
 import { ToolError } from "./tool-error.ts";
-import { formatBytes } from "./truncate.ts";
 import type { CoreTool } from "./types.ts";
 
 /** Larger files are not edited in memory; bash tools (sed, patch) suit them better. */

@@ -1,12 +1,12 @@
 // The core tools (read, write, edit, bash): mandatory, not replaceable, run in the core process.
 // runCoreTool is the one entry point: whatever the model sends, it returns a ToolResult and never throws.
 import type { z } from "zod";
-import { toolDecl } from "../manifest/modules.ts";
+import { truncateMiddle } from "../contract/lib/truncate.ts";
+import { toolDecl } from "../contract/registry.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";
 import { ToolError } from "./tool-error.ts";
-import { truncateMiddle } from "./truncate.ts";
 import type { CoreTool, ToolContext, ToolDecl, ToolResult } from "./types.ts";
 import { writeTool } from "./write.ts";
 

@@ -2,9 +2,12 @@
 // when it lands outside — lexically (`..`, absolute paths) or through a symlink anywhere along the way —
 // unless the user allowed paths outside the workspace.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { isInside } from "../contract/lib/paths.ts";
 import { ToolError } from "./tool-error.ts";
 import type { ToolContext } from "./types.ts";
+
+export { isInside };
 
 const MAX_LINK_HOPS = 40;
 
@@ -29,12 +32,6 @@ export function realpathLoose(p: string, hops = 0): string {
   const parent = dirname(p);
   if (parent === p) return p;
   return join(realpathLoose(parent, hops), basename(p));
-}
-
-/** True when `p` is `root` or below it (both absolute and normalised; no symlinks are followed). */
-export function isInside(root: string, p: string): boolean {
-  const rel = relative(root, p);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${sep}`) && !isAbsolute(rel));
 }
 
 /**

@@ -2,11 +2,11 @@
 // can look at. Binary files are refused with a clear reason.
 import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
 import { z } from "zod";
+import { formatBytes } from "../contract/lib/truncate.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
 import { readLineRange } from "./read-lines.ts";
 import { ToolError } from "./tool-error.ts";
-import { formatBytes } from "./truncate.ts";
 import type { CoreTool, ToolResult } from "./types.ts";
 
 export const READ_MAX_LINES = 2000;

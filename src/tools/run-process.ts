@@ -1,7 +1,7 @@
 // Runs one shell command as the leader of its own process group, so a timeout or an abort can kill
 // everything it started. Output (stdout and stderr interleaved) is kept head+tail within a fixed budget.
 import { type ChildProcess, spawn } from "node:child_process";
-import { HeadTailBuffer } from "./truncate.ts";
+import { HeadTailBuffer } from "../contract/lib/truncate.ts";
 
 /** Grace between SIGTERM and SIGKILL when stopping a command's process group. */
 const KILL_GRACE_MS = 1000;

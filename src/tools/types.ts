@@ -1,6 +1,6 @@
 // Core tools: mandatory, not replaceable. Declared with zod like module tools; run in the core process.
 import type { z } from "zod";
-import type { ToolDecl, ToolResult } from "../worker/protocol.ts";
+import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
 
 export type ApprovalPolicy = "all" | "ask" | "none";
 

@@ -3,10 +3,10 @@
 import { mkdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../runtime/atomic-write.ts";
+import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
+import { formatBytes } from "../contract/lib/truncate.ts";
 import { toolPath } from "./paths.ts";
 import { ToolError } from "./tool-error.ts";
-import { formatBytes } from "./truncate.ts";
 import type { CoreTool } from "./types.ts";
 
 const WriteInput = z.strictObject({

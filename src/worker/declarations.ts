@@ -1,7 +1,8 @@
 // The handshake check: a worker must declare exactly the hooks and tools of the module it replaces (names and
 // schemas are public, DESIGN §4), so a replacement cannot silently drop or reshape part of an interface.
-import { MODULES, type ModuleName, moduleToolDecls, toolDecl } from "../manifest/modules.ts";
-import type { HelloReplyData, ToolDecl } from "./protocol.ts";
+
+import type { HelloReplyData, ToolDecl } from "../contract/protocol.ts";
+import { MODULES, type ModuleName, moduleToolDecls, toolDecl } from "../contract/registry.ts";
 
 /** Any module may additionally ask to be notified after each checkpoint (DESIGN §4). */
 export const OPTIONAL_HOOKS: readonly string[] = ["checkpoint"];

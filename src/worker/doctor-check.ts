@@ -1,9 +1,9 @@
 // What `i doctor` checks for each module of a manifest: its worker starts, passes the handshake (declarations
 // match the registry), and answers an event it does not handle with the data unchanged.
 import { randomUUID } from "node:crypto";
-import { errorMessage } from "../cli/errors.ts";
-import type { ModuleName } from "../manifest/modules.ts";
-import type { Manifest } from "../manifest/schema.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { Manifest } from "../contract/manifest.ts";
+import type { ModuleName } from "../contract/registry.ts";
 import { jsonEqual } from "./declarations.ts";
 import { WorkerError } from "./errors.ts";
 import type { WorkerHost } from "./host.ts";

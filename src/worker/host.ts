@@ -3,15 +3,9 @@
 // request's `module` field says which one an event is for), a bound module always runs alone. There is no
 // fallback: a failed worker fails the request, and the next request starts a fresh process.
 import { join, resolve } from "node:path";
-import { UserError } from "../cli/errors.ts";
 import { ensurePrivateDir } from "../config/paths.ts";
-import { MODULES, type ModuleName } from "../manifest/modules.ts";
-import type { Manifest, ManifestModule } from "../manifest/schema.ts";
-import { declarationDifference } from "./declarations.ts";
-import { workerEnv } from "./env.ts";
-import { WorkerError } from "./errors.ts";
-import { LogSink } from "./log-sink.ts";
-import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
+import { UserError } from "../contract/errors.ts";
+import type { Manifest, ManifestModule } from "../contract/manifest.ts";
 import {
   DEFAULT_DEADLINE_MS,
   HelloReplyData,
@@ -19,8 +13,14 @@ import {
   PROTOCOL_VERSION,
   type ToolDecl,
   ToolResult,
-} from "./protocol.ts";
-import type { HookData, HookRunner } from "./types.ts";
+} from "../contract/protocol.ts";
+import { MODULES, type ModuleName } from "../contract/registry.ts";
+import { declarationDifference } from "./declarations.ts";
+import { workerEnv } from "./env.ts";
+import { WorkerError } from "./errors.ts";
+import { LogSink } from "./log-sink.ts";
+import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
+import type { HookData, HookOptions, HookRunner } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
 
@@ -134,9 +134,14 @@ export class WorkerHost implements HookRunner {
     return event === "checkpoint" && this.checkpointModules.size > 0;
   }
 
-  async runHook(event: HookEvent, data: HookData): Promise<HookData> {
+  async runHook(event: HookEvent, data: HookData, opts?: HookOptions): Promise<HookData> {
     let current = data;
-    for (const module of this.hookModules(event)) current = await this.send(module, event, current);
+    for (const module of this.hookModules(event)) {
+      const next = await this.send(module, event, current);
+      const problem = lostField(current, next) ?? opts?.afterEach?.(module, next, current);
+      if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
+      current = next;
+    }
     return current;
   }
 
@@ -292,6 +297,19 @@ function checkHello(module: ModuleName, data: Data) {
   return diff
     ? { reason: "handshake" as const, detail: `declarations differ from module "${module}": ${diff}` }
     : undefined;
+}
+
+/**
+ * A reply must be the complete updated data object: every field it was sent is still there (a key check,
+ * not a deep comparison, so it costs nothing next to the round trip; hooks whose fields must also keep
+ * their values check those themselves with HookOptions.afterEach).
+ */
+export function lostField(sent: Data, reply: Data): string | undefined {
+  for (const key in sent) {
+    if (!(key in reply))
+      return `the reply lost the field "${key}" it was sent; a hook must return the complete data object, unrelated fields preserved`;
+  }
+  return undefined;
 }
 
 const checkToolReply: ReplyCheck = (data) => {

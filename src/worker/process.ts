@@ -4,12 +4,12 @@
 // *next* request, so a half-done side effect in a worker cannot happen twice (DESIGN §6, seed 000).
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { LineDecoder } from "../contract/lib/framing.ts";
+import { MAX_LINE_BYTES, Reply } from "../contract/protocol.ts";
 import { parseReplyLine } from "./decode-reply.ts";
 import { ECHO_MIN_CHARS, encodeRequest, type SentArray } from "./encode-request.ts";
 import { WorkerError, type WorkerFailure } from "./errors.ts";
-import { LineDecoder } from "./framing.ts";
 import type { LogSink } from "./log-sink.ts";
-import { MAX_LINE_BYTES, Reply } from "./protocol.ts";
 
 export type Data = Record<string, unknown>;
 

@@ -1,13 +1,21 @@
 // What the agent core needs from the worker runtime. The WorkerHost implements it.
-import type { HookEvent, ToolDecl, ToolResult } from "./protocol.ts";
+import type { HookEvent, ToolDecl, ToolResult } from "../contract/protocol.ts";
 
 export type HookData = Record<string, unknown>;
+
+export interface HookOptions {
+  /**
+   * Checked after each module of the pipeline with its reply (and the data it was sent): a problem makes
+   * the hook fail as that module's error, so the culprit of a bad reply is named, not the pipeline.
+   */
+  afterEach?: (module: string, reply: HookData, sent: HookData) => string | undefined;
+}
 
 export interface HookRunner {
   /** true when at least one module in the manifest declares this event */
   hasHook(event: HookEvent): boolean;
   /** run every module declaring `event`, in manifest order, each getting the previous one's data */
-  runHook(event: HookEvent, data: HookData): Promise<HookData>;
+  runHook(event: HookEvent, data: HookData, opts?: HookOptions): Promise<HookData>;
   /** call a module tool through the worker that owns it */
   callTool(name: string, args: unknown, callId: string): Promise<ToolResult>;
   /** module tools, for the model, beside the core tools */

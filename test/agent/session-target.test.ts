@@ -12,7 +12,7 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const modelOf = (r: Rig, i: number) => (r.mock.requests[i]?.body as { model?: string }).model;
+const modelOf = (r: Rig, i: number) => (r.mock.requests[i]?.body as { model?: string } | undefined)?.model;
 /** Every key variable emptied: this run must not need one. */
 const NO_KEYS = { OPENAI_API_KEY: "", ANTHROPIC_API_KEY: "", I_API_KEY: "", I_MODEL: "", I_PROVIDER: "" };
 

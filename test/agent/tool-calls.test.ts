@@ -1,8 +1,8 @@
 // A module tool's result enters the history bounded whatever its shape: text capped, an oversized image
 // named instead of kept. Real worker process (the misbehaving fixture, bound for the search module).
 import { afterAll, describe, expect, test } from "bun:test";
-import type { AgentEvent } from "../../src/agent/events.ts";
 import { MODULE_OUTPUT_MAX_CHARS, runToolBatch } from "../../src/agent/tool-calls.ts";
+import type { AgentEvent } from "../../src/contract/events.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { manifestOf, misbehaving, TempDirs } from "../worker/helpers.ts";
 

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { Agent } from "../../src/agent/loop.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { BudgetExceededError, CompactionError } from "../../src/compaction/errors.ts";
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { ProviderError } from "../../src/provider/types.ts";
 import type { HookRunner } from "../../src/worker/types.ts";
@@ -227,9 +227,9 @@ describe("the baseline estimate", () => {
     const budgetCalls: number[] = [];
     const hooks: HookRunner = {
       hasHook: (e) => r.host.hasHook(e),
-      runHook: (e, d) => {
+      runHook: (e, d, o) => {
         if (e === "budget") budgetCalls.push((d.history as unknown[]).length);
-        return r.host.runHook(e, d);
+        return r.host.runHook(e, d, o);
       },
       callTool: (n, a, id) => r.host.callTool(n, a, id),
       toolDecls: () => r.host.toolDecls(),

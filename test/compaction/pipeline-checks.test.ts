@@ -2,7 +2,7 @@
 // accepts. Each rejection must commit nothing and never fall back to another route.
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import {
   expectNothingCommitted,
@@ -92,19 +92,24 @@ describe("summaries the core rejects", () => {
     });
   }
 
-  test("a malformed candidate message is rejected by the history validation, naming the field", async () => {
+  test("a malformed candidate message is rejected by the history validation, naming the module and field", async () => {
     rig = fixtureRig(["--bad-candidate"]);
     await expectNothingCommitted(
       rig,
       history,
-      "validate",
-      /candidate history is invalid: history\[1\]: field role/,
+      "before_compact_commit",
+      /worker "compact" failed on event "before_compact_commit": the candidate history is invalid: history\[1\]: field role/,
     );
   });
 
-  test("a candidate that rewrites the recent suffix is rejected", async () => {
+  test("a candidate that rewrites the recent suffix is rejected, naming the module", async () => {
     rig = fixtureRig(["--edit-suffix"]);
-    await expectNothingCommitted(rig, history, "validate", /changed the recent suffix/);
+    await expectNothingCommitted(
+      rig,
+      history,
+      "before_compact_commit",
+      /worker "compact" .*changed the recent suffix/,
+    );
   });
 });
 

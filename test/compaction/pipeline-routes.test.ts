@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CompactionError } from "../../src/compaction/errors.ts";
-import type { Message } from "../../src/history/schema.ts";
+import type { Message } from "../../src/contract/history.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import {
   expectNothingCommitted,
@@ -55,7 +55,13 @@ describe("model-assisted route (built-in compact module)", () => {
     expect(out[0]).toEqual(history[0] as Message);
     expect(out[1]?.meta).toEqual({ summary: true, untrusted: true });
     expect(textOf(out[1])).toContain("<summary>\n## Goal\nKeep tests green.\n</summary>");
-    expect(out.slice(2)).toEqual(history.slice(77));
+    // Between the summary and the suffix: the user's own earlier messages, restored (the first one first).
+    const suffix = history.length - 77;
+    const restored = out.slice(2, out.length - suffix);
+    expect(restored.length).toBeGreaterThan(0);
+    expect(restored.every((m) => m.role === "user" && m.meta?.restored === true)).toBe(true);
+    expect(textOf(restored[0])).toContain("turn 0: please look at src/file-0.ts");
+    expect(out.slice(out.length - suffix)).toEqual(history.slice(77));
     const disk = rig.onDisk();
     expect(disk.history).toEqual(out);
     expect(disk.precompact).toEqual(history);
@@ -89,25 +95,25 @@ describe("model-assisted route (built-in compact module)", () => {
     expect(rig.onDisk().history).toEqual(out);
   });
 
-  test("the summary request is budget-checked before HTTP: too big means no request at all", async () => {
+  test("the summary request is budget-checked before HTTP: when not even a chunk fits, no request at all", async () => {
     rig = makeRig({ modules: ["budget", "compact"] });
     mock = await startMockServer({ script: [{ text: "never sent" }] });
     const history = syntheticHistory({ turns: 40, toolChars: 1800 });
     await expectNothingCommitted(rig, history, "summary_request", /nothing was sent/, {
       provider: openAiProvider(mock.url),
-      contextWindow: 2000,
-      maxOutput: 500,
+      contextWindow: 1200,
+      maxOutput: 300,
     });
     expect(mock.requests.length).toBe(0);
   });
 
-  test("a summary that ends with tool calls, or is cut off, is rejected", async () => {
-    for (const step of [
-      { tool_calls: [{ name: "read", arguments: { path: "x" } }] },
-      { text: "partial", stop: "length" as const },
+  test("a summary that ends with tool calls, or is still cut off after the continuations, is rejected", async () => {
+    for (const steps of [
+      [{ tool_calls: [{ name: "read", arguments: { path: "x" } }] }],
+      [1, 2, 3].map((n) => ({ text: `partial ${n}`, stop: "length" as const })),
     ]) {
       rig = makeRig({ modules: ["budget", "compact"] });
-      mock = await startMockServer({ script: [step] });
+      mock = await startMockServer({ script: steps });
       const history = syntheticHistory({ turns: 10 });
       rig.session.checkpoint(history);
       const err = await rig
@@ -115,6 +121,10 @@ describe("model-assisted route (built-in compact module)", () => {
         .compactNow(history, [])
         .catch((e: unknown) => e);
       expect((err as CompactionError).step).toBe("summary_request");
+      expect((err as CompactionError).message).toMatch(
+        /tool calls|still cut off at \d+ output tokens after 2 continuations/,
+      );
+      expect(mock.requests.length).toBe(steps.length);
       expect(rig.onDisk().precompact).toBeUndefined();
       await rig.close();
       await mock.close();
@@ -157,6 +167,7 @@ describe("local route (replacement compactor bound in bindings)", () => {
     expect(byEvent.before_compact_commit?.keys).toEqual([
       "candidate",
       "cut",
+      "route",
       "state",
       "summary",
       "workspace",

@@ -115,7 +115,7 @@ describe("compact.json rules", () => {
   }
   // compact.json is validated wherever the whole config is loaded; check it through the loader directly.
   test("keep_recent outside 1..10000", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     for (const bad of [0, 10001, 2.5]) {
       write("compact.json", { keep_recent: bad });
       expect(() => loadCompactFile(dir)).toThrow(/compact\.json: field keep_recent/);
@@ -126,7 +126,7 @@ describe("compact.json rules", () => {
   });
 
   test("prompt over 32000 characters", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     write("prompts/long.txt", "x".repeat(32001));
     write("compact.json", { prompt: "prompts/long.txt" });
     expect(() => loadCompactFile(dir)).toThrow(
@@ -136,7 +136,7 @@ describe("compact.json rules", () => {
     expect(loadCompactFile(dir).prompt).toBe("prompts/long.txt");
   });
 
-  test("prompt over 32000 characters through the CLI: one line, exit 2", () => {
+  test("prompt over 32000 characters: a run stops at start with one line, exit 2; doctor shows that line", () => {
     write("prompts/long.txt", "y".repeat(32001));
     write("compact.json", { prompt: "prompts/long.txt" });
     const r = runCli(["-p", "hi", "-m", "gpt-4o"], {
@@ -155,13 +155,13 @@ describe("compact.json rules", () => {
   });
 
   test("missing prompt file", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     write("compact.json", { prompt: "nope.txt" });
     expect(() => loadCompactFile(dir)).toThrow(/field prompt: cannot read .*nope\.txt/);
   });
 
   test("images must be keep, omit or describe; unknown keys refused", async () => {
-    const { loadCompactFile } = await import("../../src/config/load.ts");
+    const { loadCompactFile } = await import("../../workers/compact/policy.ts");
     write("compact.json", { images: "blur" });
     expect(() => loadCompactFile(dir)).toThrow(/compact\.json: field images/);
     write("compact.json", { keep: 4 });

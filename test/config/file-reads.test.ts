@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../../src/cli/errors.ts";
-import { findDuplicateKey } from "../../src/config/duplicate-keys.ts";
-import { MAX_CONFIG_BYTES, readConfigJson } from "../../src/config/json-file.ts";
+import { UserError } from "../../src/contract/errors.ts";
+import { findDuplicateKey } from "../../src/contract/lib/duplicate-keys.ts";
+import { MAX_CONFIG_BYTES, readConfigJson } from "../../src/contract/lib/json-file.ts";
 import { MAIN, removeDir, tempDir } from "../helpers/cli.ts";
 
 let dir: string;
@@ -20,7 +20,13 @@ function cli(args: string[]): { code: number | null; stderr: string; stdout: str
   const t0 = performance.now();
   const r = spawnSync(process.execPath, [MAIN, ...args], {
     cwd: dir,
-    env: { ...process.env, HOME: dir, I_CONFIG_DIR: join(dir, "cfg"), I_DATA_DIR: join(dir, "data") },
+    env: {
+      ...process.env,
+      HOME: dir,
+      I_CONFIG_DIR: join(dir, "cfg"),
+      I_DATA_DIR: join(dir, "data"),
+      OPENAI_API_KEY: "sk-test-key-not-real-0000000000",
+    },
     encoding: "utf8",
     timeout: 10_000,
   });

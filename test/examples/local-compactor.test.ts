@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { extractNotes, NOTES_MAX_BYTES } from "../../examples/local-compactor/notes.ts";
 import { loadBindingsFile } from "../../src/config/load.ts";
-import type { History, Message } from "../../src/history/schema.ts";
+import type { History, Message } from "../../src/contract/history.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import {
   lastOf,

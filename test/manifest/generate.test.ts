@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Manifest } from "../../src/manifest/schema.ts";
+import { Manifest } from "../../src/contract/manifest.ts";
 import { removeDir, runCli, tempDir } from "../helpers/cli.ts";
 
 let dir: string;

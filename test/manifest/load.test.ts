@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { UserError } from "../../src/cli/errors.ts";
+import { UserError } from "../../src/contract/errors.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { loadManifestFile } from "../../src/manifest/load.ts";
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../../src/cli/errors.ts";
+import { UserError } from "../../src/contract/errors.ts";
 import { isLocalBaseUrl, NO_KEY, resolveApiKey } from "../../src/provider/credentials.ts";
 import { removeDir, tempDir } from "../helpers/cli.ts";
 

@@ -1,6 +1,6 @@
 // Shared setup for provider tests: mock servers closed after each test, providers with tiny retry delays.
 import { afterEach } from "bun:test";
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
 import { type CreateProviderOptions, createProvider } from "../../src/provider/index.ts";
 import type { ModelRequest, Provider, StreamEvent } from "../../src/provider/types.ts";
 import { type MockScriptSource, type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { UserError } from "../../src/cli/errors.ts";
-import { ConfigFile, ModelInfo } from "../../src/config/schemas.ts";
+import { ConfigFile, ModelInfo } from "../../src/contract/config.ts";
+import { UserError } from "../../src/contract/errors.ts";
 import { MODEL_ALIASES, MODEL_TABLE } from "../../src/provider/model-table.ts";
 import { lookupModel, nameForms, resolveModel } from "../../src/provider/models.ts";
 

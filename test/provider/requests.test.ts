@@ -1,10 +1,10 @@
 // What each provider puts on the wire: images, tool history, cache breakpoints, headers, endpoints.
 import { describe, expect, test } from "bun:test";
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
+import { wireToolId } from "../../src/contract/lib/tool-ids.ts";
 import { anthropicEndpoint } from "../../src/provider/anthropic.ts";
 import { createProvider, NO_KEY } from "../../src/provider/index.ts";
 import { openAiEndpoint } from "../../src/provider/openai.ts";
-import { wireToolId } from "../../src/provider/tool-ids.ts";
 import { collect, mock, provider, request, TEST_KEY } from "./helpers.ts";
 
 const PNG =

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../../src/cli/errors.ts";
-import type { History } from "../../src/history/schema.ts";
+import { UserError } from "../../src/contract/errors.ts";
+import type { History } from "../../src/contract/history.ts";
 import { createProvider, RESPONSES_MODULE_MISSING } from "../../src/provider/index.ts";
 import {
   type ModelRequest,

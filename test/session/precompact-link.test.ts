@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Message } from "../../src/history/schema.ts";
+import type { Message } from "../../src/contract/history.ts";
 import { formatHistory } from "../../src/session/history-file.ts";
 import { Session } from "../../src/session/session.ts";
 import { expectedMessage, SYSTEM, summaryMessage } from "./fixtures/messages.ts";

@@ -2,9 +2,9 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { UserError } from "../../src/cli/errors.ts";
-import type { Message } from "../../src/history/schema.ts";
-import { HistoryError } from "../../src/history/validate.ts";
+import { UserError } from "../../src/contract/errors.ts";
+import type { Message } from "../../src/contract/history.ts";
+import { HistoryError } from "../../src/contract/lib/validate-history.ts";
 import { Session } from "../../src/session/session.ts";
 import { expectedMessage, SYSTEM, summaryMessage } from "./fixtures/messages.ts";
 import { type Dirs, makeDirs, nextMillisecond, readEvents, readJson } from "./helpers.ts";

@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ToolDecl } from "../../src/contract/protocol.ts";
 import { CORE_TOOLS, coreToolDecls, runCoreTool } from "../../src/tools/index.ts";
-import { ToolDecl } from "../../src/worker/protocol.ts";
 import { makeSandbox, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { moduleToolDecls } from "../../src/manifest/modules.ts";
+import { moduleToolDecls } from "../../src/contract/registry.ts";
 import { declarationDifference, jsonEqual } from "../../src/worker/declarations.ts";
 
 const hello = (module: string, hooks: string[], tools = moduleToolDecls("search")) => ({

@@ -1,7 +1,7 @@
 // Parsing a reply that echoes a large message array the host sent: the result must always equal
 // JSON.parse of the line; the placeholder is used only where it is certainly a whole top-level field.
 import { afterAll, describe, expect, test } from "bun:test";
-import type { History } from "../../src/history/schema.ts";
+import type { History } from "../../src/contract/history.ts";
 import { parseReplyLine } from "../../src/worker/decode-reply.ts";
 import { ECHO_MIN_CHARS, encodeRequest, type SentArray } from "../../src/worker/encode-request.ts";
 import { WorkerHost } from "../../src/worker/host.ts";

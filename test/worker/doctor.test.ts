@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { MODULE_NAMES, type ModuleName } from "../../src/manifest/modules.ts";
+import { MODULE_NAMES, type ModuleName } from "../../src/contract/registry.ts";
 import { runCli } from "./cli-run.ts";
 import { BUN, ECHO, MISBEHAVE, TempDirs } from "./helpers.ts";
 

@@ -1,7 +1,7 @@
 // Request lines assembled from cached message text must be exactly what JSON.stringify writes, whatever
 // the content: unicode, escapes, lone surrogates, odd values, arrays that are not message lists.
 import { describe, expect, test } from "bun:test";
-import type { History, Message } from "../../src/history/schema.ts";
+import type { History, Message } from "../../src/contract/history.ts";
 import { encodeData, encodeRequest } from "../../src/worker/encode-request.ts";
 import { syntheticHistory } from "../compaction/helpers.ts";
 

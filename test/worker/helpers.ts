@@ -2,10 +2,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { BindingsFile } from "../../src/config/schemas.ts";
+import type { BindingsFile } from "../../src/contract/config.ts";
+import type { Manifest } from "../../src/contract/manifest.ts";
+import { MODULE_NAMES, type ModuleName } from "../../src/contract/registry.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
-import { MODULE_NAMES, type ModuleName } from "../../src/manifest/modules.ts";
-import type { Manifest } from "../../src/manifest/schema.ts";
 
 export const ROOT = resolve(import.meta.dirname, "..", "..");
 export const BUN = process.execPath;

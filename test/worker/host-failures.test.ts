@@ -3,8 +3,8 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { BindingsFile } from "../../src/config/schemas.ts";
-import type { ModuleName } from "../../src/manifest/modules.ts";
+import type { BindingsFile } from "../../src/contract/config.ts";
+import type { ModuleName } from "../../src/contract/registry.ts";
 import { WorkerError, WorkerHost } from "../../src/worker/host.ts";
 import { BUN, MISBEHAVE, manifestOf, misbehaving, pidExists, TempDirs } from "./helpers.ts";
 

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Manifest } from "../../src/manifest/schema.ts";
+import type { Manifest } from "../../src/contract/manifest.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { BUN, ECHO, manifestOf, PY_CACHE, pidExists, TempDirs } from "./helpers.ts";
 

@@ -1,6 +1,6 @@
 // `i worker MODULE[,MODULE…]`: serves built-in modules on stdio; bad names are one line and exit 2.
 import { describe, expect, test } from "bun:test";
-import { MODULE_NAMES, MODULES, moduleToolDecls } from "../../src/manifest/modules.ts";
+import { MODULE_NAMES, MODULES, moduleToolDecls } from "../../src/contract/registry.ts";
 import { runCli } from "./cli-run.ts";
 
 const env = { I_CONFIG_DIR: "/nonexistent-config", I_DATA_DIR: "/nonexistent-data" };

@@ -2,8 +2,14 @@
 // with high-watermark hysteresis (trigger at trigger_ratio of the hard limit; once fired, re-arm only
 // after usage falls below rearm_ratio, so a compaction that cannot get far enough does not repeat on
 // every request).
-import { calibrate, ESTIMATOR, estimateRequest } from "../../src/compaction/estimator.ts";
-import type { BudgetInput, BudgetModel, BudgetResult, Recommendation } from "../../src/compaction/schemas.ts";
+
+import type {
+  BudgetInput,
+  BudgetModel,
+  BudgetResult,
+  Recommendation,
+} from "../../src/contract/compaction.ts";
+import { calibrate, ESTIMATOR, estimateRequest } from "../../src/contract/lib/estimator.ts";
 
 /** Room for the answer when budget.json sets no reserve_tokens: the model's output cap, bounded. */
 export const DEFAULT_OUTPUT_RESERVE = 8192;

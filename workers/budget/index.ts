@@ -1,6 +1,6 @@
 // The built-in `budget` module: adds `budget` (estimates, hard limit, recommendation, next hysteresis
 // state) to the data and returns everything it received, as every budget provider must.
-import { BudgetInput } from "../../src/compaction/schemas.ts";
+import { BudgetInput } from "../../src/contract/compaction.ts";
 import { parseHookData } from "../sdk/hook-data.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { computeBudget } from "./compute.ts";

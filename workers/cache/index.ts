@@ -1,6 +1,6 @@
 // The built-in `cache` module: on `before_request`, adds prompt-cache breakpoint hints for providers that need
 // them (`hints.cache_breakpoints`), leaving every other field — and other modules' hints — untouched.
-import { BeforeRequestData } from "../../src/worker/protocol.ts";
+import { BeforeRequestData } from "../../src/contract/hooks.ts";
 import { parseHookData } from "../sdk/hook-data.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { cacheBreakpoints, EXPLICIT_CACHE_PROVIDERS } from "./breakpoints.ts";

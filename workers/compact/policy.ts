@@ -1,11 +1,15 @@
 // The built-in compaction policy, read from config_dir/compact.json (the worker's cwd) on every
 // compaction so edits apply without a restart. Bad files are errors that name the file and the fix.
 import { join } from "node:path";
-import { loadCompactFile, readCompactPrompt } from "../../src/config/load.ts";
-import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/config/schemas.ts";
-import { PROMPTS } from "../../src/generated/prompts.ts";
+import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/contract/config.ts";
+import { PROMPTS } from "../../src/contract/generated/prompts.ts";
+import { loadCompactFile, readCompactPrompt } from "../../src/contract/lib/config-files.ts";
 import { substituteWorkspace } from "../sdk/read-text.ts";
 import { withSummaryInstructions } from "../sdk/summary-prompt.ts";
+
+// Only this worker (and the core's start-up check of built-in modules) reads compact.json: a replacement
+// compactor owns its config. The loader is shared with the core through the contract.
+export { loadCompactFile, readCompactPrompt };
 
 export const DEFAULT_KEEP_RECENT = 4;
 
@@ -14,16 +18,23 @@ export interface CompactPolicy {
   keepRecent: number;
   /** from compact.json; undefined lets the model's `images` setting decide */
   images: ImagesPolicy | undefined;
+  /** the model-free first stage: shorten old tool outputs when that alone is enough */
+  prune: { enabled: boolean; keepRecent: number };
   file: string;
   config: CompactFile;
 }
 
 export function loadPolicy(configDir: string): CompactPolicy {
   const config = loadCompactFile(configDir);
+  const keepRecent = config.keep_recent ?? DEFAULT_KEEP_RECENT;
   return {
     enabled: config.enabled ?? true,
-    keepRecent: config.keep_recent ?? DEFAULT_KEEP_RECENT,
+    keepRecent,
     images: config.images,
+    prune: {
+      enabled: config.prune?.enabled ?? true,
+      keepRecent: config.prune?.keep_recent ?? keepRecent,
+    },
     file: join(configDir, "compact.json"),
     config,
   };

@@ -1,25 +1,37 @@
-// `before_compact` transcript preparation (prune first, then summarise): tool outputs and long texts are
-// cut mechanically to head and tail, private adapter state and core bookkeeping are dropped, and image
-// bytes leave the transcript according to the images policy, so the summary request carries only what a
-// summariser can use.
-import type { ImagesPolicy } from "../../src/config/schemas.ts";
-import type { Content, ImagePart, Message, Part } from "../../src/history/schema.ts";
-import { formatBytes, truncateMiddle } from "../../src/tools/truncate.ts";
+// `before_compact` transcript preparation: tool outputs and tool call arguments are cut mechanically to
+// head and tail, private adapter state and core bookkeeping are dropped, and image bytes leave the
+// transcript according to the images policy, so the summary request carries only what a summariser can use.
+// What the user and the assistant said — and the previous summary, which is one such message — is passed
+// whole: it is the part of a session nothing else can reproduce (a tool can be run again, a file read
+// again), and cutting the previous summary's middle at every compaction is how long sessions used to
+// forget. When the whole does not fit one summary request, the core summarises it in chunks.
+import type { ImagesPolicy } from "../../src/contract/config.ts";
+import type { Content, ImagePart, Message, Part } from "../../src/contract/history.ts";
+import { formatBytes, truncateMiddle } from "../../src/contract/lib/truncate.ts";
 import { pathArgument } from "./snapshots.ts";
 
 /** Tool output kept for the summary (head and tail), in UTF-8 bytes. */
 export const TOOL_OUTPUT_MAX_BYTES = 2000;
 /** Tool call arguments (e.g. a whole file passed to write) kept for the summary. */
 export const TOOL_ARGS_MAX_BYTES = 2000;
-/** User and assistant texts are the conversation itself: cut only when very long. */
-export const TEXT_MAX_BYTES = 12000;
 /** Images shown to the summary model, and images carried into the compacted history. */
 export const MAX_SUMMARY_IMAGES = 4;
 export const MAX_SUMMARY_IMAGE_BYTES = 8 * 1024 * 1024;
 export const MAX_RETAINED_IMAGES = 2;
 export const MAX_RETAINED_IMAGE_BYTES = 4 * 1024 * 1024;
 
-const ADVICE = "shortened for the summary";
+const ADVICE = "shortened; the whole output stays in the session's events.jsonl";
+
+/** Added to the summary prompt when images are to be described. */
+export const DESCRIBE_IMAGES_PROMPT = `## Images
+The images attached to this request are marked in the transcript by number ("image #N"). They will not be
+kept after this summary, so describe each one under "## Images" in the summary: what it shows, any text,
+numbers or errors visible in it, and what it was used for, labelled by its number.`;
+
+/** Whether `messages` hold any image part. */
+export function hasImages(messages: readonly Message[]): boolean {
+  return messages.some((m) => typeof m.content !== "string" && m.content.some((p) => p.type === "image"));
+}
 
 export interface PreparedTranscript {
   messages: Message[];
@@ -30,6 +42,11 @@ export interface PreparedTranscript {
 interface ImageRef {
   part: ImagePart;
   label: string;
+}
+
+/** A tool output as the summariser is shown it, and as the prune stage leaves it in the history. */
+export function shortenToolOutput(text: string): string {
+  return clip(text, TOOL_OUTPUT_MAX_BYTES);
 }
 
 function clip(text: string, max: number): string {
@@ -80,8 +97,10 @@ export function prepareTranscript(messages: readonly Message[], images: ImagesPo
         : `${m.role} message ${i + 1}`;
     for (const p of m.content) if (p.type === "image") refs.push({ part: p, label: from });
   });
+  // keep: the summariser sees the recent images and they stay in context; describe: the summariser sees
+  // them and writes what they show into the summary instead; omit: only a marker remains.
   const toSummary =
-    images === "keep" ? pickRecent(refs, MAX_SUMMARY_IMAGES, MAX_SUMMARY_IMAGE_BYTES) : new Set();
+    images === "omit" ? new Set() : pickRecent(refs, MAX_SUMMARY_IMAGES, MAX_SUMMARY_IMAGE_BYTES);
   const toRetain =
     images === "keep" ? pickRecent(refs, MAX_RETAINED_IMAGES, MAX_RETAINED_IMAGE_BYTES) : new Set();
   const number = new Map(refs.map((r, k) => [r.part, { n: k + 1, label: r.label }]));
@@ -90,13 +109,14 @@ export function prepareTranscript(messages: readonly Message[], images: ImagesPo
     const info = number.get(p);
     const what = `image #${info?.n} (${p.media_type}, ${formatBytes(imageBytes(p))}) from ${info?.label}`;
     if (images === "omit") return `[${what}: omitted]`;
-    if (images === "describe") return `[${what}]`;
+    if (images === "describe" && toSummary.has(p))
+      return `[${what}: attached to this request; describe it in the summary]`;
     if (toSummary.has(p)) return `[${what}: attached to this request]`;
     return `[${what}: not attached; only the ${MAX_SUMMARY_IMAGES} most recent images are kept]`;
   };
 
   const out: Message[] = messages.map((m) => {
-    const max = m.role === "tool" ? TOOL_OUTPUT_MAX_BYTES : TEXT_MAX_BYTES;
+    const max = m.role === "tool" ? TOOL_OUTPUT_MAX_BYTES : Number.POSITIVE_INFINITY;
     const content: Content =
       typeof m.content === "string"
         ? clip(m.content, max)

@@ -5,8 +5,8 @@
 // opaque state (the core does not send the span a second time); the commit hook reads the files.
 import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
-import type { Content, Message, ToolCall } from "../../src/history/schema.ts";
-import { resolveInWorkspace } from "../../src/tools/paths.ts";
+import type { Content, Message, ToolCall } from "../../src/contract/history.ts";
+import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 
 /** Tools whose `path` argument names a workspace file. */
 const FILE_TOOLS: Record<string, string> = { read: "read", write: "written", edit: "edited" };
@@ -75,7 +75,9 @@ export function collectTouchedFiles(messages: readonly Message[]): TouchedFiles 
 function currentText(workspace: string, path: string, maxBytes: number): string | undefined {
   try {
     // Paths come from model output: the same containment check as the file tools.
-    const real = resolveInWorkspace(workspace, path);
+    const found = resolveInWorkspace(workspace, path);
+    if (!found.ok) return undefined;
+    const real = found.real;
     const st = statSync(real);
     if (!st.isFile() || st.size > 1024 * 1024) return undefined;
     const buf = readFileSync(real);

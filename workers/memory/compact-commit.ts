@@ -2,7 +2,7 @@
 // away, so the notes are appended to the summary message (candidate[1]) as one more text part. Nothing
 // else in the candidate changes, so it stays a valid history.
 import { z } from "zod";
-import { contentText, Message } from "../../src/history/schema.ts";
+import { contentText, Message } from "../../src/contract/history.ts";
 import type { Data } from "../sdk/module.ts";
 
 const CommitData = z.looseObject({ candidate: z.array(z.unknown()).min(2) });

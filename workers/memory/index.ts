@@ -1,5 +1,5 @@
 // The memory module: durable notes per workspace, shown in the system prompt and kept across compactions.
-import { MemoryInput } from "../../src/manifest/modules.ts";
+import { MemoryInput } from "../../src/contract/registry.ts";
 import { defineWorkerModule, toolError, toolText } from "../sdk/module.ts";
 import { registryToolDecl } from "../sdk/registry-decl.ts";
 import { appendToSystem } from "../sdk/system-prompt.ts";

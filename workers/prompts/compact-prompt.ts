@@ -3,7 +3,7 @@
 // the user gave with `/compact <instructions>` or `i compact --instructions`.
 import { join } from "node:path";
 import { z } from "zod";
-import { PROMPTS } from "../../src/generated/prompts.ts";
+import { PROMPTS } from "../../src/contract/generated/prompts.ts";
 import type { Data } from "../sdk/module.ts";
 import { substituteWorkspace } from "../sdk/read-text.ts";
 import { withSummaryInstructions } from "../sdk/summary-prompt.ts";

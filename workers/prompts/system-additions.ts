@@ -2,7 +2,7 @@
 // workspace's project instructions (AGENTS.md, .i/system.md), each clearly delimited and bounded because
 // they come from the repository, not from the user.
 import { join } from "node:path";
-import { MAX_PROMPT_CHARS } from "../../src/config/schemas.ts";
+import { MAX_PROMPT_CHARS } from "../../src/contract/config.ts";
 import { readOptionalText, substituteWorkspace } from "../sdk/read-text.ts";
 import { clipText } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";

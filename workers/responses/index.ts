@@ -1,11 +1,12 @@
 // The built-in `responses` module: shapes the OpenAI Responses wire format for the core. On `wire_request`
 // it adds the request `body` built from the history and tools; on `wire_response` it adds the assistant
 // `message`, `usage` and `stop` read from the final response object. Every other field comes back unchanged.
+import { WireRequestData } from "../../src/contract/hooks.ts";
 import { parseHookData } from "../sdk/hook-data.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { replyFromResponse } from "./reply.ts";
 import { requestBody } from "./request.ts";
-import { WireRequestData, WireResponseData } from "./schemas.ts";
+import { WireResponseData } from "./schemas.ts";
 
 export const responsesModule = defineWorkerModule({
   name: "responses",

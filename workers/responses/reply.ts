@@ -1,7 +1,7 @@
 // A Responses API final response object → the assistant message, usage and stop reason the core expects.
 // Text comes from the message items, tool calls from the function_call items, and every output item is
 // kept in `adapter.responses.items` so the next request can replay the reasoning that led to this reply.
-import type { Message, ToolCall } from "../../src/history/schema.ts";
+import type { Message, ToolCall } from "../../src/contract/history.ts";
 import { FunctionCallItem, MessageItem, type ResponseObject } from "./schemas.ts";
 
 export interface ReplyUsage {

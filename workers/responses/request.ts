@@ -3,16 +3,11 @@
 // reasoning carries over between requests), or is rebuilt from its text and tool calls; tool results
 // become function_call_output items. Requests are stateless (`store: false`): the whole conversation is
 // sent every time and the server keeps nothing.
-import type { ImagePart, Message, Part, ToolCall } from "../../src/history/schema.ts";
-import { contentText } from "../../src/history/schema.ts";
-import { wireToolId } from "../../src/provider/tool-ids.ts";
-import {
-  FunctionCallItem,
-  type OutputItem,
-  ReasoningItem,
-  ResponsesAdapter,
-  type WireRequestData,
-} from "./schemas.ts";
+import type { ImagePart, Message, Part, ToolCall } from "../../src/contract/history.ts";
+import { contentText } from "../../src/contract/history.ts";
+import type { WireRequestData } from "../../src/contract/hooks.ts";
+import { wireToolId } from "../../src/contract/lib/tool-ids.ts";
+import { FunctionCallItem, type OutputItem, ReasoningItem, ResponsesAdapter } from "./schemas.ts";
 
 type InputItem = Record<string, unknown>;
 type InputPart = { type: "input_text"; text: string } | { type: "input_image"; image_url: string };

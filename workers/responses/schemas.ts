@@ -2,20 +2,7 @@
 // and its own private state in `message.adapter.responses`. The API's objects are loose — it adds fields
 // over time and the module must keep what it does not know — so only the fields read here are named.
 import { z } from "zod";
-import { History } from "../../src/history/schema.ts";
-import { ToolDecl } from "../../src/worker/protocol.ts";
-
-/** `wire_request` data: the request the core is about to send; the module fills in `body`. */
-export const WireRequestData = z.looseObject({
-  model: z.string().min(1),
-  messages: History,
-  tools: z.array(ToolDecl),
-  max_output_tokens: z.number().int().positive().optional(),
-  hints: z.record(z.string(), z.unknown()).optional(),
-  /** null from the core; an object when an earlier module in the pipeline started the body */
-  body: z.record(z.string(), z.unknown()).nullish(),
-});
-export type WireRequestData = z.infer<typeof WireRequestData>;
+import { WireResponseData as ContractWireResponseData } from "../../src/contract/hooks.ts";
 
 /** One output item as the API returns it (message, function_call, reasoning, or a type added later). */
 export const OutputItem = z.looseObject({ type: z.string() });
@@ -56,11 +43,8 @@ export const ResponseObject = z.looseObject({
 });
 export type ResponseObject = z.infer<typeof ResponseObject>;
 
-/** `wire_response` data: the final response object of one model reply. */
-export const WireResponseData = z.looseObject({
-  model: z.string().optional(),
-  response: ResponseObject,
-});
+/** `wire_response` data with the response object read as this module reads it. */
+export const WireResponseData = ContractWireResponseData.extend({ response: ResponseObject });
 
 /** The module's private state on an assistant message: the output items, kept to replay reasoning. */
 export const ResponsesAdapter = z.looseObject({ items: z.array(OutputItem) });

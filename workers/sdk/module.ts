@@ -1,6 +1,6 @@
 // The worker SDK: what every worker module shares. A module declares hook handlers and tool handlers; the
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
-import type { HookEvent, ToolDecl, ToolResult } from "../../src/worker/protocol.ts";
+import type { HookEvent, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -27,6 +27,11 @@ export interface WorkerModule {
   hooks: Partial<Record<HookEvent, HookHandler>>;
   /** tool declarations (built-in modules take them from the registry) and their handlers */
   tools?: { decl: ToolDecl; run: ToolHandler }[];
+  /**
+   * Checks the module's own config when the host starts it (at `hello`): a bad file fails the start with
+   * one line naming it, instead of surfacing later in the middle of a turn.
+   */
+  check?: (ctx: WorkerContext) => void | Promise<void>;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {

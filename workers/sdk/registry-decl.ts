@@ -1,7 +1,8 @@
 // Built-in modules take their tool declarations from the module registry, never from a copy, so a worker
 // cannot drift from what the core checks at hello.
-import { MODULES, type ModuleName, toolDecl } from "../../src/manifest/modules.ts";
-import type { ToolDecl } from "../../src/worker/protocol.ts";
+
+import type { ToolDecl } from "../../src/contract/protocol.ts";
+import { MODULES, type ModuleName, toolDecl } from "../../src/contract/registry.ts";
 
 /** The registry's declaration of `tool` (required or optional) for `module`; throws if it has none. */
 export function registryToolDecl(module: ModuleName, tool: string): ToolDecl {

@@ -1,15 +1,15 @@
 // Serves worker modules over NDJSON on stdio (or any byte streams): the loop every worker runs.
 import { readSync } from "node:fs";
-import { errorMessage } from "../../src/cli/errors.ts";
-import { writeAll } from "../../src/runtime/write-all.ts";
-import { encodeLine, LineDecoder } from "../../src/worker/framing.ts";
+import { errorMessage } from "../../src/contract/errors.ts";
+import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
+import { writeAll } from "../../src/contract/lib/write-all.ts";
 import {
   type HookEvent,
   MAX_LINE_BYTES,
   PROTOCOL_VERSION,
   Request,
   ToolResult,
-} from "../../src/worker/protocol.ts";
+} from "../../src/contract/protocol.ts";
 import type { Data, WorkerContext, WorkerModule } from "./module.ts";
 
 export interface ServeIO {
@@ -30,8 +30,16 @@ const isPlainObject = (v: unknown): v is Data => typeof v === "object" && v !== 
 
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
   const mod = pick(modules, req);
+  const context = (m: WorkerModule): WorkerContext => ({
+    workspace: req.workspace,
+    event: req.event,
+    module: m.name,
+    cwd: process.cwd(),
+    log,
+  });
   if (req.event === "hello") {
     if (!mod) throw new Error(`this worker does not serve module "${String(req.data.module)}"`);
+    await mod.check?.(context(mod));
     return {
       ...req.data,
       protocol: PROTOCOL_VERSION,
@@ -41,13 +49,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     };
   }
   if (!mod) return req.data;
-  const ctx: WorkerContext = {
-    workspace: req.workspace,
-    event: req.event,
-    module: mod.name,
-    cwd: process.cwd(),
-    log,
-  };
+  const ctx = context(mod);
   if (req.event === "tool") {
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);

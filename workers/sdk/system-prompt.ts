@@ -1,10 +1,7 @@
 // The `system_prompt` hook data, shared by every module that adds to the system prompt. Each module appends
 // its own section and hands the rest of the data on untouched (the core runs them as a pipeline).
-import { z } from "zod";
+import { SystemPromptData } from "../../src/contract/hooks.ts";
 import type { Data } from "./module.ts";
-
-/** `{system, workspace, model?, tools?}`; fields this schema does not name pass through unchanged. */
-export const SystemPromptData = z.looseObject({ system: z.string() });
 
 export function systemText(data: Data, module: string): string {
   const r = SystemPromptData.safeParse(data);

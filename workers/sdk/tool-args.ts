@@ -2,7 +2,7 @@
 // schema (the same one its public declaration is generated from) and answers a bad call with a tool error
 // the model can act on, instead of failing the request.
 import type { z } from "zod";
-import type { ToolResult } from "../../src/worker/protocol.ts";
+import type { ToolResult } from "../../src/contract/protocol.ts";
 import { toolError } from "./module.ts";
 
 export type ParsedArgs<T> = { ok: true; value: T } | { ok: false; error: ToolResult };

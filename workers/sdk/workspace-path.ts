@@ -3,7 +3,7 @@
 // target is checked too.
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { isInside } from "../../src/tools/paths.ts";
+import { isInside } from "../../src/contract/lib/paths.ts";
 
 // The same containment rule as the core's file tools.
 export { isInside };

@@ -1,8 +1,8 @@
 // The `find` tool: workspace files whose relative path matches a glob, sorted, capped.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import type { FindInput } from "../../src/manifest/modules.ts";
-import type { ToolResult } from "../../src/worker/protocol.ts";
+import type { ToolResult } from "../../src/contract/protocol.ts";
+import type { FindInput } from "../../src/contract/registry.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { compileGlob, type PathMatcher } from "./glob.ts";

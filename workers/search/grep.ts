@@ -1,8 +1,8 @@
 // The `grep` tool: a regular expression over the workspace's files, `path:line: text` per match.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import type { GrepInput } from "../../src/manifest/modules.ts";
-import type { ToolResult } from "../../src/worker/protocol.ts";
+import type { ToolResult } from "../../src/contract/protocol.ts";
+import type { GrepInput } from "../../src/contract/registry.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { clipLine } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";

@@ -1,5 +1,5 @@
 // The search module: `grep` (contents) and `find` (file names) over the workspace, never outside it.
-import { FindInput, GrepInput } from "../../src/manifest/modules.ts";
+import { FindInput, GrepInput } from "../../src/contract/registry.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { registryToolDecl } from "../sdk/registry-decl.ts";
 import { parseToolArgs } from "../sdk/tool-args.ts";

@@ -1,6 +1,6 @@
 // The skills module: lists the available skills in the system prompt and loads one on demand.
 import { dirname } from "node:path";
-import { SkillInput } from "../../src/manifest/modules.ts";
+import { SkillInput } from "../../src/contract/registry.ts";
 import { defineWorkerModule, toolError, toolText } from "../sdk/module.ts";
 import { registryToolDecl } from "../sdk/registry-decl.ts";
 import { appendToSystem } from "../sdk/system-prompt.ts";

@@ -1,10 +1,8 @@
 // The steering module: on `steer`, hands the core the messages the user typed while the turn ran.
 import { resolve } from "node:path";
-import { z } from "zod";
+import { SteerData } from "../../src/contract/steering.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { takeQueued } from "./queue.ts";
-
-const SteerData = z.looseObject({ messages: z.array(z.unknown()).optional() });
 
 /** The queue path from `--queue PATH` (or `--queue=PATH`) in argv, resolved; undefined when absent. */
 export function queueFromArgv(argv: readonly string[]): string | undefined {

@@ -5,12 +5,11 @@
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
-import { parseWith, readJson } from "../../src/config/json-file.ts";
-import { writeFileAtomic } from "../../src/runtime/atomic-write.ts";
+import { writeFileAtomic } from "../../src/contract/lib/atomic-write.ts";
+import { parseWith, readJson } from "../../src/contract/lib/json-file.ts";
+import { SteerMessage } from "../../src/contract/steering.ts";
 
-/** One queued message: a line `{"id":"…","text":"…"}` in the queue file. */
-export const SteerMessage = z.object({ id: z.string().min(1), text: z.string() });
-export type SteerMessage = z.infer<typeof SteerMessage>;
+export { SteerMessage };
 
 /** How many delivered ids are remembered to drop a line the console wrote twice. */
 export const REMEMBERED_IDS = 1000;

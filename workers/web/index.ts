@@ -1,7 +1,6 @@
 // The web module: web_fetch always, web_search when web.json names a search endpoint.
-
-import { MAX_WEB_FETCH_BYTES } from "../../src/config/schemas.ts";
-import { WebFetchInput, WebSearchInput } from "../../src/manifest/modules.ts";
+import { MAX_WEB_FETCH_BYTES } from "../../src/contract/config.ts";
+import { WebFetchInput, WebSearchInput } from "../../src/contract/registry.ts";
 import { defineWorkerModule, toolError, toolText, type WorkerModule } from "../sdk/module.ts";
 import { registryToolDecl } from "../sdk/registry-decl.ts";
 import { parseToolArgs } from "../sdk/tool-args.ts";

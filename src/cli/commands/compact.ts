@@ -1,7 +1,8 @@
 // `i compact`: compact a saved session now (manual trigger), through the same pipeline as automatic runs.
-import type { AgentEvent } from "../../agent/events.ts";
+
+import { UserError } from "../../contract/errors.ts";
+import type { AgentEvent } from "../../contract/events.ts";
 import { defineSubcommand } from "../command.ts";
-import { UserError } from "../errors.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 export const command = defineSubcommand(

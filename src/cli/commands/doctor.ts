@@ -9,15 +9,15 @@ import { join } from "node:path";
 import { resolveWorkspace } from "../../agent/options.ts";
 import { moduleConfigProblem } from "../../config/module-configs.ts";
 import { configDir } from "../../config/paths.ts";
+import { UserError } from "../../contract/errors.ts";
+import type { Manifest } from "../../contract/manifest.ts";
+import type { ModuleName } from "../../contract/registry.ts";
 import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
 import { desktopRow } from "../../doctor/desktop.ts";
 import { type Row, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
-import type { ModuleName } from "../../manifest/modules.ts";
-import type { Manifest } from "../../manifest/schema.ts";
 import { defineSubcommand } from "../command.ts";
-import { UserError } from "../errors.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 export const command = defineSubcommand(

@@ -4,11 +4,11 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
-import { PROMPTS } from "../../generated/prompts.ts";
+import { UserError } from "../../contract/errors.ts";
+import { PROMPTS } from "../../contract/generated/prompts.ts";
+import { writeFileAtomic } from "../../contract/lib/atomic-write.ts";
 import { generateManifest } from "../../manifest/generate.ts";
-import { writeFileAtomic } from "../../runtime/atomic-write.ts";
 import { defineSubcommand } from "../command.ts";
-import { UserError } from "../errors.ts";
 
 const SCHEMA_BASE = "https://i-agent.dev/schemas";
 

@@ -1,8 +1,8 @@
 // The root command: the interactive console, or print mode with -p.
 import type { ArgsDef } from "citty";
+import { UserError } from "../../contract/errors.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
-import { UserError } from "../errors.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 export const RUN_ARGS = {

@@ -1,9 +1,9 @@
 // `i --runtime manifest PROFILE`: print the manifest generated from profile + plugins.json + bindings.json.
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
+import { UserError } from "../../contract/errors.ts";
 import { generateManifest } from "../../manifest/generate.ts";
 import { defineSubcommand } from "../command.ts";
-import { UserError } from "../errors.ts";
 
 export const command = defineSubcommand(
   {

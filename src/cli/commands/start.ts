@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
+import { UserError } from "../../contract/errors.ts";
 import { generateManifest } from "../../manifest/generate.ts";
 import type { Command } from "../command.ts";
-import { UserError } from "../errors.ts";
 
 const PASS_THROUGH = new Set([
   "init",

@@ -1,7 +1,8 @@
 // `i worker MODULE[,MODULE…]`: run built-in modules as one NDJSON worker on stdio. Started by the host for every
 // built-in module, so it stays lean: the module code and the SDK are imported only after the names check out.
+
+import { UserError } from "../../contract/errors.ts";
 import { defineSubcommand } from "../command.ts";
-import { UserError } from "../errors.ts";
 
 export const command = defineSubcommand(
   {
@@ -15,7 +16,7 @@ export const command = defineSubcommand(
   },
   async (args) => {
     const [{ MODULE_NAMES, isModuleName }, { BUILTIN_WORKERS }] = await Promise.all([
-      import("../../manifest/modules.ts"),
+      import("../../contract/registry.ts"),
       import("../../../workers/registry.ts"),
     ]);
     const names = String(args.modules).split(",");

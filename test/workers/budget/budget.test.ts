@@ -1,8 +1,8 @@
 // The built-in budget module: estimates, calibration with real usage, image honesty, the 85%/70%
 // high-watermark hysteresis, and (through a real worker process) preservation of every input field.
 import { afterAll, describe, expect, test } from "bun:test";
-import { ESTIMATOR, MESSAGE_OVERHEAD, textTokens } from "../../../src/compaction/estimator.ts";
-import type { BudgetInput, BudgetResult } from "../../../src/compaction/schemas.ts";
+import type { BudgetInput, BudgetResult } from "../../../src/contract/compaction.ts";
+import { ESTIMATOR, MESSAGE_OVERHEAD, textTokens } from "../../../src/contract/lib/estimator.ts";
 import { WorkerHost } from "../../../src/worker/host.ts";
 import { computeBudget, defaultReserve } from "../../../workers/budget/compute.ts";
 import { manifestOf, TempDirs } from "../../worker/helpers.ts";

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { History, Message } from "../../../src/history/schema.ts";
+import type { History, Message } from "../../../src/contract/history.ts";
 import { WorkerHost } from "../../../src/worker/host.ts";
 import { syntheticHistory, textOf } from "../../compaction/helpers.ts";
 import { manifestOf, TempDirs } from "../../worker/helpers.ts";
@@ -154,10 +154,28 @@ describe("before_compact", () => {
     expect(omitted.summary_images).toBeUndefined();
     expect(omitted.retained_images).toBeUndefined();
 
+    // describe: the summariser is shown the image and asked to describe it; nothing is retained.
     compactJson({ images: "describe" });
     const described = await send("before_compact", prepareData());
-    expect(textOf((described.messages as Message[])[2])).toContain("from the result of read(logo.png)");
-    expect(JSON.stringify(described)).not.toContain(PNG);
+    const marker = textOf((described.messages as Message[])[2]);
+    expect(marker).toContain("from the result of read(logo.png)");
+    expect(marker).toContain("attached to this request; describe it in the summary");
+    expect(JSON.stringify(described.messages)).not.toContain(PNG);
+    expect(described.summary_images).toEqual([{ type: "image", media_type: "image/png", data: PNG }]);
+    expect(described.retained_images).toBeUndefined();
+    expect(String(described.prompt)).toContain('describe each one under "## Images"');
+    expect(described.notes).toBeUndefined();
+
+    // describe on a text-only model: omit, with a note for the user.
+    const textOnly = await send(
+      "before_compact",
+      prepareData({ model: { name: "llama3", context_window: 8192, images: "omit" } }),
+    );
+    expect(textOnly.summary_images).toBeUndefined();
+    expect(textOf((textOnly.messages as Message[])[2])).toContain("omitted");
+    expect(textOnly.notes).toEqual([
+      expect.stringContaining('model llama3 is text-only (images: "omit"); the old images are omitted'),
+    ]);
 
     rmSync(join(configDir, "compact.json"));
     const byModel = await send(
@@ -258,7 +276,15 @@ describe("before_compact_commit", () => {
     expect(prepared.state).toMatchObject({ by: "i-compact", keep_recent: 4 });
     expect((prepared.state as { touched_files: { files: unknown[] } }).touched_files.files).toHaveLength(5);
     const next = out.candidate as Message[];
-    expect(next.slice(2)).toEqual(suffixRead);
+    // The suffix is untouched at the end; before it, the span's user messages restored in their own words.
+    expect(next.slice(-suffixRead.length)).toEqual(suffixRead);
+    const restored = next.slice(2, -suffixRead.length);
+    expect(restored.map((m) => textOf(m))).toEqual(
+      [0, 1, 2, 3, 4].map(
+        (t) =>
+          `[Restored after compaction: an earlier message of the user, quoted exactly]turn ${t}: please look at ${t === 4 ? "../outside.txt" : `src/file-${t}.ts`}`,
+      ),
+    );
     const text = textOf(next[1]);
     for (let i = 0; i < 4; i++) expect(text).toContain(`- src/file-${i}.ts (read)`);
     expect(text).toContain("- ../outside.txt (read)");
@@ -315,6 +341,7 @@ describe("before_compact_commit", () => {
         ],
         more: 0,
       },
+      user_messages: ["turn 0: please look at notes-0.md", "turn 1: please look at notes-1.md"],
     });
   });
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { History } from "../../../src/history/schema.ts";
+import { History } from "../../../src/contract/history.ts";
 import { createMemoryModule } from "../../../workers/memory/index.ts";
 import { MAX_RENDERED_CHARS, NOTES_HEADING } from "../../../workers/memory/render.ts";
 import { MAX_NOTE_CHARS, MAX_NOTES, memoryFilePath } from "../../../workers/memory/store.ts";

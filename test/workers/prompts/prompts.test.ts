@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PROMPTS } from "../../../src/generated/prompts.ts";
+import { PROMPTS } from "../../../src/contract/generated/prompts.ts";
 import { MAX_INSTRUCTIONS_CHARS } from "../../../workers/prompts/compact-prompt.ts";
 import { createPromptsModule } from "../../../workers/prompts/index.ts";
 import { MAX_PROJECT_CHARS, MAX_TEMPLATE_CHARS } from "../../../workers/prompts/system-additions.ts";

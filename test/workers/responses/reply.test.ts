@@ -1,7 +1,7 @@
 // The responses module's wire_response: a final Responses object → assistant message, usage and stop; and the
 // round trip — what one reply stores is what the next request replays.
 import { describe, expect, test } from "bun:test";
-import { Message } from "../../../src/history/schema.ts";
+import { Message } from "../../../src/contract/history.ts";
 import { responsesModule } from "../../../workers/responses/index.ts";
 import { replyFromResponse } from "../../../workers/responses/reply.ts";
 import { toInput } from "../../../workers/responses/request.ts";

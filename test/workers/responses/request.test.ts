@@ -1,10 +1,10 @@
 // The responses module's wire_request: history and tools → a Responses request body (pure conversion, and
 // through the module's hook handler for the pipeline contract).
 import { describe, expect, test } from "bun:test";
-import type { History, Message } from "../../../src/history/schema.ts";
+import type { History, Message } from "../../../src/contract/history.ts";
+import { WireRequestData } from "../../../src/contract/hooks.ts";
 import { responsesModule } from "../../../workers/responses/index.ts";
 import { requestBody, supportsEncryptedReasoning, toInput } from "../../../workers/responses/request.ts";
-import { WireRequestData } from "../../../workers/responses/schemas.ts";
 import type { WorkerContext } from "../../../workers/sdk/module.ts";
 
 const PNG = "iVBORw0KGgo=";

@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { UserError } from "../../../src/cli/errors.ts";
+import { UserError } from "../../../src/contract/errors.ts";
 import { loadWebSettings, type WebSettings } from "../../../workers/web/config.ts";
 import { createWebModule, loadWebModule } from "../../../workers/web/index.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";

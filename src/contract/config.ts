@@ -1,0 +1,130 @@
+// zod schemas for every file in config_dir (DESIGN §3, seed 000). Types are inferred from them and the
+// JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
+import { z } from "zod";
+import { ModuleName } from "./registry.ts";
+
+/** `$schema` (editor validation) and `$comment` (notes) are allowed in every file. */
+const Annotations = { $schema: z.string().optional(), $comment: z.string().optional() };
+
+export const ImagesPolicy = z.enum(["keep", "omit", "describe"]);
+export const ProviderName = z.enum(["openai", "anthropic", "responses"]);
+
+export const ModelInfo = z.strictObject({
+  context_window: z.number().int().positive(),
+  max_output_tokens: z.number().int().positive().optional(),
+  images: ImagesPolicy.optional(),
+  image_tokens: z.number().int().nonnegative().optional(),
+});
+
+export const ConfigFile = z.strictObject({
+  ...Annotations,
+  provider: ProviderName.optional(),
+  base_url: z.string().url().optional(),
+  model: z.string().min(1).optional(),
+  models: z.record(z.string().min(1), ModelInfo).optional(),
+});
+
+export const PluginsFile = z.strictObject({
+  ...Annotations,
+  profile: z.string().min(1).optional(),
+  disabled: z.array(ModuleName).optional(),
+});
+
+export const Binding = z.strictObject({
+  /** argv array; exec[0] is an absolute path to the executable */
+  exec: z.array(z.string().min(1)).min(1),
+  /** absolute working directory; default config_dir */
+  cwd: z.string().min(1).optional(),
+});
+export const BindingsFile = z.strictObject({
+  ...Annotations,
+  ...(Object.fromEntries(ModuleName.options.map((m) => [m, Binding.optional()])) as Record<
+    ModuleName,
+    z.ZodOptional<typeof Binding>
+  >),
+});
+
+export const CompactFile = z.strictObject({
+  ...Annotations,
+  enabled: z.boolean().optional(),
+  keep_recent: z.number().int().min(1).max(10000).optional(),
+  images: ImagesPolicy.optional(),
+  /** path relative to compact.json (absolute allowed); at most 32000 characters; supports {{workspace}} */
+  prompt: z.string().min(1).optional(),
+  /**
+   * The model-free first stage (built-in policy only): when shortening old tool outputs to what a
+   * summariser would be shown brings the context below the re-arm ratio, do that instead of a summary.
+   */
+  prune: z
+    .strictObject({
+      /** default true */
+      enabled: z.boolean().optional(),
+      /** most recent messages whose tool outputs stay whole; default: keep_recent */
+      keep_recent: z.number().int().min(1).max(10000).optional(),
+    })
+    .optional(),
+});
+
+export const BudgetFile = z.strictObject({
+  ...Annotations,
+  /** tokens kept free for the model's answer; default: the model's max_output_tokens, capped at 32000 */
+  reserve_tokens: z.number().int().nonnegative().optional(),
+  /** recommend compaction at this fraction of the hard limit (high-watermark) */
+  trigger_ratio: z.number().gt(0).lt(1).optional(),
+  /** after a recommendation, re-arm only once usage falls below this fraction */
+  rearm_ratio: z.number().gt(0).lt(1).optional(),
+});
+
+export const AuthFile = z.strictObject({
+  ...Annotations,
+  openai: z.string().min(1).optional(),
+  anthropic: z.string().min(1).optional(),
+  responses: z.string().min(1).optional(),
+});
+
+/** Hard ceilings of web.json: the host's 15 s request deadline must never be reached by a fetch. */
+export const MAX_WEB_TIMEOUT_MS = 14_000;
+export const MAX_WEB_FETCH_BYTES = 10 * 1024 * 1024;
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL");
+
+/** config_dir/web.json: settings of the built-in web module. */
+export const WebFile = z.strictObject({
+  ...Annotations,
+  /** fetch private, loopback and link-local addresses too (off by default: they reach the local network) */
+  allow_private: z.boolean().optional(),
+  /** a SearXNG-style JSON search endpoint; enables the web_search tool */
+  search_endpoint: httpUrl.optional(),
+  /** per-request time limit in milliseconds (default 10000) */
+  timeout_ms: z.number().int().min(100).max(MAX_WEB_TIMEOUT_MS).optional(),
+  /** default and upper bound for bytes read from one response (default 1 MiB) */
+  max_bytes: z.number().int().positive().max(MAX_WEB_FETCH_BYTES).optional(),
+});
+export type WebFile = z.infer<typeof WebFile>;
+
+/** Longest compaction prompt (seed 000): a compact.json prompt file and any prompt a hook supplies. */
+export const MAX_PROMPT_CHARS = 32000;
+
+export type ImagesPolicy = z.infer<typeof ImagesPolicy>;
+export type ProviderName = z.infer<typeof ProviderName>;
+export type ModelInfo = z.infer<typeof ModelInfo>;
+export type ConfigFile = z.infer<typeof ConfigFile>;
+export type PluginsFile = z.infer<typeof PluginsFile>;
+export type Binding = z.infer<typeof Binding>;
+export type BindingsFile = z.infer<typeof BindingsFile>;
+export type CompactFile = z.infer<typeof CompactFile>;
+export type BudgetFile = z.infer<typeof BudgetFile>;
+export type AuthFile = z.infer<typeof AuthFile>;
+
+/** Every user-facing file with its schema, for schema generation and `i doctor`. */
+export const CONFIG_FILES = {
+  "config.json": ConfigFile,
+  "plugins.json": PluginsFile,
+  "bindings.json": BindingsFile,
+  "compact.json": CompactFile,
+  "budget.json": BudgetFile,
+  "web.json": WebFile,
+} as const;

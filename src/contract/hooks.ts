@@ -1,0 +1,170 @@
+// Every event of the worker protocol with the data the core sends and the data a module must answer with.
+// Hook data flows through a pipeline of modules and each hands back what it received, so every object is
+// loose: fields a schema does not name pass through. Replies are checked once, by the host, against
+// HOOKS[event].reply; arrays of messages that the core validates by hand (cheaper on megabytes of history)
+// are `unknown[]` in reply schemas.
+import { z } from "zod";
+import {
+  AfterCompactReply,
+  BudgetInput,
+  BudgetModel,
+  BudgetOutput,
+  BudgetPolicy,
+  BudgetResult,
+  CommitReply,
+  LocalRouteReply,
+  ModelRouteReply,
+  PlanReply,
+} from "./compaction.ts";
+import { CompactionReason } from "./events.ts";
+import { History, ImagePart, Message, ToolCall } from "./history.ts";
+import {
+  HelloReplyData,
+  HelloRequestData,
+  type HookEvent,
+  ToolDecl,
+  ToolEventData,
+  ToolResult,
+} from "./protocol.ts";
+import { SteerData, SteerReply } from "./steering.ts";
+import { StopReason, Usage } from "./usage.ts";
+
+const JsonObject = z.record(z.string(), z.unknown());
+const Count = z.number().int().nonnegative();
+
+/** `system_prompt`: the prompt so far; each module appends its section to `system`. */
+export const SystemPromptData = z.looseObject({
+  system: z.string(),
+  workspace: z.string().optional(),
+  model: z.string().optional(),
+  provider: z.string().optional(),
+  /** names of every tool offered to the model */
+  tools: z.array(z.string()).optional(),
+});
+export const SystemPromptReply = z.looseObject({
+  system: z.string().refine((s) => s.trim() !== "", "must be a nonempty string"),
+});
+
+/**
+ * `before_request`: the request the core is about to send. Modules may add provider hints under `hints`
+ * (e.g. `cache_breakpoints`: history indexes to mark for prompt caching); every other field comes back
+ * unchanged.
+ */
+export const BeforeRequestData = z.looseObject({
+  /** wire format: openai | anthropic | responses */
+  provider: z.string(),
+  model: z.string().optional(),
+  /** the history about to be sent; only roles matter to hint providers, so the rest is not re-validated */
+  messages: z.array(z.looseObject({ role: z.string() })),
+  hints: JsonObject.optional(),
+});
+export type BeforeRequestData = z.infer<typeof BeforeRequestData>;
+export const BeforeRequestReply = z.looseObject({ hints: JsonObject.optional() });
+
+/** `wire_request`: the request the core is about to send; the module fills in the JSON `body`. */
+export const WireRequestData = z.looseObject({
+  model: z.string().min(1),
+  messages: History,
+  tools: z.array(ToolDecl),
+  max_output_tokens: z.number().int().positive().optional(),
+  hints: JsonObject.optional(),
+  /** null from the core; an object when an earlier module in the pipeline started the body */
+  body: JsonObject.nullish(),
+});
+export type WireRequestData = z.infer<typeof WireRequestData>;
+export const WireRequestReply = z.looseObject({ body: JsonObject });
+
+/** `wire_response`: the final response object of one model reply, to turn into the assistant message. */
+export const WireResponseData = z.looseObject({ model: z.string().optional(), response: JsonObject });
+/** Tool-call ids and names may be empty: the core mints ids and answers a nameless call as an unknown tool. */
+const WireToolCall = ToolCall.extend({ id: z.string(), name: z.string() });
+export const WireResponseReply = z.looseObject({
+  message: Message.extend({ role: z.literal("assistant"), tool_calls: z.array(WireToolCall).optional() }),
+  usage: Usage.optional(),
+  stop: StopReason,
+});
+
+/** `checkpoint`: a notification after the history was made durable; the reply is ignored. */
+export const CheckpointData = z.looseObject({
+  session_id: z.string(),
+  /** messages in the checkpoint */
+  messages: Count,
+  /** what made it: a turn step, steering, a compaction… */
+  reason: z.string(),
+});
+
+/** `compact_plan`: the budget reading plus the whole history; `cut` and `state` start null. */
+export const CompactPlanData = z.looseObject({
+  model: BudgetModel,
+  policy: BudgetPolicy,
+  budget: BudgetResult,
+  history: History,
+  cut: z.null(),
+  state: z.null(),
+  force: z.boolean(),
+  reason: CompactionReason,
+});
+
+/** `before_compact`: the span to summarise, history[1..cut]; the compactor answers with either route. */
+export const BeforeCompactData = z.looseObject({
+  messages: z.array(Message),
+  cut: Count,
+  state: z.unknown(),
+  model: BudgetModel,
+  policy: BudgetPolicy,
+  workspace: z.string(),
+  reason: CompactionReason,
+  /** the user's own words for this summary (`/compact <instructions>`) */
+  instructions: z.string().optional(),
+});
+/**
+ * One module's `before_compact` reply. Modules run as a pipeline and an early one may answer with neither
+ * route yet (e.g. a prompt only), so each field is checked when present; the pipeline's final reply must
+ * be one route (ModelRouteReply, or LocalRouteReply when it has `summary`).
+ */
+export const BeforeCompactReply = z.looseObject({
+  prompt: ModelRouteReply.shape.prompt.optional(),
+  messages: z.array(z.unknown()).optional(),
+  summary: LocalRouteReply.shape.summary.optional(),
+  summary_images: z.array(ImagePart).optional(),
+  retained_images: z.array(ImagePart).optional(),
+});
+
+export const AfterCompactData = z.looseObject({ summary: z.string(), state: z.unknown() });
+
+export const BeforeCompactCommitData = z.looseObject({
+  candidate: History,
+  summary: z.string(),
+  cut: Count,
+  state: z.unknown(),
+  workspace: z.string(),
+});
+
+/** A tool reply: the request data with the `result` added. */
+export const ToolReplyData = z.looseObject({ result: ToolResult });
+
+/** Every event a worker may receive: the data the core sends and what the reply's data must be. */
+export const HOOKS = {
+  hello: { request: HelloRequestData, reply: HelloReplyData },
+  tool: { request: ToolEventData, reply: ToolReplyData },
+  system_prompt: { request: SystemPromptData, reply: SystemPromptReply },
+  steer: { request: SteerData, reply: SteerReply },
+  budget: { request: BudgetInput, reply: BudgetOutput },
+  compact_plan: { request: CompactPlanData, reply: PlanReply },
+  before_compact: { request: BeforeCompactData, reply: BeforeCompactReply },
+  after_compact: { request: AfterCompactData, reply: AfterCompactReply },
+  before_compact_commit: { request: BeforeCompactCommitData, reply: CommitReply },
+  before_request: { request: BeforeRequestData, reply: BeforeRequestReply },
+  wire_request: { request: WireRequestData, reply: WireRequestReply },
+  wire_response: { request: WireResponseData, reply: WireResponseReply },
+  checkpoint: { request: CheckpointData, reply: JsonObject },
+} as const satisfies Record<HookEvent | "hello" | "tool", { request: z.ZodType; reply: z.ZodType }>;
+
+export type ProtocolEvent = keyof typeof HOOKS;
+/** What a module receives for `event`. */
+export type HookRequest<E extends ProtocolEvent> = z.infer<(typeof HOOKS)[E]["request"]>;
+/** What a module must answer for `event` (after the host's check). */
+export type HookReply<E extends ProtocolEvent> = z.infer<(typeof HOOKS)[E]["reply"]>;
+
+/** The two final shapes of the `before_compact` pipeline (model-assisted and local summary). */
+export { LocalRouteReply, ModelRouteReply };

@@ -1,0 +1,166 @@
+// The module registry: every optional capability, the hook events it declares and the tools it offers.
+// Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
+import { z } from "zod";
+import type { HookEvent, ToolDecl } from "./protocol.ts";
+
+export const MODULE_NAMES = [
+  "budget",
+  "prompts",
+  "compact",
+  "skills",
+  "memory",
+  "cache",
+  "search",
+  "web",
+  "responses",
+  "steering",
+] as const;
+export const ModuleName = z.enum(MODULE_NAMES);
+export type ModuleName = z.infer<typeof ModuleName>;
+
+interface ToolSpec {
+  name: string;
+  description: string;
+  input: z.ZodType;
+}
+
+export interface ModuleSpec {
+  name: ModuleName;
+  summary: string;
+  hooks: readonly HookEvent[];
+  tools: readonly ToolSpec[];
+  /** tools a module may add when configured (e.g. web_search with an endpoint); checked only if declared */
+  optionalTools?: readonly ToolSpec[];
+}
+
+export const SkillInput = z.strictObject({
+  name: z.string().min(1).describe("skill name as listed in the system prompt"),
+});
+export const MemoryInput = z.strictObject({
+  action: z.enum(["add", "list", "remove"]).describe("add a note, list notes, or remove one by id"),
+  text: z.string().optional().describe("the note to remember (add)"),
+  id: z.string().optional().describe("the note id (remove)"),
+});
+export const GrepInput = z.strictObject({
+  pattern: z.string().min(1).describe("regular expression (JavaScript syntax)"),
+  path: z.string().optional().describe("file or directory relative to the workspace (default: workspace)"),
+  glob: z.string().optional().describe("only files whose path matches this glob, e.g. **/*.ts"),
+  ignore_case: z.boolean().optional(),
+  max_results: z.number().int().positive().max(5000).optional(),
+});
+export const FindInput = z.strictObject({
+  pattern: z
+    .string()
+    .min(1)
+    .describe("glob matched against paths relative to the workspace, e.g. src/**/*.ts"),
+  path: z.string().optional().describe("directory to search from (default: workspace)"),
+  max_results: z.number().int().positive().max(5000).optional(),
+});
+export const WebFetchInput = z.strictObject({
+  url: z.string().url().describe("http or https URL"),
+  max_bytes: z.number().int().positive().optional(),
+});
+export const WebSearchInput = z.strictObject({ query: z.string().min(1) });
+
+/**
+ * Registry order is the pipeline order when several modules declare one event (DESIGN §4): prompts runs
+ * before compact on `before_compact` so a prompt it supplies reaches the compactor; memory runs after
+ * compact on `before_compact_commit`.
+ */
+export const MODULES: Record<ModuleName, ModuleSpec> = {
+  budget: {
+    name: "budget",
+    summary: "context budget estimates and compaction recommendation",
+    hooks: ["budget"],
+    tools: [],
+  },
+  prompts: {
+    name: "prompts",
+    summary: "system prompt additions and the compaction prompt",
+    hooks: ["system_prompt", "before_compact"],
+    tools: [],
+  },
+  compact: {
+    name: "compact",
+    summary: "where to cut and how to summarise when the context fills",
+    hooks: ["compact_plan", "before_compact", "after_compact", "before_compact_commit"],
+    tools: [],
+  },
+  skills: {
+    name: "skills",
+    summary: "reusable instructions loaded on demand",
+    hooks: ["system_prompt"],
+    tools: [
+      { name: "skill", description: "Load the full instructions of a named skill.", input: SkillInput },
+    ],
+  },
+  memory: {
+    name: "memory",
+    summary: "notes that survive sessions and compactions",
+    hooks: ["system_prompt", "before_compact_commit"],
+    tools: [
+      {
+        name: "memory",
+        description: "Remember, list or forget durable notes about this workspace.",
+        input: MemoryInput,
+      },
+    ],
+  },
+  cache: {
+    name: "cache",
+    summary: "prompt-cache breakpoints for providers that support them",
+    hooks: ["before_request"],
+    tools: [],
+  },
+  search: {
+    name: "search",
+    summary: "fast content and file-name search in the workspace",
+    hooks: [],
+    tools: [
+      {
+        name: "grep",
+        description: "Search file contents in the workspace with a regular expression.",
+        input: GrepInput,
+      },
+      { name: "find", description: "Find files in the workspace by glob pattern.", input: FindInput },
+    ],
+  },
+  web: {
+    name: "web",
+    summary: "fetch web pages (and search, when an endpoint is configured)",
+    hooks: [],
+    tools: [
+      { name: "web_fetch", description: "Fetch a URL and return its text content.", input: WebFetchInput },
+    ],
+    optionalTools: [{ name: "web_search", description: "Search the web.", input: WebSearchInput }],
+  },
+  responses: {
+    name: "responses",
+    summary: "the OpenAI Responses wire format",
+    hooks: ["wire_request", "wire_response"],
+    tools: [],
+  },
+  steering: { name: "steering", summary: "messages typed while a turn runs", hooks: ["steer"], tools: [] },
+};
+
+const declCache = new Map<string, ToolDecl>();
+
+/** The public declaration of a tool: name, description and JSON Schema generated from its zod schema. */
+export function toolDecl(spec: ToolSpec): ToolDecl {
+  let d = declCache.get(spec.name);
+  if (!d) {
+    const schema = z.toJSONSchema(spec.input, { target: "draft-2020-12" }) as Record<string, unknown>;
+    delete schema.$schema;
+    d = { name: spec.name, description: spec.description, input_schema: schema };
+    declCache.set(spec.name, d);
+  }
+  return d;
+}
+
+export function moduleToolDecls(name: ModuleName): ToolDecl[] {
+  return MODULES[name].tools.map(toolDecl);
+}
+
+export function isModuleName(s: string): s is ModuleName {
+  return (MODULE_NAMES as readonly string[]).includes(s);
+}

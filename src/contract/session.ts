@@ -1,0 +1,83 @@
+// The files of a session directory (DESIGN §9), as zod schemas: meta.json and the lines of events.jsonl.
+import { z } from "zod";
+import { CompactionRecord } from "./compaction.ts";
+import { History, Message } from "./history.ts";
+
+export const SessionMeta = z.object({
+  id: z.string().min(1),
+  /** absolute, real path of the workspace the session belongs to */
+  workspace: z.string().min(1),
+  /** ISO 8601 timestamps */
+  created: z.string(),
+  updated: z.string(),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+  /** the first line of the first user message */
+  title: z.string().optional(),
+  /** messages in the current checkpoint */
+  messages: z.number().int().nonnegative(),
+  compactions: z.number().int().nonnegative(),
+  /**
+   * The automatic-compaction state, so a resumed session keeps it: whether the budget trigger is armed
+   * (high-watermark hysteresis) and how many automatic compactions failed in a row (the circuit breaker).
+   */
+  compaction: z.object({ armed: z.boolean(), failures: z.number().int().nonnegative() }).optional(),
+});
+export type CompactionState = NonNullable<SessionMeta["compaction"]>;
+export type SessionMeta = z.infer<typeof SessionMeta>;
+
+/** Every line of events.jsonl: a timestamp, a type, and the type's fields. */
+export const EventLine = z.looseObject({ ts: z.string(), type: z.string().min(1) });
+export type EventLine = z.infer<typeof EventLine>;
+
+/** The session was created (first line of every events.jsonl). */
+export const SessionStartEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("session"),
+  id: z.string().min(1),
+  workspace: z.string().min(1),
+  provider: z.string().optional(),
+  model: z.string().optional(),
+});
+
+/** history[index] became `message`; anything after it was dropped (replay: length = index, then push). */
+export const MessageEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("message"),
+  index: z.number().int().nonnegative(),
+  message: Message,
+});
+
+/** The history was cut back to `length` messages without new ones (rare: e.g. a retried reply). */
+export const TruncateEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("truncate"),
+  length: z.number().int().nonnegative(),
+});
+
+/** A compaction was committed: `history` is the checkpoint it produced; `record` describes it. */
+export const CompactionEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("compaction"),
+  messages_before: z.number().int().nonnegative(),
+  /** partial on reading: replay needs only `history`, so a record missing a field never hides a checkpoint */
+  record: CompactionRecord.partial(),
+  history: History,
+});
+
+/**
+ * The full checkpoint a reopened session continues from, logged before its first new messages. It makes
+ * replay exact even when the log and history.json parted ways in a crash (e.g. between writing
+ * history.json and the compaction event).
+ */
+export const BaseEvent = z.looseObject({ ts: z.string(), type: z.literal("base"), history: History });
+
+/** Event types the session writes itself; appendEvent refuses them so replay stays meaningful. */
+export const RESERVED_EVENT_TYPES: readonly string[] = [
+  "session",
+  "base",
+  "message",
+  "truncate",
+  "compaction",
+  "recovered",
+];

@@ -1,0 +1,71 @@
+// The model-free first stage. Old tool outputs are the bulk of a long session and the cheapest part to
+// give up: each is shortened to exactly the head and tail a summariser would be shown of it
+// (shortenToolOutput), so pruning loses nothing a later summary would have kept, and the whole output
+// stays in events.jsonl. When that alone brings the context below the budget's re-arm ratio (so the
+// trigger re-arms and the next request does not compact again), the plan takes the prune route and no
+// summary request is made; otherwise it plans the full summary. The recent window (prune.keep_recent
+// messages, whole tool batches) is never touched, nor is anything but tool output.
+import type { History, Message } from "../../src/contract/history.ts";
+import { latestCut } from "../../src/contract/lib/tool-batches.ts";
+import type { Data } from "../sdk/module.ts";
+import { shortenToolOutput, TOOL_OUTPUT_MAX_BYTES } from "./prepare.ts";
+
+/** Tokens of a shortened output (its head, tail and the note), as the estimator counts text. */
+const SHORTENED_TOKENS = Math.ceil((TOOL_OUTPUT_MAX_BYTES + 160) / 4);
+
+interface BudgetView {
+  estimates?: { total?: unknown };
+  effective_total?: unknown;
+  hard_limit?: unknown;
+  calibration_factor?: unknown;
+}
+
+const num = (v: unknown): number | undefined => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+
+/** Whether a tool message is long enough to shorten (string content or text parts only). */
+function prunable(m: Message): boolean {
+  if (m.role !== "tool") return false;
+  if (typeof m.content === "string") return m.content.length * 3 > TOOL_OUTPUT_MAX_BYTES;
+  return false;
+}
+
+/** Tokens the prune stage would free in history[1..cut], by the estimator's ASCII rate (4 chars a token). */
+export function pruneSavings(history: History, cut: number): number {
+  let saved = 0;
+  for (let i = 1; i < cut; i++) {
+    const m = history[i] as Message;
+    if (!prunable(m)) continue;
+    const tokens = (m.content as string).length / 4;
+    if (tokens > SHORTENED_TOKENS) saved += tokens - SHORTENED_TOKENS;
+  }
+  return saved;
+}
+
+/**
+ * The cut of the prune route when pruning alone is enough, else undefined. The context after pruning is
+ * estimated with the budget's own calibration and compared with the re-arm ratio.
+ */
+export function planPrune(data: Data, history: History, keepRecent: number): number | undefined {
+  const budget = data.budget as BudgetView | undefined;
+  const policy = data.policy as { rearm_ratio?: unknown } | undefined;
+  const total = num(budget?.estimates?.total);
+  const hard = num(budget?.hard_limit);
+  const rearm = num(policy?.rearm_ratio);
+  if (total === undefined || hard === undefined || rearm === undefined || total <= 0) return undefined;
+  const factor = num(budget?.calibration_factor) ?? (num(budget?.effective_total) ?? total) / total;
+  const cut = latestCut(history, keepRecent);
+  if (cut === undefined) return undefined;
+  const saved = pruneSavings(history, cut);
+  if (saved <= 0) return undefined;
+  return ((total - saved) * factor) / hard < rearm ? cut : undefined;
+}
+
+/** history[1..cut] with every long tool output shortened; all other messages untouched (same objects). */
+export function pruneMessages(messages: readonly Message[]): Message[] {
+  return messages.map((m) => {
+    if (!prunable(m)) return m;
+    const short = shortenToolOutput(m.content as string);
+    // Head, tail and the note can be longer than a text just over the bound: then it stays as it is.
+    return short.length < (m.content as string).length ? { ...m, content: short } : m;
+  });
+}
