@@ -78,7 +78,9 @@ describe("launchers clean up", () => {
       expect(rig.mock.requests.length).toBe(0);
     });
 
-    for (const signal of ["SIGTERM", "SIGHUP"] as const) {
+    // SIGINT: print mode cancels the request and saves the session (exit 130); the others end the run.
+    const CODES = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
+    for (const signal of ["SIGTERM", "SIGHUP", "SIGINT"] as const) {
       test(`${name}: ${signal} during a request ends i and its workers and removes the manifest`, async () => {
         rig = await makeRig({ script: [{ text: "never", hang: true }] });
         const tmp = join(rig.root, "tmp");
@@ -91,7 +93,7 @@ describe("launchers clean up", () => {
         expect(processesUsing(r0.configDir).length).toBeGreaterThan(1); // i and its worker
         run.child.kill(signal);
         const r = await run.done;
-        expect(r.code).toBe(128 + (signal === "SIGTERM" ? 15 : 1));
+        expect(r.code).toBe(CODES[signal]);
         expect(readdirSync(tmp)).toEqual([]);
         expect(await until(() => processesUsing(r0.configDir).length === 0, 5000)).toBe(true);
       });

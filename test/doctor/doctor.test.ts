@@ -3,6 +3,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { CONFIG_FILES } from "../../src/contract/config.ts";
+import { MODULE_NAMES } from "../../src/contract/registry.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import { type CliResult, removeDir, runCliAsync, tempDir } from "../helpers/cli.ts";
 
@@ -102,17 +104,7 @@ describe("i doctor fails whenever a run would exit 2", () => {
     const d = await bothRefuse(args, { OPENAI_API_KEY: KEY });
     expect(d.stdout).toMatch(/^ {2}web\.json +FAILED$/m);
     expect(d.stdout).toMatch(/^web +built-in .* FAILED +- +-$/m);
-    for (const m of [
-      "budget",
-      "prompts",
-      "compact",
-      "skills",
-      "memory",
-      "cache",
-      "search",
-      "responses",
-      "steering",
-    ])
+    for (const m of MODULE_NAMES.filter((x) => x !== "web"))
       expect(d.stdout).toMatch(new RegExp(`^${m} +built-in .* ok +[\\d.]+ ms`, "m"));
     expect(d.stdout).toContain("1 of 10 module(s) FAILED");
     // counted once although both the file row and the module row show it
@@ -135,14 +127,7 @@ describe("i doctor on a machine that never ran i", () => {
     const d = await run(["doctor", "-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
     expect(d.stderr).toBe("");
     expect(d.stdout).toContain(`config_dir ${cfg} (does not exist yet: \`i init\` creates it)`);
-    for (const f of [
-      "config.json",
-      "plugins.json",
-      "bindings.json",
-      "compact.json",
-      "budget.json",
-      "web.json",
-    ])
+    for (const f of Object.keys(CONFIG_FILES))
       expect(d.stdout).toMatch(
         new RegExp(`^ {2}${f.replace(".", "\\.")} +- +not present, defaults used$`, "m"),
       );
