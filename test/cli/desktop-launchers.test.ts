@@ -35,46 +35,56 @@ function has(cmd: string, args: string[]): boolean {
 const glib = has("/usr/bin/python3", ["-c", "from gi.repository import Gio"]);
 
 describe("Linux .desktop entry", () => {
-  test.skipIf(!has("desktop-file-validate", ["--help"]))("passes desktop-file-validate", () => {
-    const r = spawnSync("desktop-file-validate", [join(DESKTOP, "i-console.desktop")], { encoding: "utf8" });
-    expect(r.stdout + r.stderr).toBe("");
-    expect(r.status).toBe(0);
-  });
-
-  test.skipIf(!glib)("launched by GLib: runs the i next to it, from HOME, as `i start --desktop`", () => {
-    const pkg = join(dir, "my archive");
-    recorder(pkg, "packaged");
-    recorder(join(dir, "bin"), "on-path");
-    // Terminal=false only so the test needs no terminal emulator; the Exec line is the shipped one.
-    const text = readFileSync(join(DESKTOP, "i-console.desktop"), "utf8");
-    expect(text).toContain("Terminal=true");
-    writeFileSync(join(pkg, "i-console.desktop"), text.replace("Terminal=true", "Terminal=false"));
-    const launch = (how: "file" | "keyfile") => {
-      const py =
-        how === "file"
-          ? "Gio.DesktopAppInfo.new_from_filename(sys.argv[1])"
-          : "Gio.DesktopAppInfo.new_from_keyfile(keyfile())";
-      const script = [
-        "import sys, time",
-        "from gi.repository import Gio, GLib",
-        "def keyfile():",
-        "  k = GLib.KeyFile.new(); k.load_from_file(sys.argv[1], GLib.KeyFileFlags.NONE); return k",
-        `info = ${py}`,
-        "assert info.launch([], None)",
-        "time.sleep(0.5)",
-      ].join("\n");
-      const r = spawnSync("/usr/bin/python3", ["-c", script, join(pkg, "i-console.desktop")], {
-        env: { ...process.env, HOME: dir, PATH: `${join(dir, "bin")}:${process.env.PATH}` },
+  test.skipIf(!has("desktop-file-validate", ["--help"]))(
+    "passes desktop-file-validate",
+    () => {
+      const r = spawnSync("desktop-file-validate", [join(DESKTOP, "i-console.desktop")], {
         encoding: "utf8",
       });
-      expect(r.stderr).toBe("");
+      expect(r.stdout + r.stderr).toBe("");
       expect(r.status).toBe(0);
-    };
-    launch("file");
-    // Without a known file location (%k empty) it falls back to the i on PATH (npm install -g).
-    launch("keyfile");
-    expect(ran()).toEqual([`packaged|${dir}|start --desktop`, `on-path|${dir}|start --desktop`]);
-  });
+    },
+    30_000,
+  );
+
+  test.skipIf(!glib)(
+    "launched by GLib: runs the i next to it, from HOME, as `i start --desktop`",
+    () => {
+      const pkg = join(dir, "my archive");
+      recorder(pkg, "packaged");
+      recorder(join(dir, "bin"), "on-path");
+      // Terminal=false only so the test needs no terminal emulator; the Exec line is the shipped one.
+      const text = readFileSync(join(DESKTOP, "i-console.desktop"), "utf8");
+      expect(text).toContain("Terminal=true");
+      writeFileSync(join(pkg, "i-console.desktop"), text.replace("Terminal=true", "Terminal=false"));
+      const launch = (how: "file" | "keyfile") => {
+        const py =
+          how === "file"
+            ? "Gio.DesktopAppInfo.new_from_filename(sys.argv[1])"
+            : "Gio.DesktopAppInfo.new_from_keyfile(keyfile())";
+        const script = [
+          "import sys, time",
+          "from gi.repository import Gio, GLib",
+          "def keyfile():",
+          "  k = GLib.KeyFile.new(); k.load_from_file(sys.argv[1], GLib.KeyFileFlags.NONE); return k",
+          `info = ${py}`,
+          "assert info.launch([], None)",
+          "time.sleep(0.5)",
+        ].join("\n");
+        const r = spawnSync("/usr/bin/python3", ["-c", script, join(pkg, "i-console.desktop")], {
+          env: { ...process.env, HOME: dir, PATH: `${join(dir, "bin")}:${process.env.PATH}` },
+          encoding: "utf8",
+        });
+        expect(r.stderr).toBe("");
+        expect(r.status).toBe(0);
+      };
+      launch("file");
+      // Without a known file location (%k empty) it falls back to the i on PATH (npm install -g).
+      launch("keyfile");
+      expect(ran()).toEqual([`packaged|${dir}|start --desktop`, `on-path|${dir}|start --desktop`]);
+    },
+    30_000,
+  );
 });
 
 describe("macOS .command", () => {
@@ -91,7 +101,7 @@ describe("macOS .command", () => {
     });
     expect(r.stderr).toBe("");
     expect(ran()).toEqual([`packaged|${dir}|start --desktop -p x`]);
-  });
+  }, 30_000);
 });
 
 describe("Windows batch files (structural check: no cmd.exe on this machine)", () => {
@@ -114,7 +124,7 @@ describe("Windows batch files (structural check: no cmd.exe on this machine)", (
       "%ERRORLEVEL% inside the ( ) block at line 4 is expanded before the block runs",
     ]);
     expect(batchProblems("@echo off\nexit /b 0\n")).toEqual(["LF-only line endings (cmd.exe needs CRLF)"]);
-  });
+  }, 30_000);
 
   for (const file of ["start.cmd", "desktop/i-console.cmd"]) {
     test(`${file}: clean, and hands every argument to i.exe start`, () => {
@@ -166,5 +176,5 @@ describe("desktop launch in a source checkout: desktop.json when it exists", () 
     } finally {
       await rig.close();
     }
-  });
+  }, 30_000);
 });

@@ -64,14 +64,14 @@ describe("first run", () => {
   test("without i init", async () => {
     expect(existsSync(join(home, ".i"))).toBe(false);
     await everyCommandWorks();
-  });
+  }, 60_000);
 
   test("after i init", async () => {
     const init = await i(["init"]);
     expect(init.code).toBe(0);
     expect(init.stdout).toContain(`created ${join(CFG(), "desktop.json")} (from the current bindings)`);
     await everyCommandWorks();
-  });
+  }, 60_000);
 });
 
 describe("i init and desktop.json", () => {
@@ -120,7 +120,7 @@ describe("i init and desktop.json", () => {
     expect(existsSync(join(CFG(), "desktop.json.new"))).toBe(false);
     d = await i(["doctor", ...target]);
     expect(d.stdout).toMatch(/^ {2}desktop\.json +ok +profile compact, matches/m);
-  });
+  }, 60_000);
 
   test("an invalid bindings.json: the defaults are written, desktop.json is not, exit 2 with one line", async () => {
     mkdirSync(CFG(), { recursive: true });
@@ -132,5 +132,5 @@ describe("i init and desktop.json", () => {
     expect(r.stderr).toContain("desktop.json was not written");
     expect(existsSync(join(CFG(), "config.json"))).toBe(true);
     expect(existsSync(join(CFG(), "desktop.json"))).toBe(false);
-  });
+  }, 60_000);
 });

@@ -60,7 +60,7 @@ describe("start.sh finds itself", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout).toBe("via link\n");
     expect(r.code).toBe(0);
-  });
+  }, 30_000);
 });
 
 describe("launchers clean up", () => {
@@ -76,7 +76,7 @@ describe("launchers clean up", () => {
         );
       }
       expect(rig.mock.requests.length).toBe(0);
-    });
+    }, 30_000);
 
     // SIGINT: print mode cancels the request and saves the session (exit 130); the others end the run.
     const CODES = { SIGTERM: 143, SIGHUP: 129, SIGINT: 130 } as const;
@@ -96,7 +96,7 @@ describe("launchers clean up", () => {
         expect(r.code).toBe(CODES[signal]);
         expect(readdirSync(tmp)).toEqual([]);
         expect(await until(() => processesUsing(r0.configDir).length === 0, 5000)).toBe(true);
-      });
+      }, 30_000);
     }
   }
 });

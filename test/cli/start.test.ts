@@ -47,6 +47,6 @@ describe("launchers", () => {
       expect(doctor.stderr).toBe("");
       expect(doctor.code).toBe(0);
       expect(doctor.stdout).toContain("all 3 module(s) ok");
-    });
+    }, 30_000);
   }
 });

@@ -51,7 +51,7 @@ describe("duplicate keys", () => {
       key: "m",
     });
     expect(findDuplicateKey('{"l":[{"k":1},{"k":1,"k":2}]}')).toEqual({ path: "l[1]", key: "k" });
-  });
+  }, 30_000);
 
   test("equal keys in different objects, escaped spellings and string values are fine or caught right", () => {
     expect(findDuplicateKey('{"a":{"k":1},"b":{"k":1},"c":"a","d":["a","a"]}')).toBeUndefined();
@@ -59,20 +59,20 @@ describe("duplicate keys", () => {
       path: "(top level)",
       key: 'a"b',
     });
-  });
+  }, 30_000);
 });
 
 describe("readConfigJson", () => {
   test("null is an error, not an empty config", () => {
     writeFileSync(join(dir, "config.json"), "null\n");
     expect(userError(() => readConfigJson(join(dir, "config.json")))).toContain("config.json: is null");
-  });
+  }, 30_000);
 
   test("a duplicate key is an error naming the key", () => {
     writeFileSync(join(dir, "config.json"), '{"model":"a","model":"b"}');
     const line = userError(() => readConfigJson(join(dir, "config.json")));
     expect(line).toContain('duplicate key "model"');
-  });
+  }, 30_000);
 
   test("/dev/zero behind a symlink is refused at once, not read", () => {
     symlinkSync("/dev/zero", join(dir, "config.json"));
@@ -80,19 +80,19 @@ describe("readConfigJson", () => {
     const line = userError(() => readConfigJson(join(dir, "config.json")));
     expect(performance.now() - t0).toBeLessThan(1000);
     expect(line).toContain("is a device, not a regular file");
-  });
+  }, 30_000);
 
   test("a regular file over the cap is one line naming the file and the cap", () => {
     writeFileSync(join(dir, "config.json"), `{"$comment":"${"x".repeat(MAX_CONFIG_BYTES)}"}`);
     const line = userError(() => readConfigJson(join(dir, "config.json")));
     expect(line).toContain(join(dir, "config.json"));
     expect(line).toContain("larger than the 1.0 MiB limit");
-  });
+  }, 30_000);
 
   test("a directory is refused", () => {
     mkdirSync(join(dir, "config.json"));
     expect(userError(() => readConfigJson(join(dir, "config.json")))).toContain("directory");
-  });
+  }, 30_000);
 });
 
 describe("hostile config files through the CLI: one line, exit 2, no hang", () => {
@@ -110,7 +110,7 @@ describe("hostile config files through the CLI: one line, exit 2, no hang", () =
     const doctor = cli(["doctor"]);
     expect(doctor.code).toBe(2);
     expect(doctor.stdout).toContain(`  ${line}\n`);
-  });
+  }, 30_000);
 
   test("config.json and a compact prompt pointing at /dev/zero", () => {
     mkdirSync(join(dir, "cfg"));
@@ -128,7 +128,7 @@ describe("hostile config files through the CLI: one line, exit 2, no hang", () =
     r = cli(["doctor"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain(`  ${line}\n`);
-  });
+  }, 30_000);
 
   test("null and duplicate keys in config.json", () => {
     mkdirSync(join(dir, "cfg"));
@@ -138,5 +138,5 @@ describe("hostile config files through the CLI: one line, exit 2, no hang", () =
     const r = cli(["-p", "hi", "-m", "gpt-4o"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('duplicate key "provider"');
-  });
+  }, 30_000);
 });

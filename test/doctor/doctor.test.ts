@@ -68,14 +68,14 @@ describe("i doctor fails whenever a run would exit 2", () => {
     symlinkSync(join(root, "real-auth.json"), join(cfg, "auth.json"));
     d = await bothRefuse(["-m", "gpt-4o"]);
     expect(d.stdout).toContain("mode 0644");
-  });
+  }, 30_000);
 
   test("auth.json malformed, with an unknown key, or with a duplicate key", async () => {
     for (const text of ["{oops", JSON.stringify({ opneai: KEY }), `{"openai":"${KEY}","openai":"x"}`]) {
       writeFileSync(join(cfg, "auth.json"), text, { mode: 0o600 });
       await bothRefuse(["-m", "gpt-4o"]);
     }
-  });
+  }, 30_000);
 
   test("no key for the chosen provider; a good auth.json is ok and names its keys", async () => {
     const d = await bothRefuse(["-m", "claude-sonnet-4-5", "--provider", "anthropic"]);
@@ -85,7 +85,7 @@ describe("i doctor fails whenever a run would exit 2", () => {
     expect(ok.stdout).toMatch(/^ {2}auth\.json +ok +private \(mode 0600\); keys for: anthropic$/m);
     expect(ok.stdout).toMatch(new RegExp(`^ {2}API key +ok +from ${join(cfg, "auth.json")}$`, "m"));
     expect(ok.code).toBe(0);
-  });
+  }, 30_000);
 
   test("unknown model, no model at all, reserve_tokens over the window", async () => {
     const extra = { OPENAI_API_KEY: KEY };
@@ -96,7 +96,7 @@ describe("i doctor fails whenever a run would exit 2", () => {
     write("budget.json", { reserve_tokens: 128000 });
     d = await bothRefuse(["-m", "gpt-4o"], extra);
     expect(d.stdout).toMatch(/^ {2}reserve +FAILED$/m);
-  });
+  }, 30_000);
 
   test("a bad web.json: one line at start, no session; doctor fails web alone, its neighbours ok", async () => {
     write("web.json", { timeout_ms: 5 });
@@ -113,12 +113,12 @@ describe("i doctor fails whenever a run would exit 2", () => {
     ).toBe(true);
     const { existsSync } = await import("node:fs");
     expect(existsSync(join(root, "data"))).toBe(false);
-  });
+  }, 30_000);
 
   test("a compact prompt that is not a regular file", async () => {
     write("compact.json", { prompt: "/dev/zero" });
     await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
-  });
+  }, 30_000);
 });
 
 describe("i doctor on a machine that never ran i", () => {
@@ -134,7 +134,7 @@ describe("i doctor on a machine that never ran i", () => {
     expect(d.stdout).not.toMatch(/ok \(config\.json/);
     expect(d.stdout).toContain("all 8 module(s) ok");
     expect(d.code).toBe(0);
-  });
+  }, 30_000);
 });
 
 describe("i doctor --online", () => {
@@ -154,5 +154,5 @@ describe("i doctor --online", () => {
     expect(dead.stdout).toMatch(/^ {2}endpoint +FAILED$/m);
     expect(dead.stdout).toMatch(/^ {2}endpoint: /m);
     expect(dead.code).toBe(1);
-  });
+  }, 30_000);
 });
