@@ -1,104 +1,202 @@
-// Builds standalone executables with `bun build --compile`: the core (which also serves the default workers
-// via `i worker`) for each platform, the example compactor, and release archives with SHA-256 checksums.
-//   bun scripts/build.ts                 host platform only → dist/
-//   bun scripts/build.ts --all           every release target (fetches Bun runtimes from the npm registry)
-//   bun scripts/build.ts --target linux-arm64 [--target …] [--package] [--out DIR]
+// Builds the release: per platform one standalone `i` (core, every default worker via `i worker …`, and the
+// launcher logic) with `bun build --compile`, the examples, and with --package reproducible archives plus
+// SHA256SUMS; with --npm the npm packages (a wrapper and one package per platform).
+//   bun scripts/build.ts                       host platform, staged in dist/ (no archives)
+//   bun scripts/build.ts --all                 every target, archives and SHA256SUMS
+//   bun scripts/build.ts --target linux-arm64 [--target …] [--package] [--npm] [--out DIR]
+// Other platforms' Bun runtimes come from the npm registry the first time (then Bun's cache).
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import {
-  copyFileSync,
-  cpSync,
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { arch, platform } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { gzip, tar, zip } from "./release/archive.ts";
+import {
+  archiveExt,
+  entriesOf,
+  examplesLayout,
+  exeSuffix,
+  isWindows,
+  type Layout,
+  platformLayout,
+  TARGETS,
+  type Target,
+} from "./release/layout.ts";
+import { packNpm } from "./release/npm.ts";
 
 const ROOT = join(import.meta.dirname, "..");
-const outAt = process.argv.indexOf("--out");
-const DIST =
-  outAt > 0 && process.argv[outAt + 1] ? resolve(process.argv[outAt + 1] as string) : join(ROOT, "dist");
-const TARGETS = ["linux-x64", "linux-arm64", "darwin-x64", "darwin-arm64", "windows-x64"] as const;
-type Target = (typeof TARGETS)[number];
+const USAGE = "usage: bun scripts/build.ts [--all | --target TARGET …] [--package] [--npm] [--out DIR]";
+
+/** A build that cannot go on: one line, no stack. Usage mistakes exit 2, failed steps 1. */
+function fail(message: string, code: 1 | 2): never {
+  process.stderr.write(`build: ${message}\n`);
+  process.exit(code);
+}
+
+function parse(argv: string[]): { targets: Target[]; pack: boolean; npm: boolean; dist: string } {
+  let values: { all?: boolean; target?: string[]; package?: boolean; npm?: boolean; out?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        all: { type: "boolean" },
+        target: { type: "string", multiple: true },
+        package: { type: "boolean" },
+        npm: { type: "boolean" },
+        out: { type: "string" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (err) {
+    fail(`${(err as Error).message}; ${USAGE}`, 2);
+  }
+  for (const t of values.target ?? [])
+    if (!(TARGETS as readonly string[]).includes(t))
+      fail(`unknown target "${t}" (--target); use one of ${TARGETS.join(", ")}`, 2);
+  if (values.all && values.target) fail(`--all already builds every target; drop --target. ${USAGE}`, 2);
+  const targets = values.all ? [...TARGETS] : [...new Set((values.target ?? []) as Target[])];
+  if (targets.length === 0) targets.push(hostTarget());
+  return {
+    targets,
+    pack: values.package === true || values.all === true,
+    npm: values.npm === true,
+    dist: resolve(values.out ?? join(ROOT, "dist")),
+  };
+}
 
 function hostTarget(): Target {
-  const os = platform() === "win32" ? "windows" : platform();
-  const t = `${os}-${arch()}` as Target;
-  if (!TARGETS.includes(t)) throw new Error(`unsupported host ${t}`);
-  return t;
+  const t = `${platform() === "win32" ? "windows" : platform()}-${arch()}`;
+  if (!(TARGETS as readonly string[]).includes(t))
+    fail(`this host (${t}) is not a release target; pass --target with one of ${TARGETS.join(", ")}`, 2);
+  return t as Target;
 }
 
-function run(cmd: string, args: string[], cwd = ROOT): void {
-  const r = spawnSync(cmd, args, { cwd, stdio: "inherit" });
-  if (r.status !== 0) {
-    console.error(`build: ${cmd} ${args.join(" ")} failed (exit ${r.status})`);
-    process.exit(1);
-  }
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env): void {
+  const r = spawnSync(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "inherit", "inherit"] });
+  if (r.error) fail(`cannot run ${cmd}: ${r.error.message}`, 1);
+  if (r.status !== 0) fail(`${cmd} ${args.join(" ")} failed (exit ${r.status})`, 1);
 }
 
-function compile(entry: string, outfile: string, target: Target): void {
+function compile(entry: string, outfile: string, t: Target): void {
+  mkdirSync(dirname(outfile), { recursive: true });
   run(process.execPath, [
     "build",
     "--compile",
     "--minify",
     "--bytecode",
     "--sourcemap=none",
-    `--target=bun-${target}`,
-    entry,
+    `--target=bun-${t}`,
+    join(ROOT, entry),
     "--outfile",
     outfile,
   ]);
 }
 
-async function sha256(file: string): Promise<string> {
-  const h = createHash("sha256");
-  for await (const chunk of createReadStream(file)) h.update(chunk as Buffer);
-  return h.digest("hex");
+/**
+ * The Rust example's linux-x64 binary, built with the documented command (offline, from the vendored
+ * crates). Cargo builds for the machine it runs on, so this needs a linux-x64 host. Source paths are
+ * remapped to relative ones (in a target directory of its own, so the everyday build is not redone), so
+ * the binary does not depend on where the repository is checked out.
+ */
+function rustBinary(): string {
+  const targetDir = join(ROOT, "examples", "rust-plugin", "target", "archive");
+  const bin = join(targetDir, "release", "i-plugin-example");
+  const hasCargo = spawnSync("cargo", ["--version"], { stdio: "ignore" }).status === 0;
+  if (hostTarget() !== "linux-x64" || !hasCargo) {
+    fail(
+      hostTarget() !== "linux-x64"
+        ? "the linux-x64 examples archive carries the Rust example's binary, which cargo builds only on a linux-x64 host; package linux-x64 there"
+        : "the linux-x64 examples archive needs cargo to build examples/rust-plugin (install Rust, or Debian's cargo)",
+      1,
+    );
+  }
+  const manifest = join("examples", "rust-plugin", "Cargo.toml");
+  run("cargo", ["build", "--release", "--locked", "--manifest-path", manifest, "--target-dir", targetDir], {
+    ...process.env,
+    CARGO_ENCODED_RUSTFLAGS: `--remap-path-prefix=${ROOT}=.`,
+  });
+  return bin;
 }
 
-async function main(): Promise<void> {
-  const argv = process.argv.slice(2);
-  const targets: Target[] = argv.includes("--all")
-    ? [...TARGETS]
-    : argv.flatMap((a, i) => (argv[i - 1] === "--target" ? [a as Target] : []));
-  if (targets.length === 0) targets.push(hostTarget());
-  for (const t of targets)
-    if (!TARGETS.includes(t)) throw new Error(`unknown target ${t}; use one of ${TARGETS.join(", ")}`);
-  const pack = argv.includes("--package") || argv.includes("--all");
+/** Copy (or write) every member into dist/<name>/ so the staged tree is exactly what the archive holds. */
+function stage(dist: string, layout: Layout): string {
+  const dir = join(dist, layout.name);
+  for (const m of layout.members) {
+    const dest = join(dir, m.rel);
+    mkdirSync(dirname(dest), { recursive: true });
+    if (m.text !== undefined) writeFileSync(dest, m.text);
+    else if (m.from && resolve(m.from) !== resolve(dest)) copyFileSync(m.from, dest);
+    chmodSync(dest, m.mode);
+  }
+  return dir;
+}
 
+function writeArchive(dist: string, layout: Layout, t: Target): string {
+  const dir = join(dist, layout.name);
+  const entries = entriesOf(layout, (rel) => readFileSync(join(dir, rel)));
+  const file = join(dist, `${layout.name}${archiveExt(t)}`);
+  writeFileSync(file, isWindows(t) ? zip(entries) : gzip(tar(entries)));
+  return file;
+}
+
+const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
+
+function main(): void {
+  const started = performance.now();
+  const { targets, pack, npm, dist } = parse(process.argv.slice(2));
+  if (!existsSync(join(ROOT, "LICENSE"))) fail("LICENSE is missing from the repository root", 1);
   run(process.execPath, ["scripts/gen-prompts.ts"]);
-  mkdirSync(DIST, { recursive: true });
+  mkdirSync(dist, { recursive: true });
+  // An earlier build's checksums must not outlive it: a failed or archive-less build leaves none.
+  rmSync(join(dist, "SHA256SUMS"), { force: true });
+  const artifacts: string[] = [];
+  const binaries = new Map<Target, string>();
   for (const t of targets) {
-    const exe = t.startsWith("windows") ? ".exe" : "";
-    const dir = join(DIST, `i-${t}`);
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir, { recursive: true });
-    compile("src/cli/main.ts", join(dir, `i${exe}`), t);
-    const example = join(ROOT, "examples", "local-compactor", "main.ts");
-    if (existsSync(example)) compile(example, join(dir, `i-local-compactor${exe}`), t);
-    copyFileSync(join(ROOT, "scripts", "start.sh"), join(dir, "start.sh"));
-    copyFileSync(join(ROOT, "scripts", "start.cmd"), join(dir, "start.cmd"));
-    cpSync(join(ROOT, "schemas"), join(dir, "schemas"), { recursive: true });
-    console.log(`built ${dir}`);
-    if (pack) {
-      const archive = join(DIST, `i-${t}.tar.gz`);
-      run("tar", ["-czf", archive, "-C", DIST, `i-${t}`]);
-      console.log(`packed ${archive}`);
+    const platformDir = join(dist, `i-${t}`);
+    const examplesDir = join(dist, `i-examples-${t}`);
+    rmSync(platformDir, { recursive: true, force: true });
+    rmSync(examplesDir, { recursive: true, force: true });
+    const binary = join(platformDir, `i${exeSuffix(t)}`);
+    compile("src/cli/main.ts", binary, t);
+    binaries.set(t, binary);
+    const compactor = join(examplesDir, "local-compactor", `i-local-compactor${exeSuffix(t)}`);
+    compile("examples/local-compactor/main.ts", compactor, t);
+    // Staging alone (no --package) skips the cargo build: the binary matters only in the archive.
+    const rust = t === "linux-x64" && pack ? rustBinary() : undefined;
+    const layouts = [platformLayout(ROOT, t, binary), examplesLayout(ROOT, t, compactor, rust)];
+    for (const layout of layouts) {
+      console.log(`staged ${stage(dist, layout)}`);
+      if (pack) {
+        const file = writeArchive(dist, layout, t);
+        artifacts.push(file);
+        console.log(`packed ${file}`);
+      }
     }
   }
-  if (pack) {
-    const lines: string[] = [];
-    for (const f of readdirSync(DIST)
-      .filter((f) => f.endsWith(".tar.gz"))
-      .sort())
-      lines.push(`${await sha256(join(DIST, f))}  ${f}`);
-    writeFileSync(join(DIST, "SHA256SUMS"), `${lines.join("\n")}\n`);
-    console.log(`wrote ${join(DIST, "SHA256SUMS")}`);
+  if (npm) {
+    try {
+      artifacts.push(...packNpm(ROOT, dist, binaries));
+    } catch (err) {
+      fail((err as Error).message, 1);
+    }
   }
+  if (artifacts.length > 0) {
+    // Exactly this build's artifacts: an older or foreign archive lying in dist/ is not vouched for.
+    const names = artifacts
+      .map((f) =>
+        f
+          .slice(dist.length + 1)
+          .split("\\")
+          .join("/"),
+      )
+      .sort();
+    const lines = names.map((name) => `${sha256(join(dist, name))}  ${name}`);
+    writeFileSync(join(dist, "SHA256SUMS"), `${lines.join("\n")}\n`);
+    console.log(`wrote ${join(dist, "SHA256SUMS")}`);
+  }
+  console.log(`built ${targets.join(", ")} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-await main();
+main();

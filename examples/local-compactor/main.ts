@@ -4,7 +4,10 @@
 // semantic equivalent of a model-written summary; the core still rejects a result that is invalid, does
 // not fit the budget or does not shrink the history.
 //
-//   i-local-compactor [--keep N]      keep at least N recent messages (default 6)
+//   i-local-compactor [--compact] [--keep N]
+//     --compact   serve the compact module (the only one this worker implements; accepted so the binding
+//                 can name the module, as in ["/abs/i-local-compactor", "--compact"])
+//     --keep N    keep at least N recent messages (default 6)
 //
 // Build: bun examples/local-compactor/build.ts [--windows]. Bind: see README.md next to this file.
 import { parseArgs } from "node:util";
@@ -14,12 +17,23 @@ import { type Data, defineWorkerModule } from "../../workers/sdk/module.ts";
 import { serve } from "../../workers/sdk/serve.ts";
 import { capBytes, extractNotes, NOTES_MAX_BYTES } from "./notes.ts";
 
-const { values } = parseArgs({ options: { keep: { type: "string", default: "6" } }, strict: true });
-const keep = Number(values.keep);
-if (!Number.isInteger(keep) || keep < 1) {
-  process.stderr.write(`i-local-compactor: --keep must be a positive integer, got "${values.keep}"\n`);
+function usage(message: string): never {
+  process.stderr.write(`i-local-compactor: ${message}; usage: i-local-compactor [--compact] [--keep N]\n`);
   process.exit(2);
 }
+
+let values: { keep: string };
+try {
+  ({ values } = parseArgs({
+    options: { compact: { type: "boolean" }, keep: { type: "string", default: "6" } },
+    strict: true,
+  }));
+} catch (err) {
+  // parseArgs names the option ("Unknown option '--x'"): that one line, not a stack trace.
+  usage((err as Error).message);
+}
+const keep = Number(values.keep);
+if (!Number.isInteger(keep) || keep < 1) usage(`--keep must be a positive integer, got "${values.keep}"`);
 
 const compactor = defineWorkerModule({
   name: "compact",

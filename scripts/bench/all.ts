@@ -2,7 +2,15 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 
-const SCRIPTS = ["startup.ts", "hook-roundtrip.ts", "estimate.ts", "compaction.ts", "search.ts"];
+const SCRIPTS = [
+  "startup.ts",
+  "hook-roundtrip.ts",
+  "estimate.ts",
+  "compaction.ts",
+  "search.ts",
+  "checkpoint.ts",
+  "release.ts",
+];
 let failed = 0;
 for (const s of SCRIPTS) {
   console.log(`\n== ${s}`);

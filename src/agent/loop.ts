@@ -25,6 +25,8 @@ export interface AgentDeps {
   toolContext: Omit<ToolContext, "signal">;
   emit: EmitEvent;
   maxTurns: number;
+  /** estimated tokens one tool result may take (result-cap.ts) */
+  resultTokenCap?: number;
 }
 
 export interface TurnResult {
@@ -213,6 +215,7 @@ export class Agent {
         coreNames: deps.coreToolNames,
         ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
         emit: deps.emit,
+        ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
       });
       this.history.push(...results);
       this.checkpoint("tool_batch");

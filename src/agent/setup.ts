@@ -18,13 +18,16 @@ import { NO_KEY, resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
 import type { Provider } from "../provider/types.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { coreToolDecls } from "../tools/index.ts";
+import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
+import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -34,6 +37,8 @@ export interface SetupOptions extends RunFlags {
   resume?: string;
   approve: ApprovalPolicy;
   ask?: (question: string) => Promise<boolean>;
+  /** `--sandbox`: bash runs in it */
+  sandbox?: SandboxSpec;
   maxTurns: number;
   emit: EmitEvent;
   /** console only: the steering queue file; injects the steering module with `--queue PATH` */
@@ -98,7 +103,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   checkReserve(cfg.budget, model, cfgDir);
   let apiKey: string | UserError;
   try {
-    apiKey = resolveApiKey(target.provider, cfgDir, process.env, target.baseUrl);
+    apiKey = resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
   } catch (err) {
     if (!(opts.keyOnlyWhenRequested && err instanceof UserError)) throw err;
     apiKey = err;
@@ -133,7 +138,15 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   try {
     const core = coreToolDecls();
     const tools = [...core, ...host.toolDecls()];
+    const resultCap = resultTokenCap(model);
     let history: History = session.history();
+    // A result too big for this model (saved by a run with a bigger one, or before the cap) would make
+    // every request too large and leave compaction nothing to cut: shorten it; the log keeps it whole.
+    const oversized = shortenOversizedResults(history, resultCap);
+    if (oversized.shortened > 0) {
+      history = oversized.history;
+      session.checkpoint(history);
+    }
     if (history.length === 0) {
       const system = await buildSystemPrompt(host, {
         workspace,
@@ -144,6 +157,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = [{ role: "system", content: system }];
     }
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    if (oversized.shortened > 0)
+      opts.emit({
+        type: "notice",
+        level: "warn",
+        message: `shortened ${oversized.shortened} tool result(s) too large for ${model.name}'s context window; the full output stays in the session (i sessions --recover ${session.id})`,
+      });
     const controller = new CompactionController({
       hooks: host,
       provider,
@@ -168,9 +187,15 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         controller,
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
-        toolContext: { workspace, approve: opts.approve, ...(opts.ask ? { ask: opts.ask } : {}) },
+        toolContext: {
+          workspace,
+          approve: opts.approve,
+          ...(opts.ask ? { ask: opts.ask } : {}),
+          ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+        },
         emit: opts.emit,
         maxTurns: opts.maxTurns,
+        resultTokenCap: resultCap,
       },
       history,
     );

@@ -14,6 +14,7 @@ import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
 import type { ToolContext, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { capResultContent } from "./result-cap.ts";
 
 /** Module tool output is untrusted and unbounded: its text is capped, in total, before it enters history. */
 export const MODULE_OUTPUT_MAX_CHARS = 50_000;
@@ -23,6 +24,8 @@ export interface ToolBatchDeps {
   coreNames: ReadonlySet<string>;
   ctx: ToolContext;
   emit: EmitEvent;
+  /** estimated tokens one result may take (a share of the model's window); unbounded when absent */
+  resultTokenCap?: number;
 }
 
 /**
@@ -77,6 +80,8 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
     } else {
       deps.emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
       result = await runToolCall(call, deps);
+      if (deps.resultTokenCap !== undefined)
+        result = { ...result, content: capResultContent(result.content, deps.resultTokenCap) };
     }
     deps.emit({
       type: "tool_result",

@@ -2,6 +2,7 @@
 // Entry point of `i`. Kept tiny so `i --version` starts fast: every command is imported only when used.
 import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
+import { receiveCredentials, shedCredentials } from "../runtime/credential-handoff.ts";
 import type { Command } from "./command.ts";
 
 type Loader = () => Promise<{ command: Command }>;
@@ -30,6 +31,9 @@ Usage:
 
 Run \`i COMMAND --help\` or \`i run --help\` for the options of a command.
 `;
+
+/** First arguments after which `i` starts no worker and no command: no credential hand-off needed. */
+const CHILDLESS = new Set(["--version", "-V", "--help", "-h", "help", "init", "sessions", "worker"]);
 
 export async function main(argv: string[]): Promise<number> {
   const first = argv[0];
@@ -61,19 +65,31 @@ function report(err: unknown): number {
 }
 
 if (import.meta.main) {
-  // A closed pipe (`i … | head`) is the reader's choice, not an error worth a stack trace. Not for
-  // `i worker`: it writes stdout synchronously, and a stream listener would make that fd non-blocking.
-  if (process.argv[2] !== "worker") {
-    process.stdout.on("error", (err: NodeJS.ErrnoException) => {
-      if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    });
-  }
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (err) => {
-      process.exitCode = report(err);
-    },
-  );
+  const args = process.argv.slice(2);
+  receiveCredentials();
+  // Commands that start no child process (and `--version`, which must stay fast) keep the environment.
+  const shed = CHILDLESS.has(args[0] ?? "") ? Promise.resolve(undefined) : shedCredentials(args);
+  shed
+    .then((why) => {
+      if (why)
+        process.stderr.write(
+          `i: warning: could not restart without the API-key variables (${why}); same-user processes can read them from /proc\n`,
+        );
+      // A closed pipe (`i … | head`) is the reader's choice, not an error worth a stack trace. Not for
+      // `i worker`: it writes stdout synchronously, and a stream listener would make that fd non-blocking.
+      if (args[0] !== "worker") {
+        process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+          if (err.code === "EPIPE") process.exit(process.exitCode ?? 0);
+        });
+      }
+      return main(args);
+    })
+    .then(
+      (code) => {
+        process.exitCode = code;
+      },
+      (err) => {
+        process.exitCode = report(err);
+      },
+    );
 }

@@ -9,6 +9,7 @@ import { locateApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { type ResolvedModel, resolveModel } from "../provider/models.ts";
 import { OPENAI_DEFAULT_BASE } from "../provider/openai.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { attempt, type Row } from "./report.ts";
 
@@ -63,7 +64,7 @@ export function checkTarget(
   }
   const k = attempt(
     "API key",
-    () => locateApiKey(target.provider, dir, process.env, target.baseUrl),
+    () => locateApiKey(target.provider, dir, credentialEnv(), target.baseUrl),
     (v) => (v.source.startsWith("none") ? v.source : `from ${v.source}`),
   );
   rows.push(k);

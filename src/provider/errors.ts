@@ -51,8 +51,12 @@ export function redact(text: string, apiKey?: string): string {
   return out.replace(KEY_SHAPES, "[redacted]");
 }
 
-/** The most useful line from an error body: JSON `error.message`, `error`, `message`, `detail`, or text. */
-export function errorBodyMessage(body: string): string {
+/**
+ * The most useful line from an error body: JSON `error.message`, `error`, `message`, `detail`, or text,
+ * redacted (the key we sent, and known key shapes) BEFORE it is shortened: cutting first could split a
+ * key so that neither redaction recognises the part left in.
+ */
+export function errorBodyMessage(body: string, apiKey?: string): string {
   let msg = body;
   try {
     msg = pickMessage(JSON.parse(body)) ?? body;
@@ -63,6 +67,7 @@ export function errorBodyMessage(body: string): string {
     .replace(/<[^>]+>/g, " ")
     .replace(/\s+/g, " ")
     .trim();
+  msg = redact(msg, apiKey);
   return msg.length > 500 ? `${msg.slice(0, 500)}…` : msg;
 }
 
@@ -119,7 +124,7 @@ function hint(kind: ProviderErrorKind, provider: ProviderName): string | undefin
 export function httpError(site: CallSite, status: number, body: string, headers?: Headers): ProviderError {
   const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
   const kind = kindForStatus(status, body);
-  let detail = redact(errorBodyMessage(body), site.apiKey) || "(empty response body)";
+  let detail = errorBodyMessage(body, site.apiKey) || "(empty response body)";
   const fix = hint(kind, site.provider);
   if (fix) detail = detail.replace(/[.\s]+$/, "");
   const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${fix ? `; ${fix}` : ""}`;
@@ -134,7 +139,7 @@ export function httpError(site: CallSite, status: number, body: string, headers?
 
 /** An error the server reported inside an already-open stream (OpenRouter chunks, Anthropic `error`). */
 export function streamError(site: CallSite, payload: string): ProviderError {
-  const detail = redact(errorBodyMessage(payload), site.apiKey) || "unknown error";
+  const detail = errorBodyMessage(payload, site.apiKey) || "unknown error";
   const lower = payload.toLowerCase();
   let kind: ProviderErrorKind = "server";
   if (/rate_limit/.test(lower)) kind = "rate_limit";

@@ -3,6 +3,7 @@
 // by a crash is skipped on read and never glued to the next append.
 import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import type { History, Message } from "../contract/history.ts";
+import { crashPoint } from "../contract/lib/fs-boundary.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 import { writeAll } from "../contract/lib/write-all.ts";
 import { BaseEvent, CompactionEvent, EventLine, MessageEvent, TruncateEvent } from "../contract/session.ts";
@@ -25,8 +26,12 @@ export class EventsLog {
         if (!endsWithNewline(fd)) text = `\n${text}`;
         this.checkedTail = true;
       }
+      crashPoint("write", this.path);
       writeAll(fd, text);
-      if (durable) fsyncSync(fd);
+      if (durable) {
+        crashPoint("fsync", this.path);
+        fsyncSync(fd);
+      }
     } finally {
       closeSync(fd);
     }
@@ -34,30 +39,38 @@ export class EventsLog {
 
   /** Every well-formed line, and how many lines could not be read (torn by a crash, or edited). */
   read(): { events: EventLine[]; skipped: number } {
-    let text: string;
+    return parseEventLines(this.lines());
+  }
+
+  /** The raw lines of the file (none when it does not exist). */
+  lines(): string[] {
     try {
-      text = readFileSync(this.path, "utf8");
+      return readFileSync(this.path, "utf8").split("\n");
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { events: [], skipped: 0 };
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return [];
       throw err;
     }
-    const events: EventLine[] = [];
-    let skipped = 0;
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        skipped++;
-        continue;
-      }
-      const r = EventLine.safeParse(value);
-      if (r.success) events.push(r.data);
-      else skipped++;
-    }
-    return { events, skipped };
   }
+}
+
+/** The well-formed events among `lines`, and how many non-blank lines were not. */
+export function parseEventLines(lines: readonly string[]): { events: EventLine[]; skipped: number } {
+  const events: EventLine[] = [];
+  let skipped = 0;
+  for (const line of lines) {
+    if (line.trim() === "") continue;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      skipped++;
+      continue;
+    }
+    const r = EventLine.safeParse(value);
+    if (r.success) events.push(r.data);
+    else skipped++;
+  }
+  return { events, skipped };
 }
 
 function endsWithNewline(fd: number): boolean {
@@ -73,10 +86,14 @@ function endsWithNewline(fd: number): boolean {
  * truncate events shorten it, base and compaction events replace it. An event that does not fit (a gap left by a
  * lost line) is skipped; the result is cut to its longest valid prefix, so it is always a usable history.
  */
-export function replayEvents(events: readonly EventLine[]): { history: History; problems: number } {
+export function replayEvents(
+  events: readonly EventLine[],
+  onState?: (history: readonly Message[]) => void,
+): { history: History; problems: number } {
   let history: Message[] = [];
   let problems = 0;
   for (const e of events) {
+    if (onState) onState(history);
     if (e.type === "message") {
       const m = MessageEvent.safeParse(e);
       if (!m.success || m.data.index > history.length) {
@@ -99,6 +116,7 @@ export function replayEvents(events: readonly EventLine[]): { history: History; 
       else problems++;
     }
   }
+  if (onState) onState(history);
   const valid = longestValidPrefix(history);
   if (valid < history.length) {
     problems++;

@@ -2,7 +2,7 @@
 // diff it. Written atomically; read back with a one-line error naming the file and the fix.
 import { UserError } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
-import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
+import { type AtomicOptions, writeFileAtomic } from "../contract/lib/atomic-write.ts";
 import { readJson } from "../contract/lib/json-file.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 
@@ -13,8 +13,8 @@ export function formatHistory(h: History): string {
   return `${out}]\n`;
 }
 
-export function writeHistoryFile(path: string, h: History): void {
-  writeFileAtomic(path, formatHistory(h), 0o600);
+export function writeHistoryFile(path: string, h: History, opts: AtomicOptions = {}): void {
+  writeFileAtomic(path, formatHistory(h), 0o600, opts);
 }
 
 /**

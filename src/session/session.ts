@@ -2,27 +2,28 @@
 // .precompact.json (the history before the latest compaction), events.jsonl (append-only log of every
 // message and compaction) and meta.json.
 //
-// Crash safety: every checkpoint first appends (and fsyncs) its new messages to events.jsonl, then
-// replaces history.json atomically, then meta.json. A crash at any instant leaves history.json as a
-// complete, valid checkpoint. The log may then disagree with it (one checkpoint ahead, or missing the
-// compaction event); so a reopened session logs its full starting checkpoint (a `base` event) before
-// its first new message, and replay stays exact. Without history.json the session is rebuilt from
-// events.jsonl.
+// Crash safety: events.jsonl is the write-ahead record. Every checkpoint appends its new messages (a
+// compaction: its compaction event, with the new history) in one write and fsyncs it, once; history.json,
+// .precompact.json and meta.json are then replaced by rename without fsync, as caches of the log.
+// Opening a session reconciles the two (reconcile.ts argues why that loses nothing): a crash between the
+// append and the renames is repaired from the log, and history.json edited by hand still wins, logged
+// as a `base` event before the session's next message so replay stays exact.
 //
 // A compaction keeps the history it replaced in .precompact.json. That history is almost always the
 // checkpoint already in history.json, so the file is hard-linked rather than rewritten (megabytes):
 // history.json is only ever replaced by rename, never written in place, so the old file's content is
 // fixed and the link is a complete copy. When the content differs, or the filesystem cannot link, the
 // file is written as before.
-import { mkdirSync, type Stats, statSync } from "node:fs";
+import { mkdirSync, readdirSync, type Stats, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
-import { linkFileAtomic, writeFileAtomic } from "../contract/lib/atomic-write.ts";
+import { fsyncDir, linkFileAtomic, writeFileAtomic } from "../contract/lib/atomic-write.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
 import { type CompactionState, RESERVED_EVENT_TYPES, type SessionMeta } from "../contract/session.ts";
-import { EventsLog, replayEvents } from "./events-log.ts";
+import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
+import { reconcile } from "./reconcile.ts";
 import { newSessionId } from "./session-id.ts";
 import {
   canonicalWorkspace,
@@ -39,6 +40,8 @@ import {
 export type { SessionMeta } from "../contract/session.ts";
 
 const PENDING_OK = { allowPendingToolCalls: true } as const;
+/** history.json, .precompact.json and meta.json are caches of the fsynced log: renamed, not synced */
+const CACHE = { sync: false } as const;
 
 function now(): string {
   return new Date().toISOString();
@@ -74,6 +77,26 @@ function firstDifference(prev: readonly Message[], next: readonly Message[]): nu
     if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return i;
   }
   return n;
+}
+
+/** Temp files (`.NAME.PID.N.tmp`) a killed process left behind; those of a live process are its own. */
+function removeStaleTemps(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const pid = /^\..+\.(\d+)\.\d+\.tmp$/.exec(name)?.[1];
+    if (!pid || processAlive(Number(pid))) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch {}
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }
 
 export class Session {
@@ -125,6 +148,9 @@ export class Session {
     s.events.append([
       { ts, type: "session", id, workspace, ...(provider ? { provider } : {}), ...(model ? { model } : {}) },
     ]);
+    // The log's own name must survive a power cut too; later appends only extend the file.
+    fsyncDir(s.dir);
+    fsyncDir(opts.dataDir);
     return s;
   }
 
@@ -141,12 +167,18 @@ export class Session {
     const meta = { ...loaded.meta, id: name };
     const file = join(dir, HISTORY_FILE);
     const statBefore = statOrUndefined(file);
-    let history = readHistoryFile(file);
+    // Empty: a power cut after a rename whose data never reached the disk. The log has it all.
+    const onDisk = statBefore?.size === 0 ? undefined : readHistoryFile(file);
     const s = new Session(dir, meta, []);
-    if (history === undefined) {
-      // No checkpoint file (lost, or deleted to recover from a bad edit): rebuild it from the log.
-      history = replayEvents(s.events.read().events).history;
-      if (history.length > 0) {
+    removeStaleTemps(dir);
+    const logStat = statOrUndefined(s.events.path);
+    const r = reconcile(s.events.lines(), onDisk, {
+      ...(statBefore ? { history: statBefore.mtimeMs } : {}),
+      ...(logStat ? { log: logStat.mtimeMs } : {}),
+    });
+    const history = [...r.history];
+    if (r.source === "log") {
+      if (history.length > 0 || onDisk !== undefined) {
         s.writeCheckpoint(history);
         s.events.append([{ ts: now(), type: "recovered", messages: history.length }]);
       }
@@ -157,9 +189,10 @@ export class Session {
         s.disk = { history: [...history], ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
     }
     s.logged = history;
-    s.needsBase = history.length > 0;
-    if (loaded.rebuilt || meta.messages !== history.length) {
+    s.needsBase = r.source === "edited" && history.length > 0;
+    if (loaded.rebuilt || meta.messages !== history.length || meta.compactions !== r.compactions) {
       meta.messages = history.length;
+      meta.compactions = r.compactions;
       s.writeMeta();
     }
     return s;
@@ -200,21 +233,21 @@ export class Session {
    */
   commitCompaction(before: History, after: History, record: object): void {
     assertValidHistory(after, PENDING_OK);
-    // Messages of `before` not yet logged would otherwise survive only in .precompact.json,
-    // which the next compaction overwrites.
-    this.logMessages(before);
+    // One append holds both the messages of `before` not yet logged (they would otherwise survive only
+    // in .precompact.json, which the next compaction overwrites) and the compaction itself: the moment it
+    // is fsynced the compaction exists, and every file written after it is a cache of the log.
+    const lines = this.messageLines(before);
+    lines.push({
+      ts: now(),
+      type: "compaction",
+      messages_before: before.length,
+      record: { ...record },
+      history: after,
+    });
+    this.events.append(lines);
     const precompact = join(this.dir, PRECOMPACT_FILE);
-    if (!this.linkCheckpointAs(before, precompact)) writeHistoryFile(precompact, before);
+    if (!this.linkCheckpointAs(before, precompact)) writeHistoryFile(precompact, before, CACHE);
     this.writeCheckpoint(after);
-    this.events.append([
-      {
-        ts: now(),
-        type: "compaction",
-        messages_before: before.length,
-        record: { ...record },
-        history: after,
-      },
-    ]);
     this.logged = [...after];
     this.meta.compactions++;
     this.touchMeta(after);
@@ -232,7 +265,7 @@ export class Session {
   private writeCheckpoint(h: History): void {
     const file = join(this.dir, HISTORY_FILE);
     this.disk = undefined;
-    writeHistoryFile(file, h);
+    writeHistoryFile(file, h, CACHE);
     const st = statOrUndefined(file);
     if (st) this.disk = { history: [...h], ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
   }
@@ -248,15 +281,20 @@ export class Session {
     const file = join(this.dir, HISTORY_FILE);
     try {
       if (!sameFile(statSync(file), disk)) return false;
-      linkFileAtomic(file, path);
+      linkFileAtomic(file, path, CACHE);
       return true;
     } catch {
       return false;
     }
   }
 
-  /** Append message events that turn the logged history into `next`. */
+  /** Append (and fsync: the checkpoint's one sync) the message events that turn the logged history into `next`. */
   private logMessages(next: History): void {
+    this.events.append(this.messageLines(next));
+  }
+
+  /** The message events that turn the logged history into `next`; the session then counts them as logged. */
+  private messageLines(next: History): Record<string, unknown>[] {
     const d = firstDifference(this.logged, next);
     const ts = now();
     const lines: Record<string, unknown>[] = [];
@@ -264,9 +302,9 @@ export class Session {
     if (d === next.length && next.length < this.logged.length)
       lines.push({ ts, type: "truncate", length: next.length });
     for (let i = d; i < next.length; i++) lines.push({ ts, type: "message", index: i, message: next[i] });
-    this.events.append(lines);
     this.needsBase = false;
     this.logged = [...next];
+    return lines;
   }
 
   private touchMeta(h: History): void {
@@ -293,6 +331,6 @@ export class Session {
   }
 
   private writeMeta(): void {
-    writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`, 0o600);
+    writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`, 0o600, CACHE);
   }
 }

@@ -1,10 +1,13 @@
 // `bash`: run a shell command in the workspace. Subject to the approval policy; bounded by a timeout
 // that kills the whole process group; output capped head+tail with a note on what was cut.
+
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
+import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { runInProcessGroup } from "./run-process.ts";
+import { sandboxed } from "./sandbox.ts";
 import { ToolError } from "./tool-error.ts";
 import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
 
@@ -12,9 +15,6 @@ export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
 export const BASH_HEAD_BYTES = 16 * 1024;
 export const BASH_TAIL_BYTES = 16 * 1024;
-
-/** The core's own model credentials: a command the model writes must not be able to print them. */
-export const CREDENTIAL_ENV = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
 
 const BashInput = z.strictObject({
   command: z.string().min(1).describe("the command line, run with bash -c (sh -c where bash is missing)"),
@@ -79,7 +79,9 @@ export const bashTool: CoreTool<typeof BashInput> = {
     const refused = await refusal(args.command, ctx);
     if (refused) return { content: refused, is_error: true };
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
-    const r = await runInProcessGroup([findShell(), "-c", args.command], {
+    const shell: [string, ...string[]] = [findShell(), "-c", args.command];
+    const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
+    const r = await runInProcessGroup(argv, {
       cwd: ctx.workspace,
       env: commandEnv(),
       timeoutMs: timeoutS * 1000,

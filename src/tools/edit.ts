@@ -2,8 +2,8 @@
 // an edit never lands somewhere the model did not mean. The write is atomic and keeps the file's mode.
 import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
-import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
 import { formatBytes } from "../contract/lib/truncate.ts";
+import { writeConfined } from "./confined-fs.ts";
 import { notFoundHint } from "./edit-hint.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
@@ -23,8 +23,8 @@ const EditInput = z.strictObject({
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function readTextFile(real: string, shown: string): { text: string; mode: number } {
-  const fd = openRegularFile(real, shown);
+function readTextFile(real: string, shown: string, confine?: string): { text: string; mode: number } {
+  const fd = openRegularFile(real, shown, confine);
   try {
     const st = fstatSync(fd);
     if (st.size > EDIT_MAX_BYTES) {
@@ -85,8 +85,8 @@ export const editTool: CoreTool<typeof EditInput> = {
     if (args.old_text === "") throw new ToolError("old_text is empty; to write a whole file use write");
     if (args.old_text === args.new_text)
       throw new ToolError("old_text and new_text are the same; nothing to change");
-    const { real, shown } = toolPath(ctx, args.path);
-    const { text, mode } = readTextFile(real, shown);
+    const { real, shown, confine } = toolPath(ctx, args.path);
+    const { text, mode } = readTextFile(real, shown, confine);
     let oldText = args.old_text;
     let newText = args.new_text;
     let at = occurrences(text, oldText);
@@ -112,7 +112,7 @@ export const editTool: CoreTool<typeof EditInput> = {
       prev = i + oldText.length;
     }
     out += text.slice(prev);
-    writeFileAtomic(real, out, mode);
+    writeConfined(real, out, mode, confine, shown);
     const n = at.length;
     return {
       content: `Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"} (line${n === 1 ? "" : "s"} ${listLines(lines)})`,

@@ -58,11 +58,13 @@ export function resolveInWorkspace(workspace: string, p: string, allowOutside = 
 }
 
 /**
- * The file a tool call names (resolveInWorkspace with the call's context), and how to name it in messages
- * to the model: relative inside the workspace, else absolute.
+ * The file a tool call names (resolveInWorkspace with the call's context), how to name it in messages
+ * to the model (relative inside the workspace, else absolute), and the real workspace the opened file
+ * must still be in (`confine`; undefined when the user allowed paths outside).
  */
-export function toolPath(ctx: ToolContext, p: string): { real: string; shown: string } {
+export function toolPath(ctx: ToolContext, p: string): { real: string; shown: string; confine?: string } {
   const real = resolveInWorkspace(ctx.workspace, p, ctx.allowOutside);
   const root = realpathLoose(resolve(ctx.workspace));
-  return { real, shown: isInside(root, real) ? relative(root, real) || "." : real };
+  const shown = isInside(root, real) ? relative(root, real) || "." : real;
+  return ctx.allowOutside ? { real, shown } : { real, shown, confine: root };
 }

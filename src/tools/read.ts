@@ -1,8 +1,9 @@
 // `read`: a text file with line numbers (a line range of it, within output caps), or an image the model
 // can look at. Binary files are refused with a clear reason.
-import { closeSync, fstatSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
+import { checkDescriptor } from "./confined-fs.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
 import { readLineRange } from "./read-lines.ts";
@@ -27,22 +28,26 @@ const ReadInput = z.strictObject({
 });
 
 /**
- * Open a regular file for reading. Checked with stat first: opening a FIFO or device would block or
- * stream forever.
+ * Open a regular file for reading. Opened non-blocking, then checked with fstat: a FIFO or device would
+ * otherwise block or stream forever. With `root` (the real workspace), the opened descriptor must be
+ * inside it: a symlink swapped in between resolving and opening cannot redirect the read.
  */
-export function openRegularFile(real: string, shown: string): number {
+export function openRegularFile(real: string, shown: string, root?: string): number {
+  let fd: number;
   try {
-    const st = statSync(real);
-    if (st.isDirectory()) throw new ToolError(`${shown} is a directory; use bash (ls) to list it`);
-    if (!st.isFile()) throw new ToolError(`${shown} is not a regular file`);
-    return openSync(real, "r");
+    fd = openSync(real, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    if (err instanceof ToolError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw new ToolError(`file not found: ${shown}`);
     if (code === "EACCES" || code === "EPERM") throw new ToolError(`permission denied: ${shown}`);
     throw err;
   }
+  checkDescriptor(fd, root, shown);
+  const st = fstatSync(fd);
+  if (st.isFile()) return fd;
+  closeSync(fd);
+  if (st.isDirectory()) throw new ToolError(`${shown} is a directory; use bash (ls) to list it`);
+  throw new ToolError(`${shown} is not a regular file`);
 }
 
 /** The first `size` bytes of the open file (fewer if it shrank meanwhile). */
@@ -111,8 +116,8 @@ export const readTool: CoreTool<typeof ReadInput> = {
   description: `Read a file in the workspace. Text comes with line numbers (N<TAB>text), at most ${READ_MAX_LINES} lines or ${formatBytes(READ_MAX_BYTES)} per call; use offset/limit for other ranges. PNG, JPEG, GIF and WebP images are returned as images. Binary files are refused.`,
   input: ReadInput,
   async run(args, ctx) {
-    const { real, shown } = toolPath(ctx, args.path);
-    const fd = openRegularFile(real, shown);
+    const { real, shown, confine } = toolPath(ctx, args.path);
+    const fd = openRegularFile(real, shown, confine);
     try {
       const st = fstatSync(fd);
       const head = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));

@@ -1,7 +1,8 @@
 // Runs one shell command as the leader of its own process group, so a timeout or an abort can kill
 // everything it started. Output (stdout and stderr interleaved) is kept head+tail within a fixed budget.
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { HeadTailBuffer } from "../contract/lib/truncate.ts";
+import { killGroup, trackGroup as track, untrackGroup as untrack } from "../runtime/process-group.ts";
 
 /** Grace between SIGTERM and SIGKILL when stopping a command's process group. */
 const KILL_GRACE_MS = 1000;
@@ -29,36 +30,6 @@ export interface RunOutcome {
   aborted: boolean;
   /** the shell exited but background processes kept its output open; reading stopped */
   outputLeftOpen: boolean;
-}
-
-function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    // A negative pid addresses the whole process group (POSIX); Windows has no groups, kill the child.
-    if (process.platform === "win32") child.kill(sig);
-    else process.kill(-child.pid, sig);
-  } catch {
-    // ESRCH: the group is already gone.
-  }
-}
-
-/**
- * Commands still running, whose groups die with this process: a command runs in its own session, so
- * nothing else would stop it when `i` exits mid-command (a second Ctrl-C exits without waiting).
- */
-const running = new Set<ChildProcess>();
-
-function killRunningGroups(): void {
-  for (const child of running) killGroup(child, "SIGKILL");
-}
-
-function track(child: ChildProcess): void {
-  if (running.size === 0) process.on("exit", killRunningGroups);
-  running.add(child);
-}
-
-function untrack(child: ChildProcess): void {
-  if (running.delete(child) && running.size === 0) process.off("exit", killRunningGroups);
 }
 
 export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions): Promise<RunOutcome> {

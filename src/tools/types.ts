@@ -1,6 +1,7 @@
 // Core tools: mandatory, not replaceable. Declared with zod like module tools; run in the core process.
 import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
+import type { SandboxSpec } from "./sandbox.ts";
 
 export type ApprovalPolicy = "all" | "ask" | "none";
 
@@ -13,6 +14,8 @@ export interface ToolContext {
   ask?: (question: string) => Promise<boolean>;
   /** the user allowed file tools outside the workspace */
   allowOutside?: boolean;
+  /** run bash commands in this sandbox (`--sandbox`) */
+  sandbox?: SandboxSpec;
 }
 
 export interface CoreTool<S extends z.ZodType = z.ZodType> {

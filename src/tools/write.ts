@@ -1,10 +1,9 @@
 // `write`: create or overwrite a whole file, creating parent directories. Atomic: a crash leaves the old
 // file or the new one, never half of it. An existing file keeps its permissions.
-import { mkdirSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { statSync } from "node:fs";
 import { z } from "zod";
-import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
 import { formatBytes } from "../contract/lib/truncate.ts";
+import { writeConfined } from "./confined-fs.ts";
 import { toolPath } from "./paths.ts";
 import { ToolError } from "./tool-error.ts";
 import type { CoreTool } from "./types.ts";
@@ -43,17 +42,16 @@ export const writeTool: CoreTool<typeof WriteInput> = {
     "Create a file or overwrite it completely with the given content (parent directories are created). Prefer edit for changing part of an existing file.",
   input: WriteInput,
   async run(args, ctx) {
-    const { real, shown } = toolPath(ctx, args.path);
+    const { real, shown, confine } = toolPath(ctx, args.path);
     const mode = existingFileMode(real, shown);
     try {
-      mkdirSync(dirname(real), { recursive: true });
+      writeConfined(real, args.content, mode ?? 0o644, confine, shown);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EEXIST" || code === "ENOTDIR")
         throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
       throw err;
     }
-    writeFileAtomic(real, args.content, mode);
     const bytes = Buffer.byteLength(args.content);
     const lines = countLines(args.content);
     return {

@@ -7,6 +7,9 @@ import { writeAll } from "../contract/lib/write-all.ts";
 
 export const MAX_LOG_BYTES = 1024 * 1024;
 
+const RUNTIME_BANNER = /^(Bun|Deno|Node\.js) v\d+\.\d+/;
+const STACK_FRAME = /^at\s/;
+
 export class LogSink {
   private fd: number | undefined;
   private size = 0;
@@ -40,11 +43,21 @@ export class LogSink {
     }
   }
 
-  /** The last non-empty line the worker wrote, trimmed, or "" when it wrote nothing. */
+  /**
+   * The last line the worker itself wrote, trimmed, or "" when it wrote nothing. A runtime that dies of
+   * an uncaught error ends with its own banner ("Bun v1.4.5 (Linux x64)") after the stack: those lines
+   * are skipped, so the message is the worker's ("error: Unknown option --compact"), not the runtime's.
+   */
   lastLine(): string {
     const lines = this.tailText.split("\n").map((l) => l.trim());
-    for (let i = lines.length - 1; i >= 0; i--) if (lines[i]) return (lines[i] as string).slice(0, 300);
-    return "";
+    let fallback = "";
+    for (let i = lines.length - 1; i >= 0; i--) {
+      const l = lines[i] as string;
+      if (!l || RUNTIME_BANNER.test(l)) continue;
+      if (!STACK_FRAME.test(l)) return l.slice(0, 300);
+      fallback ||= l.slice(0, 300);
+    }
+    return fallback;
   }
 
   close(): void {

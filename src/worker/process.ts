@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { LineDecoder } from "../contract/lib/framing.ts";
 import { MAX_LINE_BYTES, Reply } from "../contract/protocol.ts";
+import { killGroup, trackGroup, untrackGroup } from "../runtime/process-group.ts";
 import { parseReplyLine } from "./decode-reply.ts";
 import { ECHO_MIN_CHARS, encodeRequest, type SentArray } from "./encode-request.ts";
 import { WorkerError, type WorkerFailure } from "./errors.ts";
@@ -98,6 +99,8 @@ export class WorkerProcess {
           env: opts.env,
           stdio: ["pipe", "pipe", "pipe"],
           windowsHide: true,
+          // Its own process group: eviction, exit and Ctrl-C stop everything it started, wrappers included.
+          detached: true,
         });
       } catch (err) {
         this.startFailed(`cannot start ${prog}: ${(err as Error).message}`);
@@ -106,6 +109,7 @@ export class WorkerProcess {
     this.pid = child?.pid;
     if (!child) return;
     this.child = child;
+    trackGroup(child);
     if (child.pid !== undefined)
       opts.log.note(`started pid ${child.pid}: ${JSON.stringify(opts.exec)} in ${opts.cwd}`);
     child.stdout?.on("data", (chunk: Uint8Array) => this.decoder.push(chunk));
@@ -117,6 +121,9 @@ export class WorkerProcess {
     });
     child.on("exit", (code, signal) => {
       this.exitStatus = { code, signal };
+      // Whatever it left running in its group (a helper, a wrapped program) goes with it.
+      killGroup(child, "SIGKILL");
+      untrackGroup(child);
       this.markExited();
       // Output may still be buffered in the pipe: wait for it ("close"), unless a grandchild holds it open.
       if (!this.fault) setTimeout(() => this.onEnded(), 200).unref?.();
@@ -207,13 +214,7 @@ export class WorkerProcess {
   }
 
   private kill(): void {
-    if (this.child && this.exitStatus === undefined) {
-      try {
-        this.child.kill("SIGKILL");
-      } catch {
-        // already gone
-      }
-    }
+    if (this.child && this.exitStatus === undefined) killGroup(this.child, "SIGKILL");
   }
 
   private async reaped(): Promise<void> {

@@ -82,12 +82,19 @@ test("print mode with the compiled binary: core and module tools through compile
 });
 
 test("start.sh picks up a compact binding to the compiled example compactor; i compact uses it locally", async () => {
-  const compactor = join(bin, "i-local-compactor");
-  writeFileSync(join(dir, "cfg", "bindings.json"), JSON.stringify({ compact: { exec: [compactor] } }));
+  // The examples are staged (and archived) apart from the platform's own files.
+  const compactor = join(dir, "dist", `i-examples-${target}`, "local-compactor", "i-local-compactor");
+  writeFileSync(
+    join(dir, "cfg", "bindings.json"),
+    JSON.stringify({ compact: { exec: [compactor, "--compact"] } }),
+  );
   const manifest = await runBin(join(bin, "i"), ["--runtime", "manifest", "standard"]);
   const m = JSON.parse(manifest.out);
   for (const e of ["compact_plan", "before_compact", "after_compact", "before_compact_commit"]) {
-    expect(m.hooks[e].find((x: { module: string }) => x.module === "compact").exec).toEqual([compactor]);
+    expect(m.hooks[e].find((x: { module: string }) => x.module === "compact").exec).toEqual([
+      compactor,
+      "--compact",
+    ]);
   }
   const before = mock.requests.length;
   const doctor = await runBin(join(bin, "i"), ["doctor", "-m", "mock-model", "--base-url", mock.url]);

@@ -84,7 +84,8 @@ async function compactThroughBinding(exec: string[]): Promise<{ rig: Rig; out: H
 
 describe("TypeScript local compactor (compiled standalone executable)", () => {
   test("replaces the built-in compactor through bindings.json; no summary request", async () => {
-    const { rig, out, history } = await compactThroughBinding([binary, "--keep", "4"]);
+    // Bound the way the seed binds a compactor: the module name as the next argv element.
+    const { rig, out, history } = await compactThroughBinding([binary, "--compact", "--keep", "4"]);
     try {
       expect(mock.requests.length).toBe(0);
       expect(lastOf(rig.events, "compaction")).toMatchObject({ phase: "done", route: "local" });
@@ -100,6 +101,14 @@ describe("TypeScript local compactor (compiled standalone executable)", () => {
     } finally {
       await rig.close();
     }
+  });
+
+  test("an unknown option is one line and exit 2", () => {
+    const r = spawnSync(binary, ["--compact", "--bogus"], { input: "", encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe(
+      "i-local-compactor: Unknown option '--bogus'; usage: i-local-compactor [--compact] [--keep N]\n",
+    );
   });
 
   test("notes are capped at 2048 UTF-8 bytes, never splitting a character", () => {

@@ -126,6 +126,16 @@ describe("redaction", () => {
     );
   });
 
+  test("a key that straddles the 500-character cut leaks no part of itself", () => {
+    const key = "plainsecret0123456789ABCDEFGHIJ";
+    const body = `{"error":{"message":"${"y".repeat(485)} ${key} rest of the echo"}}`;
+    const err = httpError({ ...site, apiKey: key }, 401, body);
+    expect(err.message).not.toContain(key.slice(0, 8));
+    expect(err.message).toContain("[redacted]");
+    // A stream error body gets the same treatment.
+    expect(errorBodyMessage(body, key)).not.toContain("plainsec");
+  });
+
   test("long bodies are trimmed", () => {
     expect(errorBodyMessage("x".repeat(5000)).length).toBeLessThanOrEqual(501);
   });

@@ -32,7 +32,8 @@ test("lists id, updated, messages, compactions and title, newest first, for cwd 
   const r = runCli(["sessions"], { I_DATA_DIR: d.data }, d.ws);
   expect(r.code).toBe(0);
   const lines = r.stdout.trimEnd().split("\n");
-  expect(lines.length).toBe(3);
+  expect(lines.length).toBe(4);
+  expect(lines[3]).toContain("`i sessions --recover ID` prints every message it ever held");
   expect(lines[0]).toMatch(/^ID\s+UPDATED\s+MESSAGES\s+COMPACTIONS\s+TITLE$/);
   expect(lines[1]).toMatch(
     new RegExp(`^${newer.id}\\s+\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d\\s+6\\s+1\\s+question 1$`),
@@ -51,4 +52,23 @@ test("a --workspace that does not exist is a one-line error, exit 2", () => {
   expect(r.stderr).toBe(
     `--workspace: "${join(d.root, "missing")}" does not exist; pass an existing directory\n`,
   );
+});
+
+test("--recover ID prints every message the session ever held, compacted away or not", () => {
+  const s = Session.create({ dataDir: d.data, workspace: d.ws });
+  const h = [SYSTEM, expectedMessage(1), expectedMessage(2), expectedMessage(3), expectedMessage(4)];
+  s.checkpoint(h);
+  const summary = { role: "user" as const, content: "summary of 1-4" };
+  s.commitCompaction(h, [SYSTEM, summary], { reason: "manual" });
+  s.checkpoint([SYSTEM, summary, expectedMessage(5)]);
+  const r = runCli(["sessions", "--recover", s.id.slice(0, 20)], { I_DATA_DIR: d.data }, d.root);
+  expect(r.code).toBe(0);
+  const all = JSON.parse(r.stdout) as unknown[];
+  expect(all).toEqual([SYSTEM, ...[1, 2, 3, 4].map(expectedMessage), summary, expectedMessage(5)]);
+  // The current checkpoint alone no longer has messages 1-4.
+  expect(Session.open(d.data, s.id).history().length).toBe(3);
+
+  const bad = runCli(["sessions", "--recover", "nope"], { I_DATA_DIR: d.data }, d.root);
+  expect(bad.code).toBe(2);
+  expect(bad.stderr.trim().split("\n").length).toBe(1);
 });

@@ -165,6 +165,17 @@ describe("start-up and handshake", () => {
     );
   });
 
+  test("a worker that dies of an uncaught error at start: its own last line, not the runtime's banner", async () => {
+    const dir = temp.make();
+    const script = join(dir, "dies.ts");
+    await Bun.write(script, 'throw new Error("Unknown option \'" + process.argv[2] + "\'");\n');
+    const { h } = setup("budget", { budget: { exec: [BUN, script, "--compact"] } });
+    const err = await failure(h.runHook("budget", {}));
+    expect(err.reason).toBe("crash");
+    expect(err.message).toMatch(/exited with code 1; its last output: error: Unknown option '--compact'$/);
+    expect(err.message).not.toContain("Bun v");
+  });
+
   test("an executable that does not exist, and a missing working directory", async () => {
     const missing = setup("budget", { budget: { exec: ["/nonexistent/worker-binary"] } });
     const err = await failure(missing.h.runHook("budget", {}));

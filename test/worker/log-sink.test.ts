@@ -40,6 +40,19 @@ describe("LogSink", () => {
     sink.close();
   });
 
+  test("a runtime's closing banner and stack frames are not the worker's last line", () => {
+    const sink = new LogSink(join(temp.make(), "x.log"));
+    sink.write(
+      bytes(
+        "1 | throw x\n    ^\nerror: Unknown option --compact\n      at /w.ts:2:18\n\nBun v1.4.5 (Linux x64)\n",
+      ),
+    );
+    expect(sink.lastLine()).toBe("error: Unknown option --compact");
+    sink.write(bytes("Node.js v22.1.0\n"));
+    expect(sink.lastLine()).toBe("error: Unknown option --compact");
+    sink.close();
+  });
+
   test("an unwritable log location does not throw", () => {
     const sink = new LogSink("/proc/definitely/not/writable.log");
     expect(() => sink.write(bytes("x\n"))).not.toThrow();

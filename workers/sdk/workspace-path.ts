@@ -3,10 +3,11 @@
 // target is checked too.
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { isInside } from "../../src/contract/lib/paths.ts";
+import { descriptorInside, isInside } from "../../src/contract/lib/paths.ts";
 
-// The same containment rule as the core's file tools.
-export { isInside };
+// The same containment rules as the core's file tools: by path, and (Linux) by where an opened
+// descriptor really is, which a symlink swapped in after the path check cannot fake.
+export { descriptorInside, isInside };
 
 /** The real path of the workspace (symlinks in the workspace path itself resolved). */
 export function realWorkspace(workspace: string): string {

@@ -8,7 +8,7 @@ import { clipLine } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { compileGlob, type PathMatcher } from "./glob.ts";
 import { loadIgnore } from "./ignore.ts";
-import { isLiteralPattern, scanFile } from "./scan-file.ts";
+import { isLiteralPattern, MAX_SCAN_LINE_CHARS, scanFile } from "./scan-file.ts";
 import { walkFiles, workspaceRel } from "./walk.ts";
 
 export const DEFAULT_GREP_RESULTS = 200;
@@ -58,9 +58,17 @@ export function grep(workspace: string, args: GrepArgs): ToolResult {
   };
 
   const startRel = workspaceRel(where.realRoot, where.real);
+  const scanOpts = { literal, root: where.realRoot, deadline };
+  const timedOut = `[search stopped after ${SEARCH_TIME_BUDGET_MS / 1000} s; results are partial: narrow the path or glob]`;
+  const longIn: string[] = [];
+  const scan = (abs: string, rel: string) => {
+    const r = scanFile(abs, re, onHit(rel), scanOpts);
+    if (r.longLines > 0) longIn.push(rel);
+    if (r.status === "timeout") stop = timedOut;
+    return r.status;
+  };
   if (statSync(where.real).isFile()) {
-    if (scanFile(where.real, re, onHit(startRel), literal) === "binary")
-      return toolText(`${startRel} is a binary file`);
+    if (scan(where.real, startRel) === "binary") return toolText(`${startRel} is a binary file`);
   } else {
     const files = walkFiles(startRel, {
       realRoot: where.realRoot,
@@ -69,14 +77,24 @@ export function grep(workspace: string, args: GrepArgs): ToolResult {
     });
     for (const f of files) {
       if (globMatch && !globMatch(f.rel)) continue;
-      if (scanFile(f.abs, re, onHit(f.rel), literal) === "stopped") break;
+      const status = scan(f.abs, f.rel);
+      if (status === "stopped" || status === "timeout") break;
       if (Date.now() > deadline) {
-        stop = `[search stopped after ${SEARCH_TIME_BUDGET_MS / 1000} s; results are partial: narrow the path or glob]`;
+        stop = timedOut;
         break;
       }
     }
   }
-  if (out.length === 0 && stop === undefined) return toolText("no matches");
+  if (out.length === 0 && stop === undefined) out.push("no matches");
+  if (longIn.length > 0) {
+    const files =
+      longIn.length > 3
+        ? `${longIn.slice(0, 3).join(", ")} and ${longIn.length - 3} more`
+        : longIn.join(", ");
+    out.push(
+      `[lines longer than ${MAX_SCAN_LINE_CHARS} characters were searched only in their first ${MAX_SCAN_LINE_CHARS} (${files})]`,
+    );
+  }
   if (stop !== undefined) out.push(stop);
   return toolText(out.join("\n"));
 }

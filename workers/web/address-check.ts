@@ -41,18 +41,41 @@ function v6Groups(ip: string): number[] {
   return [...h, ...new Array<number>(Math.max(0, 8 - h.length - r.length)).fill(0), ...r];
 }
 
+function v4Of(hi: number, lo: number): string {
+  return `${hi >> 8}.${hi & 0xff}.${lo >> 8}.${lo & 0xff}`;
+}
+
+/**
+ * The IPv4 address an IPv6 address carries, for the forms that route to (or stand for) it: IPv4-mapped
+ * ::ffff:a.b.c.d, IPv4-compatible ::a.b.c.d, IPv4-translated ::ffff:0:a.b.c.d, NAT64 64:ff9b::/96, 6to4
+ * 2002:AABB:CCDD::/48 and Teredo 2001:0::/32 (client address inverted in the last 32 bits).
+ */
+function embeddedV4(g: number[]): string | undefined {
+  const [g0 = 0, g1 = 0, g2 = 0, , g4 = 0, g5 = 0, g6 = 0, g7 = 0] = g;
+  const zeros = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zeros(0, 5) && g5 === 0xffff) return v4Of(g6, g7);
+  if (zeros(0, 6)) return v4Of(g6, g7);
+  if (zeros(0, 4) && g4 === 0xffff && g5 === 0) return v4Of(g6, g7);
+  if (g0 === 0x64 && g1 === 0xff9b && zeros(2, 6)) return v4Of(g6, g7);
+  if (g0 === 0x2002) return v4Of(g1, g2);
+  if (g0 === 0x2001 && g1 === 0) return v4Of(g6 ^ 0xffff, g7 ^ 0xffff);
+  return undefined;
+}
+
 function isPrivateV6(ip: string): boolean {
   const g = v6Groups(ip);
-  const [g0 = 0, , , , , g5 = 0, g6 = 0, g7 = 0] = g;
+  const [g0 = 0, g1 = 0, g2 = 0] = g;
   if (g.every((x) => x === 0)) return true; // ::
-  if (g.slice(0, 7).every((x) => x === 0) && g7 === 1) return true; // ::1
-  const embedded = `${g6 >> 8}.${g6 & 0xff}.${g7 >> 8}.${g7 & 0xff}`;
-  if (g.slice(0, 5).every((x) => x === 0) && g5 === 0xffff) return isPrivateV4(embedded); // ::ffff:a.b.c.d
-  if (g0 === 0x64 && g[1] === 0xff9b) return isPrivateV4(embedded); // NAT64
+  if (g.slice(0, 7).every((x) => x === 0) && g[7] === 1) return true; // ::1
+  const v4 = embeddedV4(g);
+  if (v4 !== undefined && isPrivateV4(v4)) return true;
   return (
     (g0 & 0xfe00) === 0xfc00 || // unique local
     (g0 & 0xffc0) === 0xfe80 || // link-local
-    (g0 & 0xff00) === 0xff00 // multicast
+    (g0 & 0xffc0) === 0xfec0 || // site-local (deprecated, still local)
+    (g0 & 0xff00) === 0xff00 || // multicast
+    (g0 === 0x64 && g1 === 0xff9b && g2 === 1) || // local-use NAT64 64:ff9b:1::/48
+    (g0 === 0x100 && g.slice(1, 4).every((x) => x === 0)) // discard-only 100::/64
   );
 }
 

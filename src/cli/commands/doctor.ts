@@ -17,8 +17,17 @@ import { desktopRow } from "../../doctor/desktop.ts";
 import { type Row, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
+import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
+
+/** Whether `--sandbox` would work here; informational (the sandbox is opt-in). */
+function sandboxLine(): string {
+  const a = sandboxAvailability();
+  return "problem" in a
+    ? `sandbox: not available (--sandbox would be refused): ${a.problem}`
+    : `sandbox: available (--sandbox workspace-write runs bash in ${a.bwrap})`;
+}
 
 export const command = defineSubcommand(
   {
@@ -70,6 +79,7 @@ export const command = defineSubcommand(
       ),
     );
     note(fileRows);
+    out.push("", sandboxLine());
 
     const target = files.config ? checkTarget(flags, dir, files.config, files.budget) : undefined;
     const targetRows = target?.rows ?? [

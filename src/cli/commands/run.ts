@@ -1,6 +1,7 @@
 // The root command: the interactive console, or print mode with -p.
 import type { ArgsDef } from "citty";
 import { UserError } from "../../contract/errors.ts";
+import { parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
@@ -16,6 +17,10 @@ export const RUN_ARGS = {
     type: "enum",
     options: ["all", "ask", "none"],
     description: "bash policy (console: ask, print: none)",
+  },
+  sandbox: {
+    type: "string",
+    description: "run bash in a bubblewrap sandbox (Linux): workspace-write or workspace-write,network",
   },
   "max-turns": { type: "string", description: "stop after this many model requests (default: no limit)" },
 } satisfies ArgsDef;
@@ -35,6 +40,11 @@ function parseMaxTurns(v: string | undefined): number {
   return n;
 }
 
+function sandboxOption(value: string | undefined): { sandbox?: SandboxSpec } {
+  const sandbox = parseSandbox(value);
+  return sandbox ? { sandbox } : {};
+}
+
 export const command = defineSubcommand(
   { name: "i", description: "A coding agent for the terminal", args: RUN_ARGS },
   async (args) => {
@@ -43,6 +53,7 @@ export const command = defineSubcommand(
       continue: args.continue,
       resume: args.resume,
       maxTurns: parseMaxTurns(args["max-turns"]),
+      ...sandboxOption(args.sandbox),
     };
     if (args.json && !args.print) throw new UserError("i: --json goes with -p (print mode)");
     if (args.print) {

@@ -1,6 +1,8 @@
 // `i sessions`: list the sessions of this workspace, most recently updated first.
 import { resolveWorkspace } from "../../agent/options.ts";
 import { dataDir } from "../../config/paths.ts";
+import { formatHistory } from "../../session/history-file.ts";
+import { allMessages } from "../../session/recover.ts";
 import { Session, type SessionMeta } from "../../session/session.ts";
 import { defineSubcommand } from "../command.ts";
 
@@ -11,6 +13,9 @@ function shortTime(iso: string): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
+
+const RECOVER_NOTE =
+  "messages compacted away are kept in each session's events.jsonl: `i sessions --recover ID` prints every message it ever held\n";
 
 export function formatSessions(list: SessionMeta[]): string {
   const rows = list.map((m) => [
@@ -40,9 +45,21 @@ export const command = defineSubcommand(
   {
     name: "i sessions",
     description: "List sessions of this workspace",
-    args: { workspace: { type: "string", description: "workspace directory (default: cwd)" } },
+    args: {
+      workspace: { type: "string", description: "workspace directory (default: cwd)" },
+      recover: {
+        type: "string",
+        description: "print every message session ID ever held, from its events.jsonl",
+      },
+    },
   },
   async (args) => {
+    if (args.recover !== undefined) {
+      // Any session of the data directory: recovering is about the folder, not this workspace.
+      const s = Session.open(dataDir(), args.recover);
+      process.stdout.write(formatHistory(allMessages(s.dir)));
+      return 0;
+    }
     const workspace = resolveWorkspace(args.workspace);
     const list = Session.list(dataDir(), workspace);
     if (list.length === 0) {
@@ -50,6 +67,7 @@ export const command = defineSubcommand(
       return 0;
     }
     process.stdout.write(formatSessions(list));
+    if (list.some((m) => m.compactions > 0)) process.stdout.write(RECOVER_NOTE);
     return 0;
   },
 );

@@ -32,6 +32,19 @@ describe("address checks", () => {
       "::ffff:127.0.0.1",
       "::ffff:7f00:1",
       "64:ff9b::a00:1",
+      // IPv4-compatible, IPv4-translated, NAT64 (well-known and local-use), 6to4, Teredo, site-local
+      "::127.0.0.1",
+      "::7f00:1",
+      "::a9fe:a9fe",
+      "::ffff:0:127.0.0.1",
+      "64:ff9b::127.0.0.1",
+      "64:ff9b:1::1",
+      "2002:7f00:1::",
+      "2002:c0a8:101::1",
+      "2002:a9fe:a9fe:1::1",
+      "2001:0:4136:e378:8000:63bf:80ff:fffe", // Teredo, client 127.0.0.1
+      "fec0::1",
+      "100::1",
       "not-an-ip",
     ]) {
       expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
@@ -43,6 +56,8 @@ describe("address checks", () => {
       "192.169.0.1",
       "2606:4700::1111",
       "::ffff:8.8.8.8",
+      "2002:808:808::1", // 6to4 of 8.8.8.8
+      "64:ff9b::808:808",
     ]) {
       expect([ip, isPrivateAddress(ip)]).toEqual([ip, false]);
     }

@@ -222,6 +222,21 @@ describe("web_fetch", () => {
       "private or local address",
     );
     expect((await fetchUrl(`http://169.254.169.254/latest/meta-data`, strict)).content).toContain("refused");
+    // IPv6 forms that carry a private IPv4 address are refused like it (the URL parser writes them in hex).
+    for (const host of [
+      "[::127.0.0.1]",
+      "[::ffff:7f00:1]",
+      "[64:ff9b::7f00:1]",
+      "[2002:7f00:1::1]",
+      "[::ffff:0:7f00:1]",
+    ]) {
+      const r = await fetchUrl(`http://${host}:${port}/text`, strict);
+      expect([host, r.is_error, String(r.content)]).toEqual([
+        host,
+        true,
+        expect.stringContaining("private or local address"),
+      ]);
+    }
   });
 
   test("reads at most max_bytes and says the page continues", async () => {

@@ -1,0 +1,3 @@
+mod regression {
+    automod::dir!("tests/regression");
+}

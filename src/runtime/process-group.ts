@@ -1,0 +1,51 @@
+// Child process groups: a child spawned `detached` leads its own session and process group, so one
+// signal to the negative pid reaches everything it started (helpers it forked, a shell wrapper's
+// program), and a Ctrl-C at the terminal reaches only `i`, which decides what to stop. Groups still
+// registered when this process exits are SIGKILLed, so nothing outlives `i` by accident: on a normal exit,
+// and on a SIGINT, SIGTERM or SIGHUP that would end it (one nobody else handles), after which the signal
+// is raised again so `i` still dies of it.
+import type { ChildProcess } from "node:child_process";
+
+export function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    // A negative pid addresses the whole process group (POSIX); Windows has no groups, kill the child.
+    if (process.platform === "win32") child.kill(sig);
+    else process.kill(-child.pid, sig);
+  } catch {
+    // ESRCH: the group is already gone.
+  }
+}
+
+const live = new Set<ChildProcess>();
+
+function killLiveGroups(): void {
+  for (const child of live) killGroup(child, "SIGKILL");
+}
+
+const FATAL_SIGNALS: readonly NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
+
+function onFatalSignal(sig: NodeJS.Signals): void {
+  // Another listener (print mode's or the console's Ctrl-C) means the signal is handled, not fatal.
+  if (process.listenerCount(sig) > 1) return;
+  killLiveGroups();
+  for (const s of FATAL_SIGNALS) process.off(s, onFatalSignal);
+  process.kill(process.pid, sig);
+}
+
+/** Kill `child`'s group when this process exits, until untrackGroup. */
+export function trackGroup(child: ChildProcess): void {
+  if (process.platform === "win32") return;
+  if (live.size === 0) {
+    process.on("exit", killLiveGroups);
+    for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
+  }
+  live.add(child);
+}
+
+export function untrackGroup(child: ChildProcess): void {
+  if (live.delete(child) && live.size === 0) {
+    process.off("exit", killLiveGroups);
+    for (const s of FATAL_SIGNALS) process.off(s, onFatalSignal);
+  }
+}

@@ -1,0 +1,102 @@
+// The opt-in bash sandbox (`--sandbox workspace-write[,network]`, Linux, bubblewrap): each command runs
+// with the whole filesystem read-only except the workspace and a private /tmp, in its own pid namespace
+// with a fresh /proc (so the core, its environment and its memory are not even visible), and without
+// network unless `,network` was given. File tools run in the core and are confined to the workspace
+// already. Without bwrap the flag is refused at start: a sandbox that silently does nothing is worse
+// than none.
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import { UserError } from "../contract/errors.ts";
+
+export interface SandboxSpec {
+  mode: "workspace-write";
+  network: boolean;
+  /** the bwrap executable */
+  bwrap: string;
+}
+
+function onPath(name: string): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    if (!dir) continue;
+    const p = join(dir, name);
+    try {
+      if (statSync(p).isFile()) return p;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** Whether the sandbox can run here: the bwrap path, or why not (one clause, for doctor and errors). */
+export function sandboxAvailability(): { bwrap: string } | { problem: string } {
+  if (process.platform !== "linux") return { problem: `not available on ${process.platform} (Linux only)` };
+  const bwrap = onPath("bwrap");
+  if (!bwrap)
+    return { problem: "bubblewrap (bwrap) is not installed; install it (e.g. apt-get install bubblewrap)" };
+  // Installed is not enough: user namespaces may be disabled. Try the very namespaces a command gets.
+  const probe = spawnSync(bwrap, [...SANDBOX_BASE, "--", "true"], {
+    stdio: ["ignore", "ignore", "pipe"],
+    timeout: 5000,
+  });
+  if (probe.status !== 0) {
+    const why =
+      probe.stderr?.toString("utf8").trim().split("\n")[0] || probe.error?.message || `exit ${probe.status}`;
+    return { problem: `bwrap cannot create its namespaces here: ${why}` };
+  }
+  return { bwrap };
+}
+
+/** `--sandbox VALUE`: the spec, or a one-line UserError (exit 2) when it is malformed or unavailable. */
+export function parseSandbox(value: string | undefined): SandboxSpec | undefined {
+  if (value === undefined) return undefined;
+  const parts = value.split(",");
+  const known =
+    parts[0] === "workspace-write" && parts.slice(1).every((p) => p === "network") && parts.length <= 2;
+  if (!known)
+    throw new UserError(
+      `--sandbox: "${value}" is not a sandbox mode; use workspace-write or workspace-write,network`,
+    );
+  const a = sandboxAvailability();
+  if ("problem" in a) throw new UserError(`--sandbox: ${a.problem}; or run without --sandbox`);
+  return { mode: "workspace-write", network: parts.includes("network"), bwrap: a.bwrap };
+}
+
+const SANDBOX_BASE = [
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+  "--tmpfs",
+  "/tmp",
+  "--unshare-pid",
+  "--unshare-ipc",
+  "--unshare-uts",
+  "--unshare-cgroup-try",
+  "--die-with-parent",
+  // No controlling terminal to inject keystrokes into (TIOCSTI).
+  "--new-session",
+];
+
+/** The argv that runs `argv` inside the sandbox, with `workspace` writable. */
+export function sandboxed(
+  spec: SandboxSpec,
+  workspace: string,
+  argv: readonly string[],
+): [string, ...string[]] {
+  return [
+    spec.bwrap,
+    ...SANDBOX_BASE,
+    ...(spec.network ? [] : ["--unshare-net"]),
+    // After the /tmp tmpfs, so a workspace under /tmp is the real directory, writable.
+    "--bind",
+    workspace,
+    workspace,
+    "--chdir",
+    workspace,
+    "--",
+    ...argv,
+  ];
+}

@@ -1,0 +1,75 @@
+// kill -9 at every write, fsync, rename and link of a compacting session, deterministically: the child
+// counts those steps (I_TEST_KILL_AT) and SIGKILLs itself before the Nth. For every N the reopened
+// session must hold every message whose checkpoint had returned, the log alone must rebuild the same
+// history, and every message ever written must stay recoverable from the folder.
+import { afterAll, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Message } from "../../src/contract/history.ts";
+import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { allMessages } from "../../src/session/recover.ts";
+import { Session } from "../../src/session/session.ts";
+import { expectedMessage } from "./fixtures/messages.ts";
+import { type Dirs, makeDirs } from "./helpers.ts";
+
+const CHILD = join(import.meta.dirname, "fixtures", "checkpoint-run.ts");
+const COUNT = 17;
+const dirs: Dirs[] = [];
+afterAll(() => {
+  for (const d of dirs) d.cleanup();
+});
+
+function run(d: Dirs, env: Record<string, string>): { lines: string[]; signal: string | null } {
+  const r = spawnSync(process.execPath, [CHILD, d.data, d.ws, String(COUNT)], {
+    env: { ...process.env, ...env },
+    encoding: "utf8",
+  });
+  if (r.signal === null && r.status !== 0) throw new Error(`child failed: ${r.stderr}`);
+  return { lines: r.stdout.split("\n").filter((l) => l !== ""), signal: r.signal };
+}
+
+function numbers(h: readonly Message[]): number[] {
+  return h.map((m) => m.meta?.n).filter((n): n is number => typeof n === "number");
+}
+
+describe("kill -9 at every boundary of a compacting session", () => {
+  test("no completed message is lost, at any boundary", () => {
+    const probe = makeDirs();
+    dirs.push(probe);
+    const log = join(probe.root, "boundaries.txt");
+    run(probe, { I_TEST_FS_BOUNDARIES: log });
+    const boundaries = readFileSync(log, "utf8").trim().split("\n");
+    const kinds = new Set(boundaries.map((l) => l.split(" ")[1]));
+    expect([...kinds].sort()).toEqual(["fsync", "link", "rename", "write"]);
+    expect(boundaries.length).toBeGreaterThan(COUNT * 3);
+
+    for (let k = 1; k <= boundaries.length; k++) {
+      const d = makeDirs();
+      dirs.push(d);
+      const { lines, signal } = run(d, { I_TEST_KILL_AT: String(k) });
+      expect(signal).toBe("SIGKILL");
+      const id = lines.find((l) => l.startsWith("id "))?.slice(3);
+      const done = Math.max(0, ...lines.filter((l) => l.startsWith("ok ")).map((l) => Number(l.slice(3))));
+      if (!id) {
+        // Killed while the session was being created: nothing was completed yet.
+        expect(done).toBe(0);
+        continue;
+      }
+      const h = Session.open(d.data, id).history();
+      if (h.length > 0) expect(validateHistory(h, { allowPendingToolCalls: true })).toBeUndefined();
+      const ns = numbers(h);
+      const last = ns[ns.length - 1] ?? 0;
+      // Every completed checkpoint is there; at most the one in flight is ahead of it.
+      expect(last === done || last === done + 1).toBe(true);
+      for (const [i, n] of ns.entries()) expect(h[h.length - ns.length + i]).toEqual(expectedMessage(n));
+      // The folder keeps every message ever written, compacted away or not.
+      const ever = numbers(allMessages(join(d.data, id)));
+      expect(ever).toEqual(Array.from({ length: last }, (_, i) => i + 1));
+      // Reopening again changes nothing: the repair was written.
+      expect(Session.open(d.data, id).history()).toEqual(h);
+      // A temp file the kill left half-written is cleaned up on open.
+      expect(readdirSync(join(d.data, id)).filter((f) => f.endsWith(".tmp"))).toEqual([]);
+    }
+  }, 120_000);
+});
