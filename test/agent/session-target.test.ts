@@ -68,7 +68,7 @@ describe("resuming keeps the session's provider and model", () => {
     const m = await resume(["-p", "-c", "four", "-m", "claude-other"]);
     expect(m.stderr).toBe("");
     expect(modelOf(r0, 3)).toBe("claude-other");
-  });
+  }, 60_000);
 });
 
 describe("i compact with a local compactor", () => {
