@@ -115,6 +115,11 @@ describe("i doctor fails whenever a run would exit 2", () => {
     expect(existsSync(join(root, "data"))).toBe(false);
   }, 30_000);
 
+  test("--provider responses with a profile that has no responses module", async () => {
+    const d = await bothRefuse(["-m", "gpt-4o", "--provider", "responses"], { OPENAI_API_KEY: KEY });
+    expect(d.stdout).toMatch(/^ {2}wire +FAILED$/m);
+  }, 30_000);
+
   test("a compact prompt that is not a regular file", async () => {
     write("compact.json", { prompt: "/dev/zero" });
     await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY });

@@ -127,10 +127,12 @@ export const command = defineSubcommand(
         if (target?.target) {
           // The Responses wire needs its module: the run refuses a manifest without one, so doctor does.
           const { createProvider } = await import("../../provider/index.ts");
+          const { NO_KEY } = await import("../../provider/credentials.ts");
           try {
-            createProvider({ provider: target.target.provider, apiKey: "none", hooks: host });
+            createProvider({ provider: target.target.provider, apiKey: NO_KEY, hooks: host });
           } catch (err) {
-            targetRows.push({ name: "wire", status: "FAILED", detail: "", problem: (err as Error).message });
+            if (!(err instanceof UserError)) throw err;
+            targetRows.push({ name: "wire", status: "FAILED", detail: "", problem: err.message });
           }
         }
         const workers = await workerRows(manifest, checked, host, badConfig);
