@@ -5,8 +5,11 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { dim, LOGO, renderEvent } from "../src/console/render.ts";
+import { LOGO } from "../src/console/render.ts";
+import { processTerminal, Screen } from "../src/console/ui/screen.ts";
+import { ConsoleView } from "../src/console/view.ts";
 import type { AgentEvent } from "../src/contract/events.ts";
+import { detectCaps, makeStyle } from "../src/terminal/style.ts";
 import { startMockServer } from "../test/fixtures/mock-server/index.ts";
 
 const root = mkdtempSync(join(tmpdir(), "i-demo-"));
@@ -51,8 +54,23 @@ const mock = await startMockServer({
   ],
 });
 
-process.stdout.write(
-  `${LOGO}\n\n${dim(`demo workspace: ${ws}  ·  mock model: ${mock.url}`)}\n\n› fix the failing check\n`,
+// The console's own view renders the run's events, so the demo shows what the console shows.
+const caps = detectCaps(process.stdout);
+const style = makeStyle(caps);
+const dim = style.dim;
+const screen = new Screen(processTerminal(), caps);
+const view = new ConsoleView(screen, style, {
+  model: "demo-model",
+  provider: "openai",
+  tokensIn: 0,
+  tokensOut: 0,
+});
+view.print(
+  ...LOGO.split("\n"),
+  "",
+  dim(`demo workspace: ${ws}  ·  mock model: ${mock.url}`),
+  "",
+  "› fix the failing check",
 );
 const child = spawn(
   process.execPath,
@@ -81,7 +99,6 @@ const child = spawn(
   },
 );
 let buf = "";
-let midLine = false;
 child.stdout.on("data", (chunk: Buffer) => {
   buf += chunk.toString("utf8");
   let nl = buf.indexOf("\n");
@@ -89,20 +106,12 @@ child.stdout.on("data", (chunk: Buffer) => {
     const ev = JSON.parse(buf.slice(0, nl)) as AgentEvent;
     buf = buf.slice(nl + 1);
     nl = buf.indexOf("\n");
-    if (ev.type === "text_delta") {
-      process.stdout.write(ev.text);
-      midLine = true;
-      continue;
-    }
-    const line = renderEvent(ev);
-    if (!line) continue;
-    if (midLine) process.stdout.write("\n");
-    midLine = false;
-    process.stdout.write(`${line}\n`);
+    view.onEvent(ev);
+    if (ev.type === "done") view.turnEnded();
   }
 });
 const code: number = await new Promise((resolve) => child.on("close", (c) => resolve(c ?? 1)));
-if (midLine) process.stdout.write("\n");
+screen.stop();
 process.stdout.write(`\n${dim("math.js is now:")}\n${readFileSync(join(ws, "math.js"), "utf8")}`);
 process.stdout.write(dim(`${mock.requests.length} model requests · exit ${code}\n`));
 await mock.close();

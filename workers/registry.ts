@@ -1,6 +1,7 @@
 // The default worker modules built into the `i` executable, loaded only when `i worker` names them.
 import type { ModuleName } from "../src/contract/registry.ts";
 import type { WorkerModule } from "./sdk/module.ts";
+import { serve } from "./sdk/serve.ts";
 
 type Loader = () => Promise<WorkerModule>;
 
@@ -17,3 +18,8 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   responses: () => import("./responses/index.ts").then((m) => m.responsesModule),
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
 };
+
+/** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */
+export async function serveBuiltins(names: readonly ModuleName[]): Promise<void> {
+  await serve(await Promise.all(names.map((name) => BUILTIN_WORKERS[name]())));
+}

@@ -11,10 +11,7 @@
 //
 // Build: bun examples/local-compactor/build.ts [--windows]. Bind: see README.md next to this file.
 import { parseArgs } from "node:util";
-import type { History, Message } from "../../src/contract/history.ts";
-import { latestCut } from "../../src/contract/lib/tool-batches.ts";
-import { type Data, defineWorkerModule } from "../../workers/sdk/module.ts";
-import { serve } from "../../workers/sdk/serve.ts";
+import { type Data, defineWorkerModule, latestCut, serve } from "@i-agent/worker-sdk";
 import { capBytes, extractNotes, NOTES_MAX_BYTES } from "./notes.ts";
 
 function usage(message: string): never {
@@ -40,28 +37,28 @@ const compactor = defineWorkerModule({
   hooks: {
     compact_plan(data) {
       // This policy follows the budget's recommendation; a manual /compact (force) always plans.
-      const rec = (data.budget as { recommendation?: string } | undefined)?.recommendation;
-      if (data.force !== true && rec !== "compact" && rec !== "over") return { ...data, cut: null };
+      const rec = data.budget.recommendation;
+      if (!data.force && rec !== "compact" && rec !== "over") return { ...data, cut: null };
       // The latest turn boundary that keeps `keep` messages, never splitting a tool call from its result.
-      const cut = latestCut(data.history as History, keep) ?? null;
+      const cut = latestCut(data.history, keep) ?? null;
       return { ...data, cut, state: cut === null ? null : { by: "i-local-compactor", keep } };
     },
     before_compact(data) {
       // Returning `summary` selects the local route: the core makes no summary request.
-      const notes = extractNotes(data.messages as Message[]);
+      const notes = extractNotes(data.messages);
       const out: Data = { ...data, summary: notes };
       delete out.retained_images;
       return out;
     },
     after_compact(data) {
-      const summary = typeof data.summary === "string" ? data.summary.trim() : "";
+      const summary = data.summary.trim();
       if (summary === "") throw new Error("the local summary is empty");
       return { ...data, summary: capBytes(summary, NOTES_MAX_BYTES) };
     },
     before_compact_commit(data) {
       // No reference snapshots here: the notes already list the files. Drop any image parts another hook
       // might have attached to the summary message, so old images really are omitted.
-      const candidate = (data.candidate as Message[]).map((m) =>
+      const candidate = data.candidate.map((m) =>
         m.meta?.summary === true && Array.isArray(m.content)
           ? { ...m, content: m.content.filter((p) => p.type === "text") }
           : m,

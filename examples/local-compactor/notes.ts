@@ -1,7 +1,6 @@
 // Extractive notes: what the user asked, which files were touched, what failed, and where the assistant
 // left off — copied from the transcript, not written by a model. Lossy by design, and capped in bytes.
-import type { Message } from "../../src/contract/history.ts";
-import { contentText } from "../../src/contract/history.ts";
+import { contentText, type Message } from "@i-agent/worker-sdk";
 
 export const NOTES_MAX_BYTES = 2048;
 

@@ -4,6 +4,7 @@ import { join } from "node:path";
 
 const SCRIPTS = [
   "startup.ts",
+  "console.ts",
   "hook-roundtrip.ts",
   "estimate.ts",
   "compaction.ts",

@@ -2,6 +2,7 @@
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
+import { sanitize } from "../terminal/sanitize.ts";
 import { type SetupOptions, setupAgent } from "./setup.ts";
 
 export interface PrintOptions extends Omit<SetupOptions, "emit"> {
@@ -9,13 +10,14 @@ export interface PrintOptions extends Omit<SetupOptions, "emit"> {
   json: boolean;
 }
 
+/** Diagnostics carry model, tool and worker text: always inert on stderr. */
 function writeLine(stream: NodeJS.WriteStream, line: string): void {
-  stream.write(`${line}\n`);
+  stream.write(`${sanitize(line)}\n`);
 }
 
 export async function runPrintMode(opts: PrintOptions): Promise<number> {
   const emit = opts.json
-    ? (ev: AgentEvent) => writeLine(process.stdout, JSON.stringify(ev))
+    ? (ev: AgentEvent) => process.stdout.write(`${JSON.stringify(ev)}\n`)
     : (ev: AgentEvent) => {
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
         else if (ev.type === "compaction" && ev.phase === "failed")
@@ -42,7 +44,8 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
         );
       return 130;
     }
-    if (!opts.json) writeLine(process.stdout, result.text);
+    // The answer goes out exactly as the model wrote it into a pipe or file, and inert onto a terminal.
+    if (!opts.json) process.stdout.write(`${process.stdout.isTTY ? sanitize(result.text) : result.text}\n`);
     if (result.stop === "max_turns") return 1;
     return 0;
   } catch (err) {

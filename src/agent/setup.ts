@@ -55,6 +55,11 @@ export interface AgentRuntime {
   host: WorkerHost;
   manifest: Manifest;
   workspace: string;
+  /** the model and provider this run talks to (the console's status line shows them) */
+  model: string;
+  provider: string;
+  /** the model's list price per million tokens, when known */
+  price?: { input: number; output: number };
   close(): Promise<void>;
 }
 
@@ -199,7 +204,17 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       },
       history,
     );
-    return { agent, session, host, manifest, workspace, close };
+    return {
+      agent,
+      session,
+      host,
+      manifest,
+      workspace,
+      model: model.name,
+      provider: target.provider,
+      ...(model.price ? { price: model.price } : {}),
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

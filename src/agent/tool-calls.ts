@@ -12,7 +12,7 @@ import {
 import { capText, formatBytes } from "../contract/lib/truncate.ts";
 import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
-import type { ToolContext, ToolResult } from "../tools/types.ts";
+import type { ToolContext, ToolReport, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { capResultContent } from "./result-cap.ts";
 
@@ -75,11 +75,18 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
   const out: Message[] = [];
   for (const call of calls) {
     let result: ToolResult;
+    const started = Date.now();
+    let exitCode: number | null | undefined;
     if (deps.ctx.signal?.aborted) {
       result = { content: "cancelled by the user before it ran", is_error: true };
     } else {
       deps.emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
-      result = await runToolCall(call, deps);
+      const report = (r: ToolReport) => {
+        if (r.kind === "output") deps.emit({ type: "tool_output", id: call.id, text: r.text });
+        else if (r.kind === "exit") exitCode = r.code;
+        else deps.emit({ type: "tool_diff", id: call.id, path: r.path, ...r.diff });
+      };
+      result = await runToolCall(call, { ...deps, ctx: { ...deps.ctx, report } });
       if (deps.resultTokenCap !== undefined)
         result = { ...result, content: capResultContent(result.content, deps.resultTokenCap) };
     }
@@ -89,6 +96,8 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
       name: call.name,
       is_error: result.is_error,
       content: contentWithImageMarkers(result.content),
+      duration_ms: Date.now() - started,
+      ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
     });
     out.push({
       role: "tool",

@@ -1,19 +1,14 @@
-// Argument parsing on top of citty, with what citty leaves to us: unknown flags and missing values are
-// usage errors (exit 2) with one clear line.
-import { stripVTControlCharacters } from "node:util";
-import { type ArgsDef, parseArgs } from "citty";
+// What citty's parser leaves to us: it accepts any flag and lets a string flag swallow the next flag as
+// its value, while `i` treats unknown flags and missing values as usage errors (exit 2) with one line.
+import type { ArgsDef } from "citty";
 import { UserError } from "../contract/errors.ts";
 
 function kebab(s: string): string {
   return s.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 }
 
-/** Parse `raw` against `def`, refusing flags `def` does not name and string flags without a value. */
-export function parseStrict<T extends ArgsDef>(
-  command: string,
-  raw: string[],
-  def: T,
-): ReturnType<typeof parseArgs<T>> {
+/** Refuse flags `def` does not name and string flags without a value (citty then parses `raw`). */
+export function checkStrict(command: string, raw: readonly string[], def: ArgsDef): void {
   const known = new Map<string, string>();
   for (const [name, d] of Object.entries(def)) {
     if (d.type === "positional") continue;
@@ -38,10 +33,5 @@ export function parseStrict<T extends ArgsDef>(
       }
       i++;
     }
-  }
-  try {
-    return parseArgs<T>(raw, def);
-  } catch (err) {
-    throw new UserError(`${command}: ${stripVTControlCharacters((err as Error).message)}`);
   }
 }

@@ -1,11 +1,26 @@
-// The shape of one `i` subcommand: citty argument definitions plus a run function returning an exit code.
-import { type ArgsDef, renderUsage } from "citty";
-import { parseStrict } from "./args.ts";
+// One `i` subcommand is a citty command: meta, argument definitions and a run function returning the exit
+// code. citty parses and renders usage; we add what it leaves to us (args.ts): unknown flags and missing
+// values are usage errors, exit 2, one line; `--help` into a pipe carries no colour.
+import { stripVTControlCharacters } from "node:util";
+import {
+  type ArgsDef,
+  type CommandDef,
+  defineCommand,
+  type ParsedArgs,
+  renderUsage,
+  runCommand,
+} from "citty";
+import { UserError } from "../contract/errors.ts";
+import { checkStrict } from "./args.ts";
 
-export interface Command {
-  /** parse raw argv (after the subcommand name) and run; resolves to the exit code */
-  invoke(raw: string[]): Promise<number>;
+/** What a command may ask of the CLI around it. */
+export interface CliContext {
+  /** run `i ARGV` again in this process (the launcher re-enters with a generated manifest) */
+  main(argv: string[]): Promise<number>;
 }
+
+/** A command as main.ts stores it; `raw` commands take their argv unparsed (the launcher passes it on). */
+export type CliCommand = CommandDef<ArgsDef> & { raw?: boolean };
 
 export interface CommandSpec<T extends ArgsDef> {
   name: string;
@@ -15,19 +30,59 @@ export interface CommandSpec<T extends ArgsDef> {
 
 export function defineSubcommand<const T extends ArgsDef>(
   spec: CommandSpec<T>,
-  run: (args: ReturnType<typeof parseStrict<T>>) => Promise<number>,
-): Command {
+  run: (args: ParsedArgs<T>, cli: CliContext) => Promise<number>,
+): CliCommand {
+  const cmd = defineCommand<T>({
+    meta: { name: spec.name, description: spec.description },
+    args: spec.args,
+    run: (ctx) => run(ctx.args, ctx.data as CliContext),
+  });
+  return cmd as unknown as CliCommand;
+}
+
+/** A command that takes its argv as is: no parsing, no `--help` of its own. */
+export function definePassThrough(
+  spec: { name: string; description: string },
+  run: (raw: string[], cli: CliContext) => Promise<number>,
+): CliCommand {
   return {
-    async invoke(raw) {
-      if (raw.includes("--help") || raw.includes("-h")) {
-        const usage = await renderUsage({
-          meta: { name: spec.name, description: spec.description },
-          args: spec.args,
-        });
-        process.stdout.write(`${usage}\n`);
-        return 0;
-      }
-      return run(parseStrict(spec.name, raw, spec.args));
-    },
+    meta: { name: spec.name, description: spec.description },
+    raw: true,
+    run: (ctx) => run(ctx.rawArgs, ctx.data as CliContext),
   };
+}
+
+/** Usage text as citty renders it, without colour unless stdout is a terminal. */
+export async function usage(cmd: CommandDef<ArgsDef>): Promise<string> {
+  const text = await renderUsage(cmd);
+  // citty colours whenever NO_COLOR/CI are unset, even into a pipe or a file.
+  return process.stdout.isTTY ? `${text}\n` : `${stripVTControlCharacters(text)}\n`;
+}
+
+function wantsHelp(raw: readonly string[]): boolean {
+  const end = raw.indexOf("--");
+  return (end < 0 ? raw : raw.slice(0, end)).some((a) => a === "--help" || a === "-h");
+}
+
+/** Run `cmd` on `raw` (the argv after its name) and resolve to its exit code. */
+export async function invoke(cmd: CliCommand, raw: string[], cli: CliContext): Promise<number> {
+  const name = String((cmd.meta as { name?: string } | undefined)?.name ?? "i");
+  if (!cmd.raw) {
+    if (wantsHelp(raw)) {
+      process.stdout.write(await usage(cmd));
+      return 0;
+    }
+    checkStrict(name, raw, (cmd.args ?? {}) as ArgsDef);
+  }
+  try {
+    const { result } = await runCommand(cmd, { rawArgs: raw, data: cli });
+    return typeof result === "number" ? result : 0;
+  } catch (err) {
+    // citty's own argument errors (a bad enum value, a missing positional) are usage errors too.
+    if (err instanceof Error && err.name === "CLIError")
+      throw new UserError(
+        `${name}: ${stripVTControlCharacters(err.message).replace(/\.$/, "")}; see \`${name} --help\``,
+      );
+    throw err;
+  }
 }

@@ -1,65 +1,73 @@
 #!/usr/bin/env bun
-// Entry point of `i`. Kept tiny so `i --version` starts fast: every command is imported only when used.
+// Entry point of `i`. Kept tiny so `i --version` starts fast: citty and every command load only when used.
 import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
 import { receiveCredentials, shedCredentials } from "../runtime/credential-handoff.ts";
-import type { Command } from "./command.ts";
+import type { CliCommand } from "./command.ts";
 
-type Loader = () => Promise<{ command: Command }>;
+type Loader = () => Promise<CliCommand>;
 
+/** Every subcommand, imported only when named (citty resolves them lazily, also to list them in --help). */
 const SUBCOMMANDS: Record<string, Loader> = {
-  init: () => import("./commands/init.ts"),
-  worker: () => import("./commands/worker.ts"),
-  doctor: () => import("./commands/doctor.ts"),
-  compact: () => import("./commands/compact.ts"),
-  sessions: () => import("./commands/sessions.ts"),
-  start: () => import("./commands/start.ts"),
+  init: () => import("./commands/init.ts").then((m) => m.command),
+  worker: () => import("./commands/worker.ts").then((m) => m.command),
+  doctor: () => import("./commands/doctor.ts").then((m) => m.command),
+  compact: () => import("./commands/compact.ts").then((m) => m.command),
+  sessions: () => import("./commands/sessions.ts").then((m) => m.command),
+  start: () => import("./commands/start.ts").then((m) => m.command),
+  "--runtime": () => import("./commands/runtime.ts").then((m) => m.command),
 };
+const runCommand: Loader = () => import("./commands/run.ts").then((m) => m.command);
 
-const HELP = `i ${pkg.version} — a coding agent for the terminal with replaceable worker modules
-
-Usage:
-  i [PROMPT]                       interactive console in the workspace
-  i -p PROMPT [--json]             one non-interactive run (print mode)
-  i --runtime manifest PROFILE     print the generated manifest
-  i init                           create config_dir with defaults (never overwrites)
-  i worker MODULE[,MODULE…]        run built-in modules as an NDJSON worker on stdio
-  i doctor                         check config files, bindings and every worker
-  i compact [-r ID] [--instructions TEXT]   compact a saved session now
-  i sessions                       list sessions of this workspace
-  i start [ARGS]                   launcher: fresh temporary manifest, then run
-
-Run \`i COMMAND --help\` or \`i run --help\` for the options of a command.
-`;
+async function help(): Promise<number> {
+  const [{ defineCommand }, { usage }, run] = await Promise.all([
+    import("citty"),
+    import("./command.ts"),
+    runCommand(),
+  ]);
+  const root = defineCommand({
+    meta: {
+      name: "i",
+      version: pkg.version,
+      description: "a coding agent for the terminal with replaceable worker modules",
+    },
+    args: run.args ?? {},
+    subCommands: SUBCOMMANDS,
+  });
+  process.stdout.write(await usage(root));
+  return 0;
+}
 
 /** First arguments after which `i` starts no worker and no command: no credential hand-off needed. */
 const CHILDLESS = new Set(["--version", "-V", "--help", "-h", "help", "init", "sessions", "worker"]);
 
 export async function main(argv: string[]): Promise<number> {
   const first = argv[0];
+  // Answered before citty loads (citty's runMain would print it too): `i --version` is the startup figure.
   if (first === "--version" || first === "-V") {
     process.stdout.write(`i ${pkg.version}\n`);
     return 0;
   }
-  if (first === "--help" || first === "-h" || first === "help") {
-    process.stdout.write(HELP);
-    return 0;
-  }
-  if (first === "--runtime") return (await import("./commands/runtime.ts")).command.invoke(argv.slice(1));
+  if (first === "--help" || first === "-h" || first === "help") return help();
+  // Routed here, not by citty's subCommands: the root's first positional is a free-text prompt, which
+  // citty would take for an unknown command name.
   const load = first !== undefined ? SUBCOMMANDS[first] : undefined;
-  if (load) return (await load()).command.invoke(argv.slice(1));
-  return (await import("./commands/run.ts")).command.invoke(first === "run" ? argv.slice(1) : argv);
+  const [{ invoke }, cmd] = await Promise.all([import("./command.ts"), (load ?? runCommand)()]);
+  const rest = load || first === "run" ? argv.slice(1) : argv;
+  return invoke(cmd, rest, { main });
 }
 
-function report(err: unknown): number {
+async function report(err: unknown): Promise<number> {
+  // Messages quote file names, config values and worker output: shown inert, never interpreted.
+  const { sanitize } = await import("../terminal/sanitize.ts");
   if (err instanceof UserError) {
     // User errors are self-describing: they start with the file or command they are about.
-    process.stderr.write(`${err.message}\n`);
+    process.stderr.write(`${sanitize(err.message)}\n`);
     return err.exitCode;
   }
   // Not the user's fault: one line by default, the stack only when asked for.
   process.stderr.write(
-    `i: internal error: ${errorMessage(err)}${process.env.I_DEBUG ? `\n${(err as Error).stack}` : " (set I_DEBUG=1 for details)"}\n`,
+    `i: internal error: ${sanitize(errorMessage(err))}${process.env.I_DEBUG ? `\n${sanitize(String((err as Error).stack))}` : " (set I_DEBUG=1 for details)"}\n`,
   );
   return 1;
 }
@@ -88,8 +96,8 @@ if (import.meta.main) {
       (code) => {
         process.exitCode = code;
       },
-      (err) => {
-        process.exitCode = report(err);
+      async (err) => {
+        process.exitCode = await report(err);
       },
     );
 }

@@ -259,6 +259,9 @@ export class CompactionController {
         ...(opts.baseline ? { baseline: opts.baseline } : {}),
         ...(usage ? { usage } : {}),
         onCut: announce,
+        onStep: (step) => {
+          if (announced) emit({ type: "compaction_step", reason, step });
+        },
       });
     } catch (err) {
       const error =

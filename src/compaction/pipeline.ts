@@ -16,6 +16,7 @@ import {
 } from "../contract/compaction.ts";
 import type { ModelInfo } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
+import type { CompactionStage } from "../contract/events.ts";
 import type { History, ImagePart, Message } from "../contract/history.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
@@ -65,6 +66,8 @@ export interface CompactionRequest {
   armed: boolean;
   /** told the cut as soon as the plan is accepted (the controller announces the compaction then) */
   onCut?: (cut: number) => void;
+  /** told each stage as it starts, for a progress display */
+  onStep?: (step: CompactionStage) => void;
 }
 
 export type CompactionOutcome =
@@ -176,6 +179,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
       ...(req.usage ? { usage: req.usage } : {}),
     }));
 
+  req.onStep?.("planning");
   // 2. Plan. cut and state start null, so nothing a budget provider left in the data can pose as a plan.
   const planned = await hook(hooks, "compact_plan", {
     ...baseline.data,
@@ -209,6 +213,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     reason: req.reason,
   };
   if (req.instructions) prepareInput.instructions = req.instructions;
+  req.onStep?.("summarising");
   const prepared = await hook(hooks, "before_compact", prepareInput);
   if ("state" in prepared) state = prepared.state;
   // `notes`: what a compactor wants the user to know (e.g. an images fallback); a few short lines at most.
@@ -238,6 +243,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     draft = [history[0] as Message, summaryMessage(summary, made.retained), ...suffix];
   }
 
+  req.onStep?.("validating");
   // 5. Candidate, restoration, checks. The compacted span is not sent again: a compactor that needs it at
   // commit (the built-in one restores files and the user's messages) keeps what it needs in its state.
   // The candidate is checked after each module of the commit pipeline, so a broken one is named.
@@ -282,6 +288,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     modules: deps.modules ?? [],
     duration_ms: Date.now() - started,
   };
+  req.onStep?.("committing");
   try {
     deps.session.commitCompaction(history, candidate, record);
   } catch (err) {

@@ -12,8 +12,8 @@ import {
 } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
+import { PROFILE_NAMES } from "../contract/profiles.ts";
 import { MODULE_NAMES } from "../contract/registry.ts";
-import { PROFILE_NAMES } from "../manifest/profiles.ts";
 import { refuseCredentialArgv } from "./credentials.ts";
 
 export interface LoadedConfig {

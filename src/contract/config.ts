@@ -14,6 +14,8 @@ export const ModelInfo = z.strictObject({
   max_output_tokens: z.number().int().positive().optional(),
   images: ImagesPolicy.optional(),
   image_tokens: z.number().int().nonnegative().optional(),
+  /** list price in USD per million tokens; the console shows the session's cost when it is known */
+  price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
 });
 
 export const ConfigFile = z.strictObject({

@@ -8,7 +8,21 @@ export const CompactionReason = z.enum(["auto", "manual", "overflow"]);
 export type CompactionReason = z.infer<typeof CompactionReason>;
 
 export const CompactionRoute = z.enum(["model", "local", "prune"]);
+/** The stage a running compaction is in, for progress displays. */
+export const CompactionStage = z.enum(["planning", "summarising", "validating", "committing"]);
+export type CompactionStage = z.infer<typeof CompactionStage>;
 const Count = z.number().int().nonnegative();
+
+/** One line of a unified diff: kept (" "), removed ("-") or added ("+"), with its 1-based line numbers. */
+export const DiffLine = z.strictObject({
+  op: z.enum([" ", "-", "+"]),
+  text: z.string(),
+  /** line number in the old file (" " and "-") */
+  old: Count.optional(),
+  /** line number in the new file (" " and "+") */
+  new: Count.optional(),
+});
+export type DiffLine = z.infer<typeof DiffLine>;
 
 export const AgentEvent = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("session"), id: z.string(), resumed: z.boolean(), workspace: z.string() }),
@@ -16,12 +30,28 @@ export const AgentEvent = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("text_delta"), text: z.string() }),
   z.strictObject({ type: z.literal("assistant"), message: Message }),
   z.strictObject({ type: z.literal("tool_call"), id: z.string(), name: z.string(), arguments: z.string() }),
+  /** output of a running command as it arrives (raw: a display sanitises it) */
+  z.strictObject({ type: z.literal("tool_output"), id: z.string(), text: z.string() }),
+  /** what a file tool changed, as bounded unified-diff hunks (display only, not sent to the model) */
+  z.strictObject({
+    type: z.literal("tool_diff"),
+    id: z.string(),
+    path: z.string(),
+    added: Count,
+    removed: Count,
+    hunks: z.array(z.array(DiffLine)),
+    /** diff lines left out of hunks to keep the event bounded */
+    omitted: Count,
+  }),
   z.strictObject({
     type: z.literal("tool_result"),
     id: z.string(),
     name: z.string(),
     is_error: z.boolean(),
     content: z.string(),
+    duration_ms: Count,
+    /** bash: the command's exit code (null when a signal killed it) */
+    exit_code: z.number().int().nullable().optional(),
   }),
   z.strictObject({
     type: z.literal("budget"),
@@ -41,6 +71,7 @@ export const AgentEvent = z.discriminatedUnion("type", [
     route: CompactionRoute.optional(),
     error: z.string().optional(),
   }),
+  z.strictObject({ type: z.literal("compaction_step"), reason: CompactionReason, step: CompactionStage }),
   z.strictObject({ type: z.literal("retry"), attempt: Count, delay_ms: Count, reason: z.string() }),
   z.strictObject({ type: z.literal("notice"), level: z.enum(["info", "warn"]), message: z.string() }),
   z.strictObject({ type: z.literal("error"), kind: z.string(), message: z.string() }),

@@ -62,8 +62,21 @@ export const WebFetchInput = z.strictObject({
 });
 export const WebSearchInput = z.strictObject({ query: z.string().min(1) });
 
+/** Every module tool's argument schema, by tool name: what the declaration is generated from. */
+export const TOOL_INPUTS = {
+  skill: SkillInput,
+  memory: MemoryInput,
+  grep: GrepInput,
+  find: FindInput,
+  web_fetch: WebFetchInput,
+  web_search: WebSearchInput,
+} as const;
+export type ToolName = keyof typeof TOOL_INPUTS;
+/** The parsed arguments of tool `N`. */
+export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
+
 /**
- * Registry order is the pipeline order when several modules declare one event (DESIGN §4): prompts runs
+ * Registry order is the pipeline order when several modules declare one event: prompts runs
  * before compact on `before_compact` so a prompt it supplies reaches the compactor; memory runs after
  * compact on `before_compact_commit`.
  */

@@ -3,10 +3,10 @@
 import type { BindingsFile, PluginsFile } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import type { Manifest, ManifestModule } from "../contract/manifest.ts";
+import { DEFAULT_PROFILE, PROFILE_NAMES, profileModules } from "../contract/profiles.ts";
 import { PROTOCOL_VERSION } from "../contract/protocol.ts";
 import { MODULES, moduleToolDecls } from "../contract/registry.ts";
 import { selfArgv } from "../runtime/runtime.ts";
-import { DEFAULT_PROFILE, PROFILE_NAMES, profileModules } from "./profiles.ts";
 
 export interface GenerateOptions {
   profile?: string;

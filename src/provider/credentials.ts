@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { AuthFile, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
 export const NO_KEY = "none";
@@ -66,7 +67,7 @@ export interface LocatedKey {
 export function locateApiKey(
   provider: ProviderName,
   configDir: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = credentialEnv(),
   baseUrl?: string,
 ): LocatedKey {
   const specific = PROVIDER_ENV[provider];
@@ -87,7 +88,7 @@ export function locateApiKey(
 export function resolveApiKey(
   provider: ProviderName,
   configDir: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = credentialEnv(),
   baseUrl?: string,
 ): string {
   return locateApiKey(provider, configDir, env, baseUrl).key;

@@ -15,7 +15,7 @@ const textOnly = (context_window: number, max_output_tokens: number): ModelInfo 
   images: "omit",
 });
 
-export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = {
+const LIMITS: Readonly<Record<string, ModelInfo>> = {
   // OpenAI
   "gpt-5": vision(400_000, 128_000, 765),
   "gpt-5-mini": vision(400_000, 128_000, 1536),
@@ -65,6 +65,36 @@ export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = {
   mistral: textOnly(32_768, 8192),
   phi4: textOnly(16_384, 4096),
 };
+
+/** Published list prices, USD per million input / output tokens (uncached), for the console's cost. */
+const PRICES: Readonly<Record<string, [number, number]>> = {
+  "gpt-5": [1.25, 10],
+  "gpt-5-mini": [0.25, 2],
+  "gpt-5-nano": [0.05, 0.4],
+  "gpt-4.1": [2, 8],
+  "gpt-4.1-mini": [0.4, 1.6],
+  "gpt-4.1-nano": [0.1, 0.4],
+  "gpt-4o": [2.5, 10],
+  "gpt-4o-mini": [0.15, 0.6],
+  o3: [2, 8],
+  "o3-mini": [1.1, 4.4],
+  "o4-mini": [1.1, 4.4],
+  "claude-opus-4-5": [5, 25],
+  "claude-opus-4-1": [15, 75],
+  "claude-opus-4": [15, 75],
+  "claude-sonnet-4-5": [3, 15],
+  "claude-sonnet-4": [3, 15],
+  "claude-haiku-4-5": [1, 5],
+  "claude-3-7-sonnet": [3, 15],
+  "claude-3-5-haiku": [0.8, 4],
+};
+
+export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = Object.fromEntries(
+  Object.entries(LIMITS).map(([name, info]) => {
+    const p = PRICES[name];
+    return [name, p ? { ...info, price: { input: p[0], output: p[1] } } : info];
+  }),
+);
 
 /**
  * Other spellings of table names: dotted Anthropic aliases, and the names vLLM / Hugging Face / OpenRouter

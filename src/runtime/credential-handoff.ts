@@ -1,16 +1,18 @@
 // API keys out of /proc/<pid>/environ. On Linux a process's initial environment stays readable in
 // /proc/PID/environ for its whole life (by every process of the same user), and deleting a variable from
-// process.env does not change it. A tool command could print the keys with `tr '\0' '\n' <
-// /proc/$PPID/environ`. So when `i` starts with a credential variable in its environment, it writes the
-// credentials into a pipe and replaces itself (execve: same pid, same terminal) with a copy of itself
-// whose environment has none of them, only the number of the pipe's read end. The new image reads the
-// pipe once, closes it, and keeps the keys in memory (heldCredentials), where only the core's provider
-// code asks for them. No file, no argv, nothing a child inherits.
+// process.env does not change it: a tool command could print the keys with `tr '\0' '\n' <
+// /proc/$PPID/environ`. /proc/PID/environ shows the bytes of the environment strings where exec put
+// them, in the process's own memory. So at start, before any child exists, `i` takes the credential
+// variables into memory (heldCredentials, where only the core's provider code asks for them), removes
+// them from process.env, and blanks their strings in place through /proc/self/mem: same process, no
+// second start. Where that write is refused (a hardened kernel), it falls back to handing the keys through
+// a pipe to a fresh image of itself (execve via Bun's FFI: same pid and terminal) whose environment has
+// none of them; the new image reads the pipe once and closes it. No file, no argv, nothing a child
+// inherits.
 //
-// Needs Bun's FFI (execve and pipe from libc). Elsewhere (Deno, Windows, macOS — which has no
-// /proc/PID/environ), `i` keeps the variables; tool commands still never get them in their own
-// environment.
-import { closeSync, readFileSync, writeSync } from "node:fs";
+// Elsewhere (macOS has no /proc/PID/environ; Windows) `i` only removes them from process.env; tool
+// commands never get them in their own environment either way.
+import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { runtimeName, selfArgv } from "./runtime.ts";
 
 export const CREDENTIAL_ENV = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
@@ -48,14 +50,66 @@ interface Libc {
 }
 
 /**
- * When credential variables are in this process's environment on Linux under Bun: re-execute without
- * them (see the top of the file). Returns only when it did not (nothing to shed, or execve failed: then
- * with the reason, and the process goes on as before).
+ * Blank the `names=…` strings of this process's initial environment in its own memory, so
+ * /proc/self/environ no longer shows them. True when none of them is visible there afterwards.
+ */
+export function blankInitialEnviron(names: readonly string[]): boolean {
+  try {
+    const stat = readFileSync("/proc/self/stat", "utf8");
+    // Fields after the command name (which may hold spaces); env_start and env_end are fields 50 and 51.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const start = Number(fields[50 - 3]);
+    const end = Number(fields[51 - 3]);
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start) return false;
+    const fd = openSync("/proc/self/mem", "r+");
+    try {
+      const buf = Buffer.alloc(end - start);
+      readSync(fd, buf, 0, buf.length, start);
+      let at = 0;
+      while (at < buf.length) {
+        let stop = buf.indexOf(0, at);
+        if (stop === -1) stop = buf.length;
+        const eq = buf.indexOf(61, at); // "="
+        const name = eq !== -1 && eq < stop ? buf.toString("latin1", at, eq) : "";
+        if (names.includes(name)) {
+          buf.fill(0, at, stop);
+          writeSync(fd, buf, at, stop - at, start + at);
+        }
+        at = stop + 1;
+      }
+    } finally {
+      closeSync(fd);
+    }
+    const now = readFileSync("/proc/self/environ", "latin1").split("\0");
+    return !now.some((e) => names.some((n) => e.startsWith(`${n}=`)));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Take the credential variables out of this process's environment (see the top of the file). Returns
+ * undefined when done (or nothing to do); when the keys could not be hidden, the reason. May not return
+ * at all: the execve fallback replaces the process.
  */
 export async function shedCredentials(args: readonly string[]): Promise<string | undefined> {
-  if (process.platform !== "linux" || runtimeName !== "bun") return undefined;
   const present = CREDENTIAL_ENV.filter((k) => process.env[k] !== undefined);
   if (present.length === 0) return undefined;
+  if (process.platform !== "linux") {
+    for (const k of present) {
+      held[k] = process.env[k] as string;
+      delete process.env[k];
+    }
+    return undefined;
+  }
+  if (process.env.I_TEST_CREDENTIALS_VIA !== "exec" && blankInitialEnviron(present)) {
+    for (const k of present) {
+      held[k] = process.env[k] as string;
+      delete process.env[k];
+    }
+    return undefined;
+  }
+  if (runtimeName !== "bun") return "/proc/self/mem is not writable and there is no FFI to re-execute";
   let ffi: typeof import("bun:ffi");
   try {
     ffi = await import("bun:ffi");

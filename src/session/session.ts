@@ -143,7 +143,7 @@ export class Session {
       compactions: 0,
     };
     const s = new Session(join(opts.dataDir, id), meta, []);
-    s.writeMeta();
+    // The record first: a crash after this line leaves a session that meta.json is rebuilt from.
     const { workspace, provider, model } = meta;
     s.events.append([
       { ts, type: "session", id, workspace, ...(provider ? { provider } : {}), ...(model ? { model } : {}) },
@@ -151,6 +151,7 @@ export class Session {
     // The log's own name must survive a power cut too; later appends only extend the file.
     fsyncDir(s.dir);
     fsyncDir(opts.dataDir);
+    s.writeMeta();
     return s;
   }
 

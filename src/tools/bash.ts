@@ -79,6 +79,8 @@ export const bashTool: CoreTool<typeof BashInput> = {
     const refused = await refusal(args.command, ctx);
     if (refused) return { content: refused, is_error: true };
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
+    const report = ctx.report;
+    const decoder = new TextDecoder();
     const shell: [string, ...string[]] = [findShell(), "-c", args.command];
     const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
     const r = await runInProcessGroup(argv, {
@@ -88,7 +90,11 @@ export const bashTool: CoreTool<typeof BashInput> = {
       signal: ctx.signal,
       headBytes: BASH_HEAD_BYTES,
       tailBytes: BASH_TAIL_BYTES,
+      ...(report
+        ? { onData: (b: Buffer) => report({ kind: "output", text: decoder.decode(b, { stream: true }) }) }
+        : {}),
     });
+    report?.({ kind: "exit", code: r.code });
     const text = r.output.text();
     const notes: string[] = [];
     if (r.output.truncated)

@@ -4,6 +4,7 @@ import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
 import { writeConfined } from "./confined-fs.ts";
+import { diffFiles } from "./diff.ts";
 import { notFoundHint } from "./edit-hint.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
@@ -113,6 +114,7 @@ export const editTool: CoreTool<typeof EditInput> = {
     }
     out += text.slice(prev);
     writeConfined(real, out, mode, confine, shown);
+    ctx.report?.({ kind: "diff", path: shown, diff: diffFiles(text, out) });
     const n = at.length;
     return {
       content: `Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"} (line${n === 1 ? "" : "s"} ${listLines(lines)})`,

@@ -19,6 +19,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   headBytes: number;
   tailBytes: number;
+  /** every chunk of output as it arrives (for a live view; the buffer still keeps head and tail) */
+  onData?: (chunk: Buffer) => void;
 }
 
 export interface RunOutcome {
@@ -74,8 +76,12 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
       if (err) reject(err);
       else resolve(outcome);
     };
-    child.stdout?.on("data", (b: Buffer) => output.push(b));
-    child.stderr?.on("data", (b: Buffer) => output.push(b));
+    const onData = (b: Buffer) => {
+      output.push(b);
+      opts.onData?.(b);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
     child.on("error", (err) => finish(err));
     child.on("exit", (code, signal) => {
       // The shell is done: what it left in the background was started on purpose and may outlive us, unless

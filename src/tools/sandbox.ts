@@ -1,7 +1,7 @@
 // The opt-in bash sandbox (`--sandbox workspace-write[,network]`, Linux, bubblewrap): each command runs
 // with the whole filesystem read-only except the workspace and a private /tmp, in its own pid namespace
 // with a fresh /proc (so the core, its environment and its memory are not even visible), and without
-// network unless `,network` was given. File tools run in the core and are confined to the workspace
+// network unless `,network` was given, and config_dir (auth.json) replaced by an empty directory. File tools run in the core and are confined to the workspace
 // already. Without bwrap the flag is refused at start: a sandbox that silently does nothing is worse
 // than none.
 import { spawnSync } from "node:child_process";
@@ -14,6 +14,8 @@ export interface SandboxSpec {
   network: boolean;
   /** the bwrap executable */
   bwrap: string;
+  /** directories replaced by an empty one inside the sandbox (config_dir: auth.json holds API keys) */
+  hide: string[];
 }
 
 function onPath(name: string): string | undefined {
@@ -25,6 +27,14 @@ function onPath(name: string): string | undefined {
     } catch {}
   }
   return undefined;
+}
+
+function isDir(p: string): boolean {
+  try {
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** Whether the sandbox can run here: the bwrap path, or why not (one clause, for doctor and errors). */
@@ -47,7 +57,10 @@ export function sandboxAvailability(): { bwrap: string } | { problem: string } {
 }
 
 /** `--sandbox VALUE`: the spec, or a one-line UserError (exit 2) when it is malformed or unavailable. */
-export function parseSandbox(value: string | undefined): SandboxSpec | undefined {
+export function parseSandbox(
+  value: string | undefined,
+  hide: readonly string[] = [],
+): SandboxSpec | undefined {
   if (value === undefined) return undefined;
   const parts = value.split(",");
   const known =
@@ -58,7 +71,7 @@ export function parseSandbox(value: string | undefined): SandboxSpec | undefined
     );
   const a = sandboxAvailability();
   if ("problem" in a) throw new UserError(`--sandbox: ${a.problem}; or run without --sandbox`);
-  return { mode: "workspace-write", network: parts.includes("network"), bwrap: a.bwrap };
+  return { mode: "workspace-write", network: parts.includes("network"), bwrap: a.bwrap, hide: [...hide] };
 }
 
 const SANDBOX_BASE = [
@@ -90,6 +103,8 @@ export function sandboxed(
     spec.bwrap,
     ...SANDBOX_BASE,
     ...(spec.network ? [] : ["--unshare-net"]),
+    // Read-only is not enough for the config directory: auth.json is readable by its owner.
+    ...spec.hide.filter((d) => isDir(d)).flatMap((d) => ["--tmpfs", d]),
     // After the /tmp tmpfs, so a workspace under /tmp is the real directory, writable.
     "--bind",
     workspace,

@@ -1,6 +1,7 @@
 // Core tools: mandatory, not replaceable. Declared with zod like module tools; run in the core process.
 import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
+import type { FileDiff } from "./diff.ts";
 import type { SandboxSpec } from "./sandbox.ts";
 
 export type ApprovalPolicy = "all" | "ask" | "none";
@@ -16,7 +17,15 @@ export interface ToolContext {
   allowOutside?: boolean;
   /** run bash commands in this sandbox (`--sandbox`) */
   sandbox?: SandboxSpec;
+  /** what a tool shows the user while and after it runs (never part of its result for the model) */
+  report?: (r: ToolReport) => void;
 }
+
+/** Display-only news from a running tool: output as it arrives, the diff it made, how a command ended. */
+export type ToolReport =
+  | { kind: "output"; text: string }
+  | { kind: "diff"; path: string; diff: FileDiff }
+  | { kind: "exit"; code: number | null };
 
 export interface CoreTool<S extends z.ZodType = z.ZodType> {
   name: string;

@@ -1,10 +1,12 @@
 // `write`: create or overwrite a whole file, creating parent directories. Atomic: a crash leaves the old
 // file or the new one, never half of it. An existing file keeps its permissions.
-import { statSync } from "node:fs";
+import { closeSync, fstatSync, statSync } from "node:fs";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
 import { writeConfined } from "./confined-fs.ts";
+import { diffFiles } from "./diff.ts";
 import { toolPath } from "./paths.ts";
+import { openRegularFile, readAll } from "./read.ts";
 import { ToolError } from "./tool-error.ts";
 import type { CoreTool } from "./types.ts";
 
@@ -29,6 +31,26 @@ export function existingFileMode(real: string, shown: string): number | undefine
   }
 }
 
+/** Bound on the old content read just to show what a write changed. */
+const DIFF_MAX_BYTES = 1024 * 1024;
+
+/** The text a write replaces, for its diff (read confined, like every file tool read); undefined when it
+ * is large, binary or unreadable. */
+function previousText(real: string, shown: string, confine: string | undefined): string | undefined {
+  let fd: number | undefined;
+  try {
+    fd = openRegularFile(real, shown, confine);
+    const size = fstatSync(fd).size;
+    if (size > DIFF_MAX_BYTES) return undefined;
+    const buf = readAll(fd, size);
+    return buf.includes(0) ? undefined : buf.toString("utf8");
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
 function countLines(s: string): number {
   if (s === "") return 0;
   let n = 0;
@@ -44,6 +66,7 @@ export const writeTool: CoreTool<typeof WriteInput> = {
   async run(args, ctx) {
     const { real, shown, confine } = toolPath(ctx, args.path);
     const mode = existingFileMode(real, shown);
+    const before = ctx.report && mode !== undefined ? previousText(real, shown, confine) : "";
     try {
       writeConfined(real, args.content, mode ?? 0o644, confine, shown);
     } catch (err) {
@@ -52,6 +75,8 @@ export const writeTool: CoreTool<typeof WriteInput> = {
         throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
       throw err;
     }
+    if (ctx.report && before !== undefined)
+      ctx.report({ kind: "diff", path: shown, diff: diffFiles(before, args.content) });
     const bytes = Buffer.byteLength(args.content);
     const lines = countLines(args.content);
     return {

@@ -26,6 +26,15 @@ describe("cli", () => {
     }
   });
 
+  test("--help into a pipe carries no colour, whatever CI/NO_COLOR say", () => {
+    for (const args of [["--help"], ["doctor", "--help"]]) {
+      const r = runCli(args, { CI: "", TEST: "", NO_COLOR: "", TERM: "xterm-256color" });
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("USAGE");
+      expect(r.stdout).not.toContain("\u001b[");
+    }
+  });
+
   test("subcommand --help", () => {
     const r = runCli(["compact", "--help"]);
     expect(r.code).toBe(0);

@@ -21,26 +21,30 @@ const WALK = [
 ].join(" ");
 
 describe.skipIf(process.platform !== "linux")("credentials out of /proc", () => {
-  test("a bash tool call walking /proc/$PPID/environ and every ancestor finds no key", async () => {
-    rig = await makeRig({
-      script: [{ tool_calls: [{ name: "bash", arguments: { command: WALK } }] }, { text: "done" }],
-    });
-    const r = await rig.run(["-p", "look around", "--approve", "all"], {
-      OPENAI_API_KEY: KEY,
-      I_API_KEY: "",
-      ANTHROPIC_API_KEY: OTHER,
-    });
-    expect(r.stderr).toBe("");
-    expect(r.code).toBe(0);
-    expect(rig.mock.requests).toHaveLength(2);
-    // The key still reached the model server, from memory.
-    expect(rig.mock.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
-    const toolResult = JSON.stringify(rig.mock.requests[1]?.body);
-    expect(toolResult).toContain("walked-to-init");
-    // The walk really read the core's environment (it has our config dir in it).
-    expect(toolResult).toContain(`I_CONFIG_DIR=${rig.configDir}`);
-    expect(toolResult).not.toContain(KEY);
-    expect(toolResult).not.toContain(OTHER);
-    expect(toolResult).not.toContain("OPENAI_API_KEY");
-  }, 30_000);
+  // In place (the environment's strings blanked through /proc/self/mem), and the fallback for kernels
+  // that refuse that write (a fresh image of `i` without them, the keys through a pipe).
+  for (const via of ["in-place", "exec"] as const)
+    test(`${via}: a bash tool call walking /proc/$PPID/environ and every ancestor finds no key`, async () => {
+      rig = await makeRig({
+        script: [{ tool_calls: [{ name: "bash", arguments: { command: WALK } }] }, { text: "done" }],
+      });
+      const r = await rig.run(["-p", "look around", "--approve", "all"], {
+        OPENAI_API_KEY: KEY,
+        I_API_KEY: "",
+        ANTHROPIC_API_KEY: OTHER,
+        ...(via === "exec" ? { I_TEST_CREDENTIALS_VIA: "exec" } : {}),
+      });
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(rig.mock.requests).toHaveLength(2);
+      // The key still reached the model server, from memory.
+      expect(rig.mock.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`);
+      const toolResult = JSON.stringify(rig.mock.requests[1]?.body);
+      expect(toolResult).toContain("walked-to-init");
+      // The walk really read the core's environment (it has our config dir in it).
+      expect(toolResult).toContain(`I_CONFIG_DIR=${rig.configDir}`);
+      expect(toolResult).not.toContain(KEY);
+      expect(toolResult).not.toContain(OTHER);
+      expect(toolResult).not.toContain("OPENAI_API_KEY");
+    }, 30_000);
 });

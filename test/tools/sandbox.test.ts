@@ -2,7 +2,7 @@
 // workspace and a private /tmp, no network, and a pid namespace of its own (the core is not in its
 // /proc). Without bwrap the flag is a one-line error, exit 2.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { type AddressInfo, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { sandboxAvailability } from "../../src/tools/sandbox.ts";
@@ -47,11 +47,18 @@ describe.skipIf(!available)("bash in the sandbox", () => {
         // The core runs src/cli/main.ts; the bracket keeps this command line itself from matching.
         "grep -l 'cli/mai[n]' /proc/[0-9]*/cmdline 2>/dev/null | wc -l | sed 's/^/core-visible-/'",
         "ls -d /proc/[0-9]* | wc -l | sed 's/^/pids-/'",
+        `cat ${"$"}I_CONFIG_DIR/auth.json 2>/dev/null || echo auth-hidden`,
       ].join("; ");
       rig = await makeRig({
         script: [{ tool_calls: [{ name: "bash", arguments: { command } }] }, { text: "done" }],
       });
-      const r = await rig.run(["-p", "probe", "--approve", "all", "--sandbox", "workspace-write"]);
+      // A config dir outside /tmp (the sandbox's /tmp is private anyway), with a key in auth.json.
+      const cfg = join(outsideDir, "cfg");
+      cpSync(rig.configDir, cfg, { recursive: true });
+      writeFileSync(join(cfg, "auth.json"), '{"anthropic":"authfile-secret-value"}', { mode: 0o600 });
+      const r = await rig.run(["-p", "probe", "--approve", "all", "--sandbox", "workspace-write"], {
+        I_CONFIG_DIR: cfg,
+      });
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
       const result = JSON.stringify(rig.mock.requests[1]?.body);
@@ -65,6 +72,8 @@ describe.skipIf(!available)("bash in the sandbox", () => {
       expect(result).toContain("core-visible-0");
       const pids = Number(/pids-(\d+)/.exec(result)?.[1]);
       expect(pids).toBeLessThan(8);
+      expect(result).toContain("auth-hidden");
+      expect(result).not.toContain("authfile-secret-value");
     } finally {
       rmSync(outsideDir, { recursive: true, force: true });
     }

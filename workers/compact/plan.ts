@@ -2,8 +2,8 @@
 // messages and walks back to the nearest turn boundary, so a tool batch is never split and no tool
 // result is orphaned from the call that asked for it.
 import type { History } from "../../src/contract/history.ts";
+import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import { latestCut } from "../../src/contract/lib/tool-batches.ts";
-import type { Data } from "../sdk/module.ts";
 import { type CompactPolicy, imagesPolicy } from "./policy.ts";
 import { planPrune } from "./prune.ts";
 
@@ -17,11 +17,13 @@ export interface PlanState {
   route: "summary" | "prune";
 }
 
-function decline(data: Data, reason: string): Data {
+type PlanData = HookRequest<"compact_plan">;
+
+function decline(data: PlanData, reason: string): HookReply<"compact_plan"> {
   return { ...data, cut: null, state: null, decline_reason: reason };
 }
 
-export function plan(data: Data, policy: CompactPolicy): Data {
+export function plan(data: PlanData, policy: CompactPolicy): HookReply<"compact_plan"> {
   if (!policy.enabled) return decline(data, `compaction is disabled in ${policy.file} (enabled: false)`);
   const budget = data.budget as { recommendation?: unknown } | undefined;
   const rec = budget?.recommendation;

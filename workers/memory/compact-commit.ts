@@ -7,7 +7,7 @@ import type { Data } from "../sdk/module.ts";
 
 const CommitData = z.looseObject({ candidate: z.array(z.unknown()).min(2) });
 
-export function keepNotesInCandidate(data: Data, notesBlock: string): Data {
+export function keepNotesInCandidate<D extends Data>(data: D, notesBlock: string): D {
   if (notesBlock === "") return data;
   const parsed = CommitData.safeParse(data);
   if (!parsed.success)

@@ -1,20 +1,12 @@
 // A Responses API final response object → the assistant message, usage and stop reason the core expects.
 // Text comes from the message items, tool calls from the function_call items, and every output item is
 // kept in `adapter.responses.items` so the next request can replay the reasoning that led to this reply.
-import type { Message, ToolCall } from "../../src/contract/history.ts";
+import type { ToolCall } from "../../src/contract/history.ts";
+import type { HookReply } from "../../src/contract/hooks.ts";
 import { FunctionCallItem, MessageItem, type ResponseObject } from "./schemas.ts";
 
-export interface ReplyUsage {
-  input_tokens: number;
-  output_tokens: number;
-  cache_read_tokens?: number;
-}
-
-export interface WireReply {
-  message: Message;
-  usage?: ReplyUsage;
-  stop: "end" | "tool_calls" | "length" | "other";
-}
+/** What `wire_response` adds to the data: the assistant message, usage and stop reason. */
+export type WireReply = Pick<HookReply<"wire_response">, "message" | "usage" | "stop">;
 
 export function replyFromResponse(response: ResponseObject): WireReply {
   const items = response.output ?? [];
@@ -36,7 +28,7 @@ export function replyFromResponse(response: ResponseObject): WireReply {
         arguments: call.data.arguments ?? "",
       });
   }
-  const message: Message = { role: "assistant", content: text };
+  const message: WireReply["message"] = { role: "assistant", content: text };
   if (calls.length > 0) message.tool_calls = calls;
   if (items.length > 0) message.adapter = { responses: { items } };
 

@@ -1,5 +1,6 @@
 // The worker SDK: what every worker module shares. A module declares hook handlers and tool handlers; the
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
+import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
 
 export type Data = Record<string, unknown>;
@@ -15,18 +16,33 @@ export interface WorkerContext {
   log(message: string): void;
 }
 
-export type HookHandler = (data: Data, ctx: WorkerContext) => Data | Promise<Data>;
-export type ToolHandler = (
-  args: unknown,
-  ctx: WorkerContext & { callId: string },
-) => ToolResult | Promise<ToolResult>;
+/**
+ * The handler of hook `E`: it gets the data as the core sends it (typed by the hook's request schema; the
+ * core has validated it, and earlier modules of the pipeline may have added fields) and returns the
+ * complete data, which the host checks against the hook's reply schema.
+ */
+export type HookHandler<E extends HookEvent = HookEvent> = (
+  data: HookRequest<E>,
+  ctx: WorkerContext,
+) => HookReply<E> | Promise<HookReply<E>>;
+/** A handler that treats the data as plain JSON whatever the event (a pass-through or a test double). */
+export type RawHookHandler = (data: Data, ctx: WorkerContext) => Data | Promise<Data>;
+/** One typed handler per hook event. */
+export type HookHandlers = { [E in HookEvent]?: HookHandler<E> };
+export type ToolContext = WorkerContext & { callId: string };
+export type ToolHandler = (args: unknown, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
+/** A tool a module serves: its public declaration and the handler (see defineTool). */
+export interface ModuleTool {
+  decl: ToolDecl;
+  run: ToolHandler;
+}
 
 export interface WorkerModule {
   name: string;
   /** one handler per declared hook event */
-  hooks: Partial<Record<HookEvent, HookHandler>>;
+  hooks: HookHandlers;
   /** tool declarations (built-in modules take them from the registry) and their handlers */
-  tools?: { decl: ToolDecl; run: ToolHandler }[];
+  tools?: ModuleTool[];
   /**
    * Checks the module's own config when the host starts it (at `hello`): a bad file fails the start with
    * one line naming it, instead of surfacing later in the middle of a turn.

@@ -10,7 +10,7 @@ import {
   Request,
   ToolResult,
 } from "../../src/contract/protocol.ts";
-import type { Data, WorkerContext, WorkerModule } from "./module.ts";
+import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
 
 export interface ServeIO {
   input: NodeJS.ReadableStream;
@@ -60,9 +60,11 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     return { ...req.data, result };
   }
   const handler = Object.hasOwn(mod.hooks, req.event) ? mod.hooks[req.event as HookEvent] : undefined;
-  // Events a module does not handle come back unchanged (DESIGN §6).
+  // Events a module does not handle come back unchanged: every module hands back the data it received.
   if (!handler) return req.data;
-  const out = await handler(req.data, ctx);
+  // The request is the core's data for this event: the handler's type names it, the host checks the reply.
+  const run = handler as RawHookHandler;
+  const out = await run(req.data, ctx);
   if (!isPlainObject(out))
     throw new Error(`hook "${req.event}" of module "${mod.name}" did not return an object`);
   return out;

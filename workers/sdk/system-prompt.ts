@@ -10,7 +10,7 @@ export function systemText(data: Data, module: string): string {
 }
 
 /** `data` with `section` appended to `data.system`, separated by a blank line. Empty sections add nothing. */
-export function appendToSystem(data: Data, module: string, section: string): Data {
+export function appendToSystem<D extends Data>(data: D, module: string, section: string): D {
   const system = systemText(data, module);
   if (section.trim() === "") return data;
   const sep = system === "" || system.endsWith("\n\n") ? "" : system.endsWith("\n") ? "\n" : "\n\n";

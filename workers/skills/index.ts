@@ -1,11 +1,9 @@
 // The skills module: lists the available skills in the system prompt and loads one on demand.
 import { dirname } from "node:path";
-import { SkillInput } from "../../src/contract/registry.ts";
 import { defineWorkerModule, toolError, toolText } from "../sdk/module.ts";
-import { registryToolDecl } from "../sdk/registry-decl.ts";
 import { appendToSystem } from "../sdk/system-prompt.ts";
 import { clipLine, clipText } from "../sdk/text-limits.ts";
-import { parseToolArgs } from "../sdk/tool-args.ts";
+import { defineTool } from "../sdk/tool.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";
 import { type Skill, SkillCatalog } from "./catalog.ts";
 
@@ -44,29 +42,24 @@ export function createSkillsModule(configDir = workerConfigDir()) {
         appendToSystem(data, "skills", skillListing(skillsOf(ctx.workspace, ctx.log))),
     },
     tools: [
-      {
-        decl: registryToolDecl("skills", "skill"),
-        run: (args, ctx) => {
-          const parsed = parseToolArgs("skill", SkillInput, args);
-          if (!parsed.ok) return parsed.error;
-          const skills = skillsOf(ctx.workspace, ctx.log);
-          const skill = skills.find((s) => s.name === parsed.value.name);
-          if (!skill) {
-            const names = skills.map((s) => s.name).join(", ");
-            return toolError(
-              `no skill named "${parsed.value.name}"; ${names ? `available skills: ${names}` : "no skills are installed"}`,
-            );
-          }
-          const body = clipText(
-            skill.text,
-            MAX_SKILL_CHARS,
-            (total) => `[skill cut: ${total} characters, only the first ${MAX_SKILL_CHARS} are shown]`,
+      defineTool("skills", "skill", (args, ctx) => {
+        const skills = skillsOf(ctx.workspace, ctx.log);
+        const skill = skills.find((s) => s.name === args.name);
+        if (!skill) {
+          const names = skills.map((s) => s.name).join(", ");
+          return toolError(
+            `no skill named "${args.name}"; ${names ? `available skills: ${names}` : "no skills are installed"}`,
           );
-          return toolText(
-            `Skill "${skill.name}" (folder ${dirname(skill.file)}; paths in it are relative to that folder)\n\n${body}`,
-          );
-        },
-      },
+        }
+        const body = clipText(
+          skill.text,
+          MAX_SKILL_CHARS,
+          (total) => `[skill cut: ${total} characters, only the first ${MAX_SKILL_CHARS} are shown]`,
+        );
+        return toolText(
+          `Skill "${skill.name}" (folder ${dirname(skill.file)}; paths in it are relative to that folder)\n\n${body}`,
+        );
+      }),
     ],
   });
 }

@@ -1,9 +1,7 @@
 // The web module: web_fetch always, web_search when web.json names a search endpoint.
 import { MAX_WEB_FETCH_BYTES } from "../../src/contract/config.ts";
-import { WebFetchInput, WebSearchInput } from "../../src/contract/registry.ts";
 import { defineWorkerModule, toolError, toolText, type WorkerModule } from "../sdk/module.ts";
-import { registryToolDecl } from "../sdk/registry-decl.ts";
-import { parseToolArgs } from "../sdk/tool-args.ts";
+import { defineTool } from "../sdk/tool.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";
 import { loadWebSettings, type WebSettings } from "./config.ts";
 import { FetchRefused, fetchPage } from "./fetch-page.ts";
@@ -19,42 +17,30 @@ function failure(tool: string, err: unknown, timeoutMs: number): string {
 
 export function createWebModule(settings: WebSettings): WorkerModule {
   const tools: NonNullable<WorkerModule["tools"]> = [
-    {
-      decl: registryToolDecl("web", "web_fetch"),
-      run: async (args) => {
-        const parsed = parseToolArgs("web_fetch", WebFetchInput, args);
-        if (!parsed.ok) return parsed.error;
-        const maxBytes = Math.min(
-          parsed.value.max_bytes ?? settings.maxBytes,
-          settings.maxBytes,
-          MAX_WEB_FETCH_BYTES,
-        );
-        try {
-          const page = await fetchPage(parsed.value.url, { ...settings, maxBytes });
-          const result = pageText(page);
-          if (!result.ok) return toolError(`web_fetch: ${result.reason}`);
-          return result.isError ? toolError(result.text) : toolText(result.text);
-        } catch (err) {
-          if (err instanceof FetchRefused) return toolError(`web_fetch: refused: ${err.message}`);
-          return toolError(failure("web_fetch", err, settings.timeoutMs));
-        }
-      },
-    },
+    defineTool("web", "web_fetch", async (args) => {
+      const maxBytes = Math.min(args.max_bytes ?? settings.maxBytes, settings.maxBytes, MAX_WEB_FETCH_BYTES);
+      try {
+        const page = await fetchPage(args.url, { ...settings, maxBytes });
+        const result = pageText(page);
+        if (!result.ok) return toolError(`web_fetch: ${result.reason}`);
+        return result.isError ? toolError(result.text) : toolText(result.text);
+      } catch (err) {
+        if (err instanceof FetchRefused) return toolError(`web_fetch: refused: ${err.message}`);
+        return toolError(failure("web_fetch", err, settings.timeoutMs));
+      }
+    }),
   ];
   const endpoint = settings.searchEndpoint;
   if (endpoint !== undefined) {
-    tools.push({
-      decl: registryToolDecl("web", "web_search"),
-      run: async (args) => {
-        const parsed = parseToolArgs("web_search", WebSearchInput, args);
-        if (!parsed.ok) return parsed.error;
+    tools.push(
+      defineTool("web", "web_search", async (args) => {
         try {
-          return toolText(await webSearch(endpoint, parsed.value.query, settings.timeoutMs));
+          return toolText(await webSearch(endpoint, args.query, settings.timeoutMs));
         } catch (err) {
           return toolError(failure("web_search", err, settings.timeoutMs));
         }
-      },
-    });
+      }),
+    );
   }
   return defineWorkerModule({ name: "web", hooks: {}, tools });
 }

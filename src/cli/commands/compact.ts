@@ -1,7 +1,7 @@
 // `i compact`: compact a saved session now (manual trigger), through the same pipeline as automatic runs.
-
 import { UserError } from "../../contract/errors.ts";
 import type { AgentEvent } from "../../contract/events.ts";
+import { sanitize } from "../../terminal/sanitize.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
@@ -38,13 +38,13 @@ export const command = defineSubcommand(
       await rt.agent.compact(args.instructions);
       if (!args.json && outcome?.type === "compaction") {
         process.stdout.write(
-          `compacted session ${rt.session.id}: ${outcome.before_tokens} → ${outcome.after_tokens} tokens (${outcome.route} summary); previous history kept in .precompact.json\n`,
+          `compacted session ${sanitize(rt.session.id)}: ${outcome.before_tokens} → ${outcome.after_tokens} tokens (${outcome.route} summary); previous history kept in .precompact.json\n`,
         );
       }
       return 0;
     } catch (err) {
       if (err instanceof UserError) throw err;
-      process.stderr.write(`i compact: ${(err as Error).message}; nothing was committed\n`);
+      process.stderr.write(`i compact: ${sanitize((err as Error).message)}; nothing was committed\n`);
       return 1;
     } finally {
       await rt.close();

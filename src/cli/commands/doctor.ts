@@ -17,6 +17,7 @@ import { desktopRow } from "../../doctor/desktop.ts";
 import { type Row, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
+import { sanitize } from "../../terminal/sanitize.ts";
 import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
@@ -174,6 +175,7 @@ function finish(out: string[], problems: Row[], softFailures: number): number {
         ? `${softFailures} check(s) FAILED`
         : "all checks ok",
   );
-  process.stdout.write(`${out.join("\n")}\n`);
+  // File names, problems and paths come from config files and worker output: shown inert.
+  process.stdout.write(`${sanitize(out.join("\n"))}\n`);
   return problems.length ? 2 : softFailures ? 1 : 0;
 }

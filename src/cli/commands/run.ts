@@ -1,5 +1,6 @@
 // The root command: the interactive console, or print mode with -p.
 import type { ArgsDef } from "citty";
+import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import { parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
@@ -41,7 +42,7 @@ function parseMaxTurns(v: string | undefined): number {
 }
 
 function sandboxOption(value: string | undefined): { sandbox?: SandboxSpec } {
-  const sandbox = parseSandbox(value);
+  const sandbox = parseSandbox(value, [configDir()]);
   return sandbox ? { sandbox } : {};
 }
 

@@ -8,7 +8,7 @@ import { defineSubcommand } from "../command.ts";
 export const command = defineSubcommand(
   {
     name: "i --runtime",
-    description: "Print runtime documents (only `manifest` today)",
+    description: "Print runtime documents: `i --runtime manifest PROFILE` prints the generated manifest",
     args: {
       what: { type: "positional", description: "what to print: manifest", required: true },
       profile: {

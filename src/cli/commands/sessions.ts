@@ -4,6 +4,8 @@ import { dataDir } from "../../config/paths.ts";
 import { formatHistory } from "../../session/history-file.ts";
 import { allMessages } from "../../session/recover.ts";
 import { Session, type SessionMeta } from "../../session/session.ts";
+import { sanitizeLine } from "../../terminal/sanitize.ts";
+import { padEnd, padStart, visibleWidth } from "../../terminal/width.ts";
 import { defineSubcommand } from "../command.ts";
 
 /** "2026-11-30 07:49" in local time: enough to tell sessions apart at a glance. */
@@ -18,23 +20,24 @@ const RECOVER_NOTE =
   "messages compacted away are kept in each session's events.jsonl: `i sessions --recover ID` prints every message it ever held\n";
 
 export function formatSessions(list: SessionMeta[]): string {
+  // Titles are the user's first message and ids are directory names: shown inert, one line each.
   const rows = list.map((m) => [
-    m.id,
+    sanitizeLine(m.id),
     shortTime(m.updated),
     String(m.messages),
     String(m.compactions),
-    m.title ?? "",
+    sanitizeLine(m.title ?? ""),
   ]);
   const header = ["ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleWidth(r[i] as string))));
   const line = (cells: string[]) =>
     cells
       .map((c, i) =>
         i === cells.length - 1
           ? c
           : i === 2 || i === 3
-            ? c.padStart(widths[i] as number)
-            : c.padEnd(widths[i] as number),
+            ? padStart(c, widths[i] as number)
+            : padEnd(c, widths[i] as number),
       )
       .join("  ")
       .trimEnd();
@@ -63,7 +66,7 @@ export const command = defineSubcommand(
     const workspace = resolveWorkspace(args.workspace);
     const list = Session.list(dataDir(), workspace);
     if (list.length === 0) {
-      process.stdout.write(`no sessions for workspace ${workspace}\n`);
+      process.stdout.write(`no sessions for workspace ${sanitizeLine(workspace)}\n`);
       return 0;
     }
     process.stdout.write(formatSessions(list));

@@ -15,7 +15,7 @@ export const command = defineSubcommand(
     },
   },
   async (args) => {
-    const [{ MODULE_NAMES, isModuleName }, { BUILTIN_WORKERS }] = await Promise.all([
+    const [{ MODULE_NAMES, isModuleName }, { serveBuiltins }] = await Promise.all([
       import("../../contract/registry.ts"),
       import("../../../workers/registry.ts"),
     ]);
@@ -30,11 +30,7 @@ export const command = defineSubcommand(
         throw new UserError(`i worker: module "${name}" is listed twice; name each module once`);
       seen.add(name);
     }
-    const [modules, { serve }] = await Promise.all([
-      Promise.all(names.filter(isModuleName).map((name) => BUILTIN_WORKERS[name]())),
-      import("../../../workers/sdk/serve.ts"),
-    ]);
-    await serve(modules);
+    await serveBuiltins(names.filter(isModuleName));
     return 0;
   },
 );

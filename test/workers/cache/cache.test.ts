@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { HookRequest } from "../../../src/contract/hooks.ts";
 import { cacheBreakpoints } from "../../../workers/cache/breakpoints.ts";
 import { cacheModule } from "../../../workers/cache/index.ts";
 import type { WorkerContext } from "../../../workers/sdk/module.ts";
@@ -10,7 +11,7 @@ const ctx: WorkerContext = {
   cwd: "/c",
   log: () => {},
 };
-const run = (data: Record<string, unknown>) => {
+const run = (data: HookRequest<"before_request">) => {
   const hook = cacheModule.hooks.before_request;
   if (!hook) throw new Error("cache declares before_request");
   return hook(data, ctx);
@@ -69,9 +70,9 @@ describe("cache module", () => {
   });
 
   test("malformed data is an error naming the field", () => {
-    expect(() => run({ provider: "anthropic", messages: "nope" })).toThrow(
+    expect(() => run({ provider: "anthropic", messages: "nope" } as never)).toThrow(
       /before_request: invalid data at messages/,
     );
-    expect(() => run({ messages: [] })).toThrow(/at provider/);
+    expect(() => run({ messages: [] } as never)).toThrow(/at provider/);
   });
 });

@@ -76,7 +76,7 @@ describe("memory tool", () => {
       "over the 2000 limit",
     );
     expect((await memory({ action: "forget" })).content).toContain(
-      "memory: invalid arguments (field action)",
+      "memory: invalid arguments: field action:",
     );
     for (let i = 0; i < MAX_NOTES; i++) await memory({ action: "add", text: `n${i}` });
     expect((await memory({ action: "add", text: "one too many" })).content).toContain("remove outdated ones");

@@ -1,7 +1,9 @@
 // The responses module's wire_request: history and tools → a Responses request body (pure conversion, and
 // through the module's hook handler for the pipeline contract).
+
 import { describe, expect, test } from "bun:test";
 import type { History, Message } from "../../../src/contract/history.ts";
+import type { HookRequest } from "../../../src/contract/hooks.ts";
 import { WireRequestData } from "../../../src/contract/hooks.ts";
 import { responsesModule } from "../../../workers/responses/index.ts";
 import { requestBody, supportsEncryptedReasoning, toInput } from "../../../workers/responses/request.ts";
@@ -311,7 +313,7 @@ describe("request body", () => {
 
 describe("the wire_request hook", () => {
   test("adds `body` and returns every other field unchanged", async () => {
-    const data = {
+    const data: HookRequest<"wire_request"> = {
       model: "gpt-5",
       messages: [
         { role: "system", content: "S" },
@@ -335,7 +337,7 @@ describe("the wire_request hook", () => {
     const hook = responsesModule.hooks.wire_request;
     if (!hook) throw new Error("no wire_request hook");
     expect(() =>
-      hook({ model: "m", messages: [{ role: "wizard", content: "x" }], tools: [] }, ctx()),
+      hook({ model: "m", messages: [{ role: "wizard", content: "x" }], tools: [] } as never, ctx()),
     ).toThrow(/wire_request: invalid data at messages\.0\.role/);
   });
 });

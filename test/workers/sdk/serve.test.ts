@@ -119,7 +119,7 @@ describe("serve", () => {
           throw new Error("cannot estimate");
         },
         // A hook that returns something other than an object is a bug the SDK reports, not forwards.
-        system_prompt: () => [] as unknown as Record<string, unknown>,
+        system_prompt: () => [] as never,
       },
     });
     const { out } = await exchange(

@@ -260,7 +260,7 @@ describe("web_fetch", () => {
     expect(dead.is_error).toBe(true);
     expect(dead.content).toStartWith("web_fetch: ");
     expect((await call(settings(), "web_fetch", { url: "not a url" })).content).toContain(
-      "invalid arguments (field url)",
+      "invalid arguments: field url:",
     );
   });
 });

@@ -1,5 +1,5 @@
-// The six profiles (DESIGN §4). Membership is the contract; order follows the registry (pipeline order).
-import { MODULE_NAMES, type ModuleName } from "../contract/registry.ts";
+// The six profiles a plugins.json may name. Membership is public; order follows the registry (pipeline order).
+import { MODULE_NAMES, type ModuleName } from "./registry.ts";
 
 const STANDARD: ModuleName[] = ["budget", "compact", "prompts", "skills", "memory", "cache", "search"];
 

@@ -1,0 +1,251 @@
+// The console's display of agent events on the Screen: streamed markdown, tool calls and their results,
+// live activity (waiting for the model, a command's output tail, compaction stages), notices and errors,
+// and the status line. Every string from the model, a tool, a worker or the session is sanitised before
+// it is styled.
+import type { AgentEvent } from "../contract/events.ts";
+import type { Message } from "../contract/history.ts";
+import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
+import type { Style } from "../terminal/style.ts";
+import { MarkdownRenderer } from "./markdown/render.ts";
+import { MarkdownStream } from "./markdown/stream.ts";
+import { formatTokens, StatusLine, type StatusState } from "./status-line.ts";
+import { tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
+import { Activity, formatElapsed } from "./ui/components.ts";
+import type { Screen } from "./ui/screen.ts";
+
+type DiffEvent = Extract<AgentEvent, { type: "tool_diff" }>;
+
+/** Live-region order: the streaming block on top, then activity, status and (lowest) the input. */
+export const ORDER = { stream: 10, activity: 50, status: 80, input: 100 } as const;
+
+const TAIL_LINES = 5;
+const TAIL_KEEP_CHARS = 4096;
+
+export class ConsoleView {
+  readonly md: MarkdownRenderer;
+  private readonly stream: MarkdownStream;
+  private readonly activity: Activity;
+  readonly status: StatusLine;
+  private streamedChars = 0;
+  private tool: { id: string; name: string; tail: string; sanitizer: StreamSanitizer } | undefined;
+  private readonly diffs = new Map<string, DiffEvent>();
+  private compactionStarted = 0;
+  private inTurn = false;
+  private gapped = true;
+  /** a reply's text is arriving */
+  private streaming = false;
+
+  constructor(
+    private readonly screen: Screen,
+    private readonly s: Style,
+    status: StatusState,
+  ) {
+    this.md = new MarkdownRenderer(s);
+    this.stream = new MarkdownStream(
+      this.md,
+      (lines) => screen.commit(lines),
+      () => screen.width,
+    );
+    this.activity = new Activity(screen, s);
+    this.status = new StatusLine(status, s);
+    screen.mount("stream", this.stream, ORDER.stream);
+  }
+
+  /** Show the status line at the bottom (once the run's model and provider are known). */
+  showStatus(on = true): void {
+    if (!this.screen.caps.cursor) return;
+    if (on) this.screen.mount("status", this.status, ORDER.status);
+    else this.screen.unmount("status");
+  }
+
+  /** A blank line between sections (a reply, a tool call), never two in a row. */
+  private gap(): void {
+    if (this.gapped) return;
+    this.screen.commit([""]);
+    this.gapped = true;
+  }
+
+  /** Committed lines of our own (already styled and safe). */
+  print(...lines: string[]): void {
+    this.endStream();
+    this.screen.commit(lines);
+    this.gapped = lines.at(-1) === "";
+  }
+
+  /** One line of untrusted text in a colour. */
+  say(paint: (t: string) => string, text: string): void {
+    this.print(
+      ...sanitize(text)
+        .split("\n")
+        .map((l) => paint(l)),
+    );
+  }
+
+  private busy(label: string): void {
+    this.activity.start(label);
+    if (this.screen.caps.cursor) this.screen.mount("activity", this.activity, ORDER.activity);
+  }
+
+  private idle(): void {
+    this.activity.stop();
+    this.screen.unmount("activity");
+  }
+
+  /** After an interlude (compaction) inside a turn, the turn is waiting for the model again. */
+  private resume(): void {
+    if (this.inTurn) this.busy("thinking");
+    else this.idle();
+  }
+
+  private endStream(): void {
+    if (this.stream.active) this.stream.finish();
+    this.streaming = false;
+  }
+
+  /** An approval question waits for the user: the running tool's clock is not what matters now. */
+  approval(waiting: boolean): void {
+    if (waiting) this.screen.unmount("activity");
+    else if (this.tool) this.busy(this.tool.name);
+  }
+
+  /** Tokens of the session so far (a resumed session counts its earlier replies). */
+  countUsage(history: readonly Message[]): void {
+    for (const m of history) this.addUsage(m);
+  }
+
+  private addUsage(m: Message): void {
+    const u = m.meta?.usage as { input_tokens?: number; output_tokens?: number } | undefined;
+    if (!u) return;
+    this.status.state.tokensIn += u.input_tokens ?? 0;
+    this.status.state.tokensOut += u.output_tokens ?? 0;
+  }
+
+  /** The turn is over (or stopped): nothing animates any more; without a live region, show the status. */
+  turnEnded(): void {
+    this.endStream();
+    this.idle();
+    this.inTurn = false;
+    this.tool = undefined;
+    if (!this.screen.caps.cursor) this.screen.commit([this.status.text(this.screen.width)]);
+    this.screen.invalidate();
+  }
+
+  onEvent(ev: AgentEvent): void {
+    const s = this.s;
+    const width = this.screen.width;
+    switch (ev.type) {
+      case "session":
+        this.print(
+          s.dim(`${ev.resumed ? "resumed" : "new"} session ${sanitize(ev.id)} · ${sanitize(ev.workspace)}`),
+        );
+        return;
+      case "turn_start":
+        this.streamedChars = 0;
+        this.inTurn = true;
+        this.busy("thinking");
+        return;
+      case "text_delta":
+        if (!this.streaming) this.gap();
+        this.streaming = true;
+        this.stream.push(ev.text);
+        this.gapped = false;
+        this.streamedChars += ev.text.length;
+        this.activity.label = "writing";
+        this.activity.suffix = ` · ~${formatTokens(Math.ceil(this.streamedChars / 4))} tokens`;
+        this.screen.invalidate();
+        return;
+      case "assistant":
+        this.endStream();
+        this.addUsage(ev.message);
+        this.screen.invalidate();
+        return;
+      case "tool_call":
+        this.endStream();
+        this.gap();
+        this.print(...toolCallLines(ev.name, ev.arguments, s, width));
+        this.tool = { id: ev.id, name: ev.name, tail: "", sanitizer: new StreamSanitizer() };
+        this.busy(`${ev.name}`);
+        return;
+      case "tool_output": {
+        const t = this.tool;
+        if (!t || t.id !== ev.id) return;
+        t.tail = (t.tail + t.sanitizer.push(ev.text)).slice(-TAIL_KEEP_CHARS);
+        this.activity.detail = tailLines(t.tail, TAIL_LINES, width);
+        this.screen.invalidate();
+        return;
+      }
+      case "tool_diff":
+        this.diffs.set(ev.id, ev);
+        return;
+      case "tool_result": {
+        const diff = this.diffs.get(ev.id);
+        this.diffs.delete(ev.id);
+        this.tool = undefined;
+        this.idle();
+        this.print(...toolResultLines(ev, diff, s, width));
+        this.busy("thinking");
+        return;
+      }
+      case "budget":
+        this.status.state.context = { total: ev.total, hardLimit: ev.hard_limit };
+        this.screen.invalidate();
+        return;
+      case "compaction":
+        this.compaction(ev);
+        return;
+      case "compaction_step":
+        this.activity.label = `compacting (${ev.reason}) · ${ev.step}`;
+        this.screen.invalidate();
+        return;
+      case "retry":
+        this.say(s.yellow, `↻ ${ev.reason}; retry ${ev.attempt} in ${Math.round(ev.delay_ms)} ms`);
+        return;
+      case "notice":
+        this.say(
+          ev.level === "warn" ? s.yellow : s.dim,
+          ev.level === "warn" ? `! ${ev.message}` : ev.message,
+        );
+        return;
+      case "error":
+        this.say(s.red, `✗ ${ev.message}`);
+        return;
+      case "done":
+        return;
+    }
+  }
+
+  private compaction(ev: Extract<AgentEvent, { type: "compaction" }>): void {
+    const s = this.s;
+    const took = formatElapsed(Date.now() - this.compactionStarted);
+    switch (ev.phase) {
+      case "start":
+        this.compactionStarted = Date.now();
+        this.print(s.yellow(`⟳ compacting (${ev.reason})…`));
+        this.busy(`compacting (${ev.reason}) · planning`);
+        return;
+      case "done": {
+        this.resume();
+        const before = ev.before_tokens ?? 0;
+        const after = ev.after_tokens ?? 0;
+        const route =
+          ev.route === "local"
+            ? "local summary"
+            : ev.route === "prune"
+              ? "old tool outputs pruned"
+              : "model summary";
+        const line = `⟳ compacted: ${formatTokens(before)} → ${formatTokens(after)} tokens (${route}) · ${took}`;
+        // Saving nothing is not a success, whatever the pipeline says.
+        this.print(after < before ? s.green(line) : s.yellow(`${line} — it saved nothing`));
+        return;
+      }
+      case "failed":
+        this.resume();
+        this.say(s.red, `⟳ compaction failed after ${took}: ${ev.error ?? "unknown error"}`);
+        return;
+      case "skipped":
+        this.resume();
+        this.say(s.yellow, `⟳ nothing compacted${ev.error ? `: ${ev.error}` : ""}`);
+        return;
+    }
+  }
+}

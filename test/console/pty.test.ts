@@ -1,0 +1,276 @@
+// The console in a real pseudo-terminal (tmux) against the mock model: what a person would see.
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { makeRig, type Rig } from "../agent/rig.ts";
+import type { MockStep } from "../fixtures/mock-server/index.ts";
+import { MAIN } from "../helpers/cli.ts";
+import { flat, Pty } from "../helpers/pty.ts";
+
+let rig: Rig | undefined;
+let pty: Pty | undefined;
+afterEach(async () => {
+  await pty?.close();
+  await rig?.close();
+  pty = undefined;
+  rig = undefined;
+});
+
+const ESC = "\u001b";
+/** Generous: tmux, the CLI and its workers share two busy cores with everything else. */
+const PTY_TEST_MS = 120_000;
+
+async function consoleWith(
+  script: MockStep[],
+  opts: {
+    cols?: number;
+    rows?: number;
+    env?: Record<string, string>;
+    args?: string[];
+    files?: Record<string, string>;
+  } = {},
+): Promise<Pty> {
+  rig = await makeRig({ script, ...(opts.files ? { files: opts.files } : {}) });
+  pty = await Pty.start({
+    argv: [process.execPath, MAIN, ...rig.flags, ...(opts.args ?? [])],
+    env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root, ...opts.env },
+    cols: opts.cols ?? 80,
+    rows: opts.rows ?? 24,
+  });
+  // Ready: the help line is printed once setup is done.
+  await pty.waitFor("Ctrl-C cancels");
+  return pty;
+}
+
+async function send(p: Pty, line: string): Promise<void> {
+  await p.type(line);
+  await p.press("Enter");
+}
+
+test(
+  "hostile text never moves the cursor or clears the screen, and the approval shows the real command",
+  async () => {
+    const victim = "victim-dir";
+    const hidden = `rm -rf ${victim}${ESC}[2K\r${ESC}[1Als -la`;
+    const p = await consoleWith(
+      [
+        {
+          text: `before ${ESC}[2J${ESC}[H cleared? ${ESC}]0;pwned\u0007 \u202eevil\u202c ${ESC}[1A${ESC}[2K after`,
+          tool_calls: [{ name: "bash", arguments: { command: hidden } }],
+        },
+        { tool_calls: [{ name: "bash", arguments: { command: "printf 'x\\033[2J\\033[Hy\\n'" } }] },
+        { text: "finished" },
+      ],
+      { files: { [`${victim}/keep.txt`]: "precious" }, args: ["--approve", "ask"] },
+    );
+    await send(p, "go");
+    await p.waitFor("after");
+    let screen = await p.screen();
+    // The escapes are shown, not obeyed: the logo above is still on screen, the text is on one line.
+    expect(screen).toContain("i — a coding agent for the terminal");
+    expect(screen).toContain(
+      "before \\e[2J\\e[H cleared? \\e]0;pwned\\a \\u202eevil\\u202c \\e[1A\\e[2K after",
+    );
+
+    // The approval prompt shows the whole command, escapes visible.
+    screen = await p.waitFor("allow? [y/N]");
+    expect(screen).toContain(`rm -rf ${victim}\\e[2K^M\\e[1Als -la`);
+    await send(p, "n");
+    await p.waitFor("declined");
+    expect(existsSync(join(rig?.workspace ?? "", victim, "keep.txt"))).toBe(true);
+
+    // A command whose output clears the screen: approved, run, and its output is inert.
+    await p.waitFor((s) => /allow bash to run:\s*│ printf/.test(s) && s.trimEnd().endsWith("allow? [y/N] ›"));
+    await send(p, "y");
+    screen = await p.waitFor("finished");
+    expect(screen).toContain("x\\e[2J\\e[Hy");
+    const visible = await p.screen();
+    expect(visible).toContain("printf"); // the call line is still there: nothing cleared the screen
+    expect(visible).toContain("declined");
+  },
+  PTY_TEST_MS,
+);
+
+const MARKDOWN = [
+  "# Release notes",
+  "",
+  "This is **important** and *subtle*, with `inline code` and a [link](https://example.com/docs).",
+  "",
+  "- first item",
+  "- second item",
+  "",
+  "> quoted words",
+  "",
+  "| tool | purpose |",
+  "|------|---------|",
+  "| read | reads files |",
+  "| bash | runs commands |",
+  "",
+  "```ts",
+  "const answer: number = 42;",
+  "```",
+  "",
+  "The end.",
+].join("\n");
+
+test(
+  "a markdown reply is rendered: no raw markers, all its text there",
+  async () => {
+    const p = await consoleWith([{ text: MARKDOWN, chunk_delay_ms: 5 }]);
+    await send(p, "notes please");
+    const screen = flat(await p.waitFor("The end."));
+    for (const marker of ["**", "```", "|---", "# Release", "[link]("]) expect(screen).not.toContain(marker);
+    for (const text of [
+      "Release notes",
+      "important",
+      "inline code",
+      "link (https://example.com/docs)",
+      "first item",
+      "quoted words",
+      "reads files",
+      "runs commands",
+      "const answer: number = 42;",
+    ])
+      expect(screen).toContain(text);
+    expect(screen).toMatch(/│ read │ reads files │/);
+    // every line of the reply is shown exactly once
+    expect(screen.split("The end.").length).toBe(2);
+    expect(screen.split("second item").length).toBe(2);
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "an edit shows a -/+ diff of the changed line with line numbers",
+  async () => {
+    const p = await consoleWith(
+      [
+        {
+          tool_calls: [
+            {
+              name: "edit",
+              arguments: { path: "app.js", old_text: "return a - b;", new_text: "return a + b;" },
+            },
+          ],
+        },
+        { text: "fixed" },
+      ],
+      {
+        files: { "app.js": "// app\nfunction add(a, b) {\n  return a - b;\n}\n" },
+        args: ["--approve", "all"],
+      },
+    );
+    await send(p, "fix it");
+    const screen = await p.waitFor("fixed");
+    expect(screen).toMatch(/⏺ edit app\.js/);
+    expect(screen).toMatch(/3 - {3}return a - b;/);
+    expect(screen).toMatch(/3 \+ {3}return a \+ b;/);
+    expect(screen).toContain("+1 -1");
+    expect(readFileSync(join(rig?.workspace ?? "", "app.js"), "utf8")).toContain("a + b");
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "a slow reply shows something animating while it waits",
+  async () => {
+    const p = await consoleWith([{ text: "at last", delay_ms: 6000 }]);
+    await send(p, "take your time");
+    const first = await p.waitFor("thinking", { history: false });
+    // Poll until the screen changes by itself (spinner frame, elapsed time): nothing was typed meanwhile.
+    const changed = await p.waitFor((s) => s !== first && s.includes("thinking"), { history: false });
+    expect(changed).toMatch(/thinking \d+\.\ds/);
+    await p.waitFor("at last");
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "compaction shows its stage while it runs, then before → after tokens and the route",
+  async () => {
+    const p = await consoleWith([
+      { text: `first answer ${"with many words to summarise ".repeat(80)}` },
+      { text: `second answer ${"also long enough to matter ".repeat(80)}` },
+      { text: "third answer, so that an older part is left to summarise" },
+      { text: "## Goal\nAnswer questions.\n## Progress\nTwo answers given.", delay_ms: 2500 },
+    ]);
+    await send(p, "one");
+    await p.waitFor("first answer");
+    await send(p, "two");
+    await p.waitFor("second answer");
+    await send(p, "three");
+    await p.waitFor("third answer");
+    await send(p, "/compact");
+    await p.waitFor(/compacting \(manual\) · (planning|summarising|validating|committing) \d+\.\ds/);
+    const done = await p.waitFor(/⟳ compacted: [\d.]+k? → [\d.]+k? tokens \(model summary\)/);
+    expect(done).toMatch(/ctx [\d.]+k?\/[\d.]+k \d+%/);
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "a resize while a reply streams loses no text and duplicates none",
+  async () => {
+    const words = Array.from({ length: 120 }, (_, i) => `w${i}`);
+    const paragraphs = [words.slice(0, 40), words.slice(40, 80), words.slice(80)].map((w) => w.join(" "));
+    const p = await consoleWith([{ text: paragraphs.join("\n\n"), chunk_delay_ms: 40 }], {
+      cols: 80,
+      rows: 30,
+    });
+    await send(p, "stream");
+    await p.waitFor("w20");
+    await pty?.resize(50, 30);
+    await p.waitFor("w60");
+    await pty?.resize(100, 30);
+    await p.waitFor("w119");
+    await p.waitFor((s) => !s.includes("writing"), { history: false });
+    const all = await p.screen({ history: true, joined: true });
+    const seen = [...(all.match(/\bw\d+\b/g) ?? [])];
+    expect(seen).toEqual(words);
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "60×20 with NO_COLOR: no colour codes; a wide table is fitted to the width with every word kept",
+  async () => {
+    const cell = "a long description that cannot fit in one narrow column";
+    const table = `| name | description | notes |\n|---|---|---|\n| alpha | ${cell} | first |\n| beta | ${cell} | second |`;
+    const p = await consoleWith([{ text: `${MARKDOWN}\n\n${table}\n\nTable done.` }], {
+      cols: 60,
+      rows: 20,
+      env: { NO_COLOR: "1" },
+    });
+    await send(p, "hi");
+    await p.waitFor("Table done.");
+    const styled = await p.screen({ history: true, escapes: true });
+    expect(styled).not.toMatch(new RegExp(`${ESC}\\[[0-9;]*[34][0-9]m`));
+    const plain = await p.screen({ history: true });
+    expect(flat(plain)).toContain("Release notes");
+    expect(plain).not.toContain("**");
+    // Table rows are whole (closed by their right border), not cut at the edge; the cell text wraps.
+    const rows = plain.split("\n").filter((l) => l.startsWith("│") && l.includes("│", 2));
+    expect(rows.length).toBeGreaterThan(4);
+    for (const r of rows) expect(r.trimEnd().endsWith("│")).toBe(true);
+    const alphaCells = rows
+      .slice(rows.findIndex((r) => r.includes("alpha")))
+      .slice(0, 4)
+      .map((r) => r.split("│")[2]?.trim() ?? "")
+      .join(" ");
+    expect(flat(alphaCells)).toContain(cell);
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "TERM=dumb: plain lines, no colour and no redrawing",
+  async () => {
+    const p = await consoleWith([{ text: "**plain** answer", delay_ms: 500 }], { env: { TERM: "dumb" } });
+    await send(p, "hi");
+    await p.waitFor("plain answer");
+    const styled = await p.screen({ history: true, escapes: true });
+    expect(styled).not.toMatch(new RegExp(`${ESC}\\[[0-9;]*[1-9][0-9]*m`));
+    expect(styled).not.toContain("thinking"); // no spinner without cursor movement
+  },
+  PTY_TEST_MS,
+);
