@@ -31,6 +31,8 @@ export class ConsoleView {
   private readonly diffs = new Map<string, DiffEvent>();
   private compactionStarted = 0;
   private inTurn = false;
+  /** a finished compaction waiting for the budget reading that follows it */
+  private compacted: { ev: Extract<AgentEvent, { type: "compaction" }>; took: string } | undefined;
   private gapped = true;
   /** a reply's text is arriving */
   private streaming = false;
@@ -122,6 +124,7 @@ export class ConsoleView {
 
   /** The turn is over (or stopped): nothing animates any more; without a live region, show the status. */
   turnEnded(): void {
+    this.showCompacted();
     this.endStream();
     this.idle();
     this.inTurn = false;
@@ -130,9 +133,42 @@ export class ConsoleView {
     this.screen.invalidate();
   }
 
+  /**
+   * The result line of a finished compaction. Its figures are put on the status line's scale: the record
+   * holds raw estimates, the budget reading after it the calibrated figure the next request is checked
+   * against, and the two must not disagree on screen.
+   */
+  private showCompacted(next?: Extract<AgentEvent, { type: "budget" }>): void {
+    const done = this.compacted;
+    if (!done) return;
+    this.compacted = undefined;
+    const { ev, took } = done;
+    const rawBefore = ev.before_tokens ?? 0;
+    const rawAfter = ev.after_tokens ?? 0;
+    const factor = next && rawAfter > 0 ? next.total / rawAfter : 1;
+    const before = Math.round(rawBefore * factor);
+    const after = next ? next.total : rawAfter;
+    const route =
+      ev.route === "local"
+        ? "local summary"
+        : ev.route === "prune"
+          ? "old tool outputs pruned"
+          : "model summary";
+    const line = `⟳ compacted: ${formatTokens(before)} → ${formatTokens(after)} tokens (${route}) · ${took}`;
+    // Saving nothing is not a success, whatever the pipeline says.
+    this.print(rawAfter < rawBefore ? this.s.green(line) : this.s.yellow(`${line} — it saved nothing`));
+  }
+
   onEvent(ev: AgentEvent): void {
     const s = this.s;
     const width = this.screen.width;
+    if (ev.type === "budget") {
+      this.status.state.context = { total: ev.total, hardLimit: ev.hard_limit };
+      this.showCompacted(ev);
+      this.screen.invalidate();
+      return;
+    }
+    this.showCompacted();
     switch (ev.type) {
       case "session":
         this.print(
@@ -186,10 +222,6 @@ export class ConsoleView {
         this.busy("thinking");
         return;
       }
-      case "budget":
-        this.status.state.context = { total: ev.total, hardLimit: ev.hard_limit };
-        this.screen.invalidate();
-        return;
       case "compaction":
         this.compaction(ev);
         return;
@@ -223,21 +255,11 @@ export class ConsoleView {
         this.print(s.yellow(`⟳ compacting (${ev.reason})…`));
         this.busy(`compacting (${ev.reason}) · planning`);
         return;
-      case "done": {
+      case "done":
         this.resume();
-        const before = ev.before_tokens ?? 0;
-        const after = ev.after_tokens ?? 0;
-        const route =
-          ev.route === "local"
-            ? "local summary"
-            : ev.route === "prune"
-              ? "old tool outputs pruned"
-              : "model summary";
-        const line = `⟳ compacted: ${formatTokens(before)} → ${formatTokens(after)} tokens (${route}) · ${took}`;
-        // Saving nothing is not a success, whatever the pipeline says.
-        this.print(after < before ? s.green(line) : s.yellow(`${line} — it saved nothing`));
+        // Shown with the budget reading that follows it, so its figures are the status line's.
+        this.compacted = { ev, took };
         return;
-      }
       case "failed":
         this.resume();
         this.say(s.red, `⟳ compaction failed after ${took}: ${ev.error ?? "unknown error"}`);

@@ -3,9 +3,9 @@
 // then doctor says how it differs and prints the one command that regenerates it.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { jsonEqual } from "../contract/lib/json-equal.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { loadManifestFile } from "../manifest/load.ts";
-import { jsonEqual } from "../worker/declarations.ts";
 import { attempt, type Row, shellWord } from "./report.ts";
 
 /** Which modules differ between two manifests: `+name` only now, `-name` only saved, `~name` changed. */

@@ -205,3 +205,26 @@ export class StreamSanitizer {
     return sanitize(rest, this.opts);
   }
 }
+
+/**
+ * JSON text made inert for a terminal without changing what it means: JSON.stringify already escapes C0
+ * controls, but leaves C1 controls (U+009B is CSI), bidi overrides and invisible characters raw. Inside
+ * JSON strings (the only place they can occur) their `\uXXXX` escapes parse to the same value.
+ */
+export function inertJson(json: string): string {
+  let out = "";
+  let last = 0;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (c < 0x7f) continue;
+    const cp = json.codePointAt(i) ?? c;
+    const astral = cp > 0xffff;
+    if ((cp >= 0x7f && cp <= 0x9f) || invisibleFormat(cp)) {
+      out += json.slice(last, i);
+      out += astral ? uEscape(c) + uEscape(json.charCodeAt(i + 1)) : uEscape(c);
+      last = i + (astral ? 2 : 1);
+    }
+    if (astral) i++;
+  }
+  return last === 0 ? json : out + json.slice(last);
+}

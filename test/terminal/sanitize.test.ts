@@ -1,7 +1,7 @@
 // The sanitiser against a corpus of hostile strings: whatever goes in, nothing a terminal would act on
 // comes out, and what the text really says stays visible.
 import { describe, expect, test } from "bun:test";
-import { StreamSanitizer, sanitize, sanitizeLine } from "../../src/terminal/sanitize.ts";
+import { inertJson, StreamSanitizer, sanitize, sanitizeLine } from "../../src/terminal/sanitize.ts";
 
 /** The first character a terminal would act on or hide: C0 (but \n), DEL, C1, invisible format characters. */
 function active(s: string): string | undefined {
@@ -99,5 +99,13 @@ describe("sanitize", () => {
       const out = sanitize(`x${String.fromCharCode(c)}y`);
       expect(active(out)).toBeUndefined();
     }
+  });
+
+  test("JSON output keeps its meaning and loses everything a terminal would act on", () => {
+    const value = { corpus: CORPUS.map(([, t]) => t), emoji: "👩‍💻 日本" };
+    const json = inertJson(JSON.stringify(value));
+    expect(active(json)).toBeUndefined();
+    expect(JSON.parse(json)).toEqual(value);
+    expect(json).toContain("👩‍💻 日本");
   });
 });

@@ -1,7 +1,7 @@
 // `i compact`: compact a saved session now (manual trigger), through the same pipeline as automatic runs.
 import { UserError } from "../../contract/errors.ts";
 import type { AgentEvent } from "../../contract/events.ts";
-import { sanitize } from "../../terminal/sanitize.ts";
+import { inertJson, sanitize } from "../../terminal/sanitize.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
@@ -20,7 +20,7 @@ export const command = defineSubcommand(
     const { setupAgent } = await import("../../agent/setup.ts");
     let outcome: AgentEvent | undefined;
     const emit = (ev: AgentEvent) => {
-      if (args.json) process.stdout.write(`${JSON.stringify(ev)}\n`);
+      if (args.json) process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
       if (ev.type === "compaction" && ev.phase !== "start") outcome = ev;
     };
     const rt = await setupAgent({

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
+import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../../contract/config.ts";
 import { UserError } from "../../contract/errors.ts";
 import { PROMPTS } from "../../contract/generated/prompts.ts";
 import { writeFileAtomic } from "../../contract/lib/atomic-write.ts";
@@ -49,8 +50,8 @@ export function defaultFiles(): Record<string, string> {
       $schema: `${SCHEMA_BASE}/budget.json`,
       $comment:
         "compaction is recommended at trigger_ratio of the hard limit (context window minus reserve_tokens) and re-armed below rearm_ratio",
-      trigger_ratio: 0.85,
-      rearm_ratio: 0.7,
+      trigger_ratio: DEFAULT_TRIGGER_RATIO,
+      rearm_ratio: DEFAULT_REARM_RATIO,
     }),
     "prompts/compact.txt": PROMPTS.compact,
   };

@@ -4,7 +4,7 @@ import { dataDir } from "../../config/paths.ts";
 import { formatHistory } from "../../session/history-file.ts";
 import { allMessages } from "../../session/recover.ts";
 import { Session, type SessionMeta } from "../../session/session.ts";
-import { sanitizeLine } from "../../terminal/sanitize.ts";
+import { inertJson, sanitizeLine } from "../../terminal/sanitize.ts";
 import { padEnd, padStart, visibleWidth } from "../../terminal/width.ts";
 import { defineSubcommand } from "../command.ts";
 
@@ -60,7 +60,7 @@ export const command = defineSubcommand(
     if (args.recover !== undefined) {
       // Any session of the data directory: recovering is about the folder, not this workspace.
       const s = Session.open(dataDir(), args.recover);
-      process.stdout.write(formatHistory(allMessages(s.dir)));
+      process.stdout.write(inertJson(formatHistory(allMessages(s.dir))));
       return 0;
     }
     const workspace = resolveWorkspace(args.workspace);
