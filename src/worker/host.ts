@@ -3,6 +3,7 @@
 // request's `module` field says which one an event is for), a bound module always runs alone. There is no
 // fallback: a failed worker fails the request, and the next request starts a fresh process.
 import { join, resolve } from "node:path";
+import { ensurePrivateDir } from "../config/paths.ts";
 import { describeIssue, UserError } from "../contract/errors.ts";
 import { HOOKS, type HookReply } from "../contract/hooks.ts";
 import type { Manifest, ManifestModule } from "../contract/manifest.ts";
@@ -288,6 +289,9 @@ export class WorkerHost implements HookRunner {
   private spawn(group: Group): WorkerProcess {
     this.spawned++;
     const logName = group.modules.length === 1 ? (group.modules[0] as string) : "builtin";
+    // Built-in workers run in config_dir, which `i` owns; on a first run without `i init` it does not
+    // exist yet. A bound module's own cwd is the user's to create: its absence stays an error.
+    if (group.builtin && group.cwd === this.manifest.config_dir) ensurePrivateDir(group.cwd);
     // `let` so the onDead callback may run during construction (a spawn that fails at once) without a TDZ error.
     let proc: WorkerProcess | undefined;
     proc = new WorkerProcess({
