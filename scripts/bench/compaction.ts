@@ -8,12 +8,14 @@
 //   manual — /compact: a fresh baseline budget reading of the full history is part of the compaction.
 // Every run gets a fresh copy of the history (new message objects), so per-message caches start cold.
 // Usage: bun scripts/bench/compaction.ts [runs]
+
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import type { CompactionRecord } from "../../src/contract/compaction.ts";
 import type { History } from "../../src/contract/history.ts";
+import type { HookReply } from "../../src/contract/hooks.ts";
 import { estimateRequest } from "../../src/contract/lib/estimator.ts";
 import type { HookEvent } from "../../src/contract/protocol.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
@@ -55,7 +57,7 @@ class TimedHooks implements HookRunner {
   hasHook(e: HookEvent) {
     return this.inner.hasHook(e);
   }
-  async runHook(e: HookEvent, d: HookData, o?: HookOptions) {
+  async runHook<E extends HookEvent>(e: E, d: HookData, o?: HookOptions): Promise<HookReply<E>> {
     const t0 = performance.now();
     try {
       return await this.inner.runHook(e, d, o);

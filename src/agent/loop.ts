@@ -4,18 +4,25 @@ import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
-import { SteerReply } from "../contract/steering.ts";
+import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
-import { WorkerError } from "../worker/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { interruptedTail, partialReply } from "./interrupt.ts";
 import { runToolBatch } from "./tool-calls.ts";
 
 export interface AgentDeps {
   provider: Provider;
   providerName: string;
-  model: { name: string; max_output_tokens?: number };
+  /** the resolved model (setup gives its context window; tests may leave it out) */
+  model: {
+    name: string;
+    max_output_tokens?: number;
+    context_window?: number;
+    /** USD per million tokens, when known */
+    price?: { input: number; output: number };
+  };
   hooks: HookRunner;
   session: Session;
   controller: CompactionController;
@@ -25,6 +32,11 @@ export interface AgentDeps {
   toolContext: Omit<ToolContext, "signal">;
   emit: EmitEvent;
   maxTurns: number;
+  /**
+   * Where the running turn's abort signal is published for parts that do not take one themselves (the
+   * compaction summary request goes through a provider that reads it), so a cancel stops them too.
+   */
+  turnSignal?: { current?: AbortSignal };
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
 }
@@ -68,19 +80,10 @@ export class Agent {
   /** Messages the steering module has queued since the last call, marked delivered by it. */
   async pullSteered(): Promise<string[]> {
     if (!this.deps.hooks.hasHook("steer")) return [];
+    // The worker has already recorded these as delivered: a reply that cannot be read fails (the host
+    // checks it against the steer reply schema), never a silent loss of what the user typed.
     const data = await this.deps.hooks.runHook("steer", { messages: [] });
-    // The worker has already recorded these as delivered: a reply that cannot be read is an error, never
-    // a silent loss of what the user typed.
-    const parsed = SteerReply.safeParse(data);
-    if (!parsed.success) {
-      throw new WorkerError(
-        "steering",
-        "steer",
-        "malformed",
-        'the reply\'s data.messages must be a list of {"id","text"} messages; the queued messages could not be delivered',
-      );
-    }
-    return (parsed.data.messages ?? [])
+    return (data.messages ?? [])
       .map((m) => (typeof m === "string" ? m : m.text))
       .filter((text) => text.trim() !== "");
   }
@@ -104,10 +107,7 @@ export class Agent {
       messages: this.history,
       hints: {},
     });
-    const hints = data.hints;
-    return hints && typeof hints === "object" && !Array.isArray(hints)
-      ? (hints as Record<string, unknown>)
-      : {};
+    return data.hints ?? {};
   }
 
   private addUsage(u: Usage | undefined): void {
@@ -116,18 +116,68 @@ export class Agent {
     this.usage.output_tokens += u.output_tokens;
   }
 
-  /** Manual compaction (`/compact [instructions]`, `i compact`). */
-  async compact(instructions?: string): Promise<void> {
-    this.history = await this.deps.controller.compactNow(
-      this.history,
-      this.deps.tools,
-      instructions ? { instructions } : {},
-    );
+  /** Manual compaction (`/compact [instructions]`, `i compact`); `signal` cancels its model request. */
+  async compact(instructions?: string, signal?: AbortSignal): Promise<void> {
+    const slot = this.deps.turnSignal;
+    if (slot && signal) slot.current = signal;
+    try {
+      this.history = await this.deps.controller.compactNow(
+        this.history,
+        this.deps.tools,
+        instructions ? { instructions } : {},
+      );
+    } finally {
+      if (slot) slot.current = undefined;
+    }
+  }
+
+  /** Totals of this process's model requests (the `/cost` figures). */
+  get usageTotals(): Usage {
+    return { ...this.usage };
+  }
+
+  /** The model of the next request, with its limits. */
+  get model(): AgentDeps["model"] {
+    return this.deps.model;
+  }
+
+  /** Switch the model for the next request (`/model NAME`); compaction follows the new window. */
+  setModel(model: ResolvedModel): void {
+    this.deps.model = model;
+    this.deps.controller.setModel(model);
+  }
+
+  /** A message of the user's own that is not a request (the output of `!command`), kept in the context. */
+  addUserContext(text: string, meta: Record<string, unknown>): void {
+    this.history.push({ role: "user", content: text, meta: { ts: now(), ...meta } });
+    this.checkpoint("user");
+  }
+
+  /** End a turn the user cancelled: what was shown is kept, and the model will see it was interrupted. */
+  private interrupted(partialText: string, turns: number): TurnResult {
+    const last = this.history.at(-1);
+    if (!(last?.role === "user" && last.meta?.interrupted)) {
+      this.history.push(...interruptedTail(partialText));
+      this.checkpoint("interrupted");
+    }
+    return this.finish("", "cancelled", turns);
   }
 
   /** One user message, then requests and tool batches until the model stops. */
   async send(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+    const slot = this.deps.turnSignal;
+    if (slot && signal) slot.current = signal;
+    try {
+      return await this.run(content, signal);
+    } finally {
+      if (slot) slot.current = undefined;
+    }
+  }
+
+  private async run(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
     const { deps } = this;
+    // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
+    await this.steer();
     this.history.push({ role: "user", content, meta: { ts: now() } });
     this.checkpoint("user");
     let recovered = false;
@@ -136,11 +186,12 @@ export class Agent {
     let continued = "";
     let continuations = 0;
     while (turns < deps.maxTurns) {
-      if (signal?.aborted) return this.finish("", "cancelled", turns);
-      await this.steer();
+      if (signal?.aborted) return this.interrupted("", turns);
+      if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
       this.history = await deps.controller.prepareRequest(this.history, deps.tools);
+      if (signal?.aborted) return this.interrupted("", turns);
       assertValidHistory(this.history);
       const hints = await this.requestHints();
       let res: Awaited<ReturnType<Provider["stream"]>>;
@@ -161,13 +212,18 @@ export class Agent {
         );
       } catch (err) {
         if (err instanceof ProviderError && err.kind === "cancelled")
-          return this.finish("", "cancelled", turns);
+          return this.interrupted(err.partialText, turns);
         if (err instanceof ProviderError && err.kind === "context_overflow" && !recovered) {
-          // Compact once, retry once (seed 002: overflow recovery); a second overflow is an error.
+          // Compact once, retry once: a second overflow means compaction cannot make the request fit.
           recovered = true;
           turns--;
           this.history = await deps.controller.recoverFromOverflow(this.history, deps.tools);
           continue;
+        }
+        if (err instanceof ProviderError && err.partialText !== "") {
+          // The user saw this text; the session keeps it, marked as cut off by the failure.
+          this.history.push(...partialReply(err.partialText, `reply cut off here: ${err.message}`));
+          this.checkpoint("partial");
         }
         throw err;
       }
@@ -219,6 +275,7 @@ export class Agent {
       });
       this.history.push(...results);
       this.checkpoint("tool_batch");
+      if (signal?.aborted) return this.interrupted("", turns);
     }
     deps.emit({
       type: "notice",

@@ -1,7 +1,7 @@
 // Resolves what one run needs from flags, environment and config.json, in that order of precedence.
 import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import type { ConfigFile, ProviderName } from "../contract/config.ts";
+import { type ConfigFile, ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 
 export interface RunFlags {
@@ -17,7 +17,7 @@ export interface ResolvedTarget {
   baseUrl?: string;
 }
 
-const PROVIDERS: readonly ProviderName[] = ["openai", "anthropic", "responses"];
+const PROVIDERS: readonly ProviderName[] = ProviderName.options;
 
 export function resolveTarget(
   flags: RunFlags,

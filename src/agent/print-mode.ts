@@ -16,14 +16,25 @@ function writeLine(stream: NodeJS.WriteStream, line: string): void {
 }
 
 export async function runPrintMode(opts: PrintOptions): Promise<number> {
+  // A failed compaction is held back until the run goes on: when it is also why the run stops, the final
+  // error already says so, and the user gets one line, not the same cause twice.
+  let heldFailure: string | undefined;
+  const release = () => {
+    if (heldFailure !== undefined) writeLine(process.stderr, `i: ${heldFailure}`);
+    heldFailure = undefined;
+  };
   const emit = opts.json
     ? (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`)
     : (ev: AgentEvent) => {
+        if (ev.type !== "notice") release();
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
         else if (ev.type === "compaction" && ev.phase === "failed")
-          writeLine(process.stderr, `i: compaction failed: ${ev.error}`);
+          heldFailure = ev.error ?? "compaction failed";
         else if (ev.type === "retry")
-          writeLine(process.stderr, `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms`);
+          writeLine(
+            process.stderr,
+            `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms${ev.discarded ? " (the partial reply is discarded)" : ""}`,
+          );
       };
   const rt = await setupAgent({ ...opts, emit });
   const abort = new AbortController();
@@ -44,6 +55,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
         );
       return 130;
     }
+    release();
     // The answer goes out exactly as the model wrote it into a pipe or file, and inert onto a terminal.
     if (!opts.json) process.stdout.write(`${process.stdout.isTTY ? sanitize(result.text) : result.text}\n`);
     if (result.stop === "max_turns") return 1;
@@ -53,6 +65,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     const message = errorMessage(err);
     const kind = (err as { kind?: string }).kind ?? (err as Error).name ?? "error";
     if (opts.json) emit({ type: "error", kind, message });
+    if (heldFailure !== undefined && !message.includes(heldFailure)) release();
     writeLine(process.stderr, `i: ${message} (session ${rt.session.id} saved)`);
     return 1;
   } finally {

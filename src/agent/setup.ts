@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
+import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
@@ -18,13 +19,15 @@ import { resolveModel } from "../provider/models.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
+import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import { coreToolDecls } from "../tools/index.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
-import type { ApprovalPolicy } from "../tools/types.ts";
+import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
+import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -33,7 +36,8 @@ export interface SetupOptions extends RunFlags {
   continue?: boolean;
   resume?: string;
   approve: ApprovalPolicy;
-  ask?: (question: string) => Promise<boolean>;
+  /** the console's approval prompt; without it an approval that would be asked is refused at once */
+  ask?: AskApproval;
   /** `--sandbox`: bash runs in it */
   sandbox?: SandboxSpec;
   maxTurns: number;
@@ -53,6 +57,9 @@ export interface AgentRuntime {
   /** the model and provider this run talks to (the console's status line shows them) */
   model: string;
   provider: string;
+  approvals: Approvals;
+  /** what the tools run with (the console's `!command` uses it too) */
+  toolContext: Omit<ToolContext, "signal">;
   /** the model's list price per million tokens, when known */
   price?: { input: number; output: number };
   close(): Promise<void>;
@@ -63,9 +70,10 @@ function openSession(
   workspace: string,
   provider: string,
   model: string,
+  byId: Session | undefined,
 ): { session: Session; resumed: boolean } {
   const dir = dataDir();
-  if (opts.resume) return { session: Session.open(dir, opts.resume), resumed: true };
+  if (byId) return { session: byId, resumed: true };
   if (opts.continue || opts.requireExisting) {
     const s = Session.newest(dir, workspace);
     if (!s)
@@ -92,7 +100,10 @@ function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeo
 }
 
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
-  const workspace = resolveWorkspace(opts.workspace);
+  // A session resumed by id runs in its own workspace, wherever `i -r` was started.
+  const byId = opts.resume ? Session.open(dataDir(), opts.resume) : undefined;
+  const resumedIn = byId ? resumedWorkspace(byId, opts.workspace) : undefined;
+  const workspace = resumedIn?.workspace ?? resolveWorkspace(opts.workspace);
   const cfgDir = configDir();
   const cfg = loadConfig(cfgDir);
   const target = resolveTarget(opts, cfg.config);
@@ -114,21 +125,42 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       provider: target.provider,
       apiKey,
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+      ...(cfg.config.stream_idle_timeout_ms !== undefined
+        ? { idleTimeoutMs: cfg.config.stream_idle_timeout_ms }
+        : {}),
       hooks: host,
     });
   } catch (err) {
     await host.close();
     throw err;
   }
-  const { session, resumed } = openSession(opts, workspace, target.provider, model.name);
+  const core = coreToolDecls();
+  const tools = [...core, ...host.toolDecls()];
+  const systemPrompt = () =>
+    buildSystemPrompt(host, {
+      workspace,
+      model: model.name,
+      provider: target.provider,
+      tools: tools.map((t) => t.name),
+    });
+  // A new session's system prompt is built before the session exists: a failing system_prompt hook is
+  // that worker's error and leaves no half-made session behind (every saved session stays loadable).
+  let system: string | undefined;
+  if (!opts.resume && !opts.continue && !opts.requireExisting) {
+    try {
+      system = await systemPrompt();
+    } catch (err) {
+      await host.close();
+      throw err;
+    }
+  }
+  const { session, resumed } = openSession(opts, workspace, target.provider, model.name, byId);
   const unlock = lockSession(session.dir, session.id);
   const close = async () => {
     await host.close();
     unlock();
   };
   try {
-    const core = coreToolDecls();
-    const tools = [...core, ...host.toolDecls()];
     const resultCap = resultTokenCap(model);
     let history: History = session.history();
     // A result too big for this model (saved by a run with a bigger one, or before the cap) would make
@@ -138,15 +170,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       history = oversized.history;
       session.checkpoint(history);
     }
-    if (history.length === 0) {
-      const system = await buildSystemPrompt(host, {
-        workspace,
-        model: model.name,
-        provider: target.provider,
-        tools: tools.map((t) => t.name),
-      });
-      history = [{ role: "system", content: system }];
-    }
+    if (history.length === 0) history = [{ role: "system", content: system ?? (await systemPrompt()) }];
     opts.emit({ type: "session", id: session.id, resumed, workspace });
     if (oversized.shortened > 0)
       opts.emit({
@@ -154,13 +178,25 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         level: "warn",
         message: `shortened ${oversized.shortened} tool result(s) too large for ${model.name}'s context window; the full output stays in the session (i sessions --recover ${session.id})`,
       });
+    if (resumedIn?.notice) opts.emit({ type: "notice", level: "warn", message: resumedIn.notice });
+    // The compaction pipeline sends its summary request without a signal of its own: it gets the running
+    // turn's, so cancelling a turn (or /compact) also stops a summary in flight.
+    const turnSignal: { current?: AbortSignal } = {};
+    const summaryProvider: typeof provider = {
+      name: provider.name,
+      stream: (req, onEvent) =>
+        provider.stream(
+          req.signal || !turnSignal.current ? req : { ...req, signal: turnSignal.current },
+          onEvent,
+        ),
+    };
     const controller = new CompactionController({
       hooks: host,
-      provider,
+      provider: summaryProvider,
       model,
       policy: {
-        trigger_ratio: cfg.budget.trigger_ratio ?? 0.85,
-        rearm_ratio: cfg.budget.rearm_ratio ?? 0.7,
+        trigger_ratio: cfg.budget.trigger_ratio ?? DEFAULT_TRIGGER_RATIO,
+        rearm_ratio: cfg.budget.rearm_ratio ?? DEFAULT_REARM_RATIO,
         ...(cfg.budget.reserve_tokens !== undefined ? { reserve_tokens: cfg.budget.reserve_tokens } : {}),
       },
       workspace,
@@ -168,6 +204,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       emit: opts.emit,
       manifest,
     });
+    const approvals = new Approvals({
+      policy: opts.approve,
+      ...(opts.ask ? { ask: opts.ask } : {}),
+      warn: (line) => process.stderr.write(`i: ${line}\n`),
+    });
+    const toolContext = { workspace, approvals, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) };
     const agent = new Agent(
       {
         provider,
@@ -178,14 +220,10 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         controller,
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
-        toolContext: {
-          workspace,
-          approve: opts.approve,
-          ...(opts.ask ? { ask: opts.ask } : {}),
-          ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
-        },
+        toolContext,
         emit: opts.emit,
         maxTurns: opts.maxTurns,
+        turnSignal,
         resultTokenCap: resultCap,
       },
       history,
@@ -198,6 +236,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       workspace,
       model: model.name,
       provider: target.provider,
+      approvals,
+      toolContext,
       ...(model.price ? { price: model.price } : {}),
       close,
     };

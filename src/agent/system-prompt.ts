@@ -8,9 +8,6 @@ export async function buildSystemPrompt(
 ): Promise<string> {
   const base = PROMPTS.system.replaceAll("{{workspace}}", info.workspace);
   if (!hooks.hasHook("system_prompt")) return base;
-  const data = await hooks.runHook("system_prompt", { system: base, ...info });
-  if (typeof data.system !== "string" || data.system.trim() === "") {
-    throw new Error("system_prompt hook returned no system text (data.system must be a nonempty string)");
-  }
-  return data.system;
+  // The host has checked each reply: `system` is a nonempty string.
+  return (await hooks.runHook("system_prompt", { system: base, ...info })).system;
 }

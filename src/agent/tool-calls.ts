@@ -48,24 +48,41 @@ function boundModuleOutput(content: Content): Content {
   });
 }
 
-async function runModuleTool(call: ToolCall, hooks: HookRunner): Promise<ToolResult> {
+/** Resolves with `cancelled` as soon as `signal` aborts (never, without one). */
+function whenAborted<T>(signal: AbortSignal | undefined, cancelled: T): Promise<T> {
+  return new Promise((resolve) => {
+    if (!signal) return;
+    if (signal.aborted) return resolve(cancelled);
+    signal.addEventListener("abort", () => resolve(cancelled), { once: true });
+  });
+}
+
+async function runModuleTool(call: ToolCall, hooks: HookRunner, signal?: AbortSignal): Promise<ToolResult> {
   let args: unknown;
   try {
     args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
   } catch (err) {
     return { content: `invalid JSON arguments for ${call.name}: ${(err as Error).message}`, is_error: true };
   }
+  const cancelled: ToolResult = {
+    content: `cancelled by the user while ${call.name} ran; whatever it returns later is discarded`,
+    is_error: true,
+  };
   try {
-    const r = await hooks.callTool(call.name, args, call.id);
+    // A cancel does not wait for the worker: the turn ends now, a late reply is dropped.
+    const r = await Promise.race([hooks.callTool(call.name, args, call.id), whenAborted(signal, undefined)]);
+    if (!r) return cancelled;
     return { ...r, content: boundModuleOutput(r.content) };
   } catch (err) {
+    if (signal?.aborted) return cancelled;
     return { content: `tool ${call.name} failed: ${errorMessage(err)}`, is_error: true };
   }
 }
 
 export async function runToolCall(call: ToolCall, deps: ToolBatchDeps): Promise<ToolResult> {
   if (deps.coreNames.has(call.name)) return runCoreTool(call.name, call.arguments, deps.ctx);
-  if (deps.hooks.toolDecls().some((t) => t.name === call.name)) return runModuleTool(call, deps.hooks);
+  if (deps.hooks.toolDecls().some((t) => t.name === call.name))
+    return runModuleTool(call, deps.hooks, deps.ctx.signal);
   const names = [...deps.coreNames, ...deps.hooks.toolDecls().map((t) => t.name)].join(", ");
   return { content: `unknown tool "${call.name}"; available tools: ${names}`, is_error: true };
 }

@@ -3,6 +3,7 @@
 import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
 import { receiveCredentials, shedCredentials } from "../runtime/credential-handoff.ts";
+import { WorkerError } from "../worker/errors.ts";
 import type { CliCommand } from "./command.ts";
 
 type Loader = () => Promise<CliCommand>;
@@ -57,6 +58,8 @@ export async function main(argv: string[]): Promise<number> {
   return invoke(cmd, rest, { main });
 }
 
+// Written directly, not through consola: a user error is exactly one line on stderr, and consola's
+// reporters add a tag or an icon (and colour) to every message.
 async function report(err: unknown): Promise<number> {
   // Messages quote file names, config values and worker output: shown inert, never interpreted.
   const { sanitize } = await import("../terminal/sanitize.ts");
@@ -64,6 +67,11 @@ async function report(err: unknown): Promise<number> {
     // User errors are self-describing: they start with the file or command they are about.
     process.stderr.write(`${sanitize(err.message)}\n`);
     return err.exitCode;
+  }
+  // A worker's failure names the module, the event and the cause: that is the whole story, not a bug of ours.
+  if (err instanceof WorkerError) {
+    process.stderr.write(`i: ${sanitize(err.message)}\n`);
+    return 1;
   }
   // Not the user's fault: one line by default, the stack only when asked for.
   process.stderr.write(

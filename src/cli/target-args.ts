@@ -1,9 +1,11 @@
 // Flags every command that talks to a model shares: which model, which wire, where, with which modules.
+
 import type { ArgsDef } from "citty";
+import { ProviderName } from "../contract/config.ts";
 
 export const TARGET_ARGS = {
   model: { type: "string", alias: "m", description: "model name (default: config.json model, I_MODEL)" },
-  provider: { type: "enum", options: ["openai", "anthropic", "responses"], description: "wire format" },
+  provider: { type: "enum", options: [...ProviderName.options], description: "wire format" },
   "base-url": { type: "string", description: "provider base URL (Ollama, vLLM, LM Studio, OpenRouter …)" },
   profile: { type: "string", description: "module profile (default: plugins.json profile, else standard)" },
   manifest: { type: "string", description: "run with this manifest as-is" },

@@ -1,16 +1,11 @@
 // Running the `budget` hook and reading its answer. The core never invents an estimate: without a budget
 // module there is no comparable figure, and compaction cannot be checked, so it cannot run.
 
-import {
-  type BudgetModel,
-  BudgetOutput,
-  type BudgetPolicy,
-  type BudgetResult,
-  type UsageSample,
-} from "../contract/compaction.ts";
+import type { BudgetModel, BudgetPolicy, BudgetResult, UsageSample } from "../contract/compaction.ts";
 import type { ModelInfo } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
+import { jsonEqual } from "../contract/lib/json-equal.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { CompactionError } from "./errors.ts";
@@ -53,6 +48,19 @@ export function sameEstimator(a: BudgetResult, b: BudgetResult): boolean {
   return a.estimator.id === b.estimator.id && a.estimator.version === b.estimator.version;
 }
 
+/**
+ * Budget providers must preserve their input metadata: the model and policy they were sent come back
+ * with the same values (deep, but both are a handful of fields; presence of every field is the host's
+ * check for all hooks).
+ */
+function keptMetadata(_module: string, reply: HookData, sent: HookData): string | undefined {
+  for (const key of ["model", "policy"] as const) {
+    if (!jsonEqual(reply[key], sent[key]))
+      return `the reply changed the "${key}" metadata it was sent; a budget provider must preserve its input metadata`;
+  }
+  return undefined;
+}
+
 /** Run the budget pipeline. Throws CompactionError("budget") when it fails or answers malformed data. */
 export async function readBudget(
   hooks: HookRunner,
@@ -70,19 +78,11 @@ export async function readBudget(
     state: { armed: call.armed },
   };
   if (call.usage) input.usage = call.usage;
-  let data: HookData;
   try {
-    data = await hooks.runHook("budget", input);
+    // The host has checked the reply against the budget hook's schema: `budget` is a BudgetResult.
+    const data = await hooks.runHook("budget", input, { afterEach: keptMetadata });
+    return { data, budget: data.budget };
   } catch (err) {
     throw new CompactionError("budget", errorMessage(err));
   }
-  const parsed = BudgetOutput.safeParse(data);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new CompactionError(
-      "budget",
-      `the budget module answered without a valid "budget" object (${issue?.path.join(".") || "data"}: ${issue?.message})`,
-    );
-  }
-  return { data, budget: parsed.data.budget };
 }

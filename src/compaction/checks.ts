@@ -1,4 +1,4 @@
-// The checks a compactor cannot bypass (seed 000): where it may cut, and what a candidate history must
+// The checks a compactor cannot bypass, whoever wrote it: where it may cut, and what a candidate history must
 // satisfy before it replaces the session's history.
 
 import type { BudgetModel, BudgetResult } from "../contract/compaction.ts";

@@ -1,4 +1,4 @@
-// When to compact (DESIGN §8 triggers): before every model request the budget decides (high-watermark
+// When to compact: before every model request the budget decides (high-watermark
 // with re-arm hysteresis), the hard limit is enforced before any HTTP, the user can compact by hand, and a
 // provider context overflow gets one compaction. Three consecutive automatic failures open a circuit
 // breaker, so a broken compactor cannot turn every request into a failing compaction; a manual success
@@ -14,7 +14,7 @@ import type { ToolDecl } from "../contract/protocol.ts";
 import type { Provider, Usage } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
-import { BudgetExceededError, CompactionError } from "./errors.ts";
+import { BudgetCheckError, BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
 
@@ -49,7 +49,7 @@ export class CompactionController {
   private readonly told = new Set<string>();
   private readonly pipeline: PipelineDeps;
   /**
-   * A replacement compactor may choose its own trigger (seed 000), so it is asked before every request.
+   * A replacement compactor may choose its own trigger, so it is asked before every request.
    * The built-in one follows the budget's recommendation and would decline anyway: not asking it when
    * nothing is recommended saves a full-history round trip per request.
    */
@@ -78,6 +78,12 @@ export class CompactionController {
     };
   }
 
+  /** The user switched models (`/model`): budgets and summaries follow the new one's limits. */
+  setModel(model: ModelInfo & { name: string }): void {
+    this.deps.model = model;
+    this.pipeline.model = model;
+  }
+
   /** Consecutive failed automatic compactions (3 opens the breaker). */
   get consecutiveFailures(): number {
     return this.failures;
@@ -102,7 +108,14 @@ export class CompactionController {
       );
       return history;
     }
-    const reading = await this.read(history, tools);
+    let reading: BudgetReading;
+    try {
+      reading = await this.read(history, tools);
+    } catch (err) {
+      // Not a compaction failure: none ran. The budget module's own error, as the user sees it.
+      if (err instanceof CompactionError && err.step === "budget") throw new BudgetCheckError(err.detail);
+      throw err;
+    }
     const b = reading.budget;
     if (b.armed !== undefined) this.armed = b.armed;
     this.persist();

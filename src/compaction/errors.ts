@@ -1,7 +1,7 @@
 // The errors compaction reports. Each names the pipeline step and the cause, so the user can tell a
 // misbehaving replacement compactor from a provider failure or an over-full context.
 
-/** The pipeline steps, in order (seed 000's five steps, with the checks between them). */
+/** The pipeline steps, in order (plan, prepare, summarise, postprocess, commit, with the checks between). */
 export type CompactionStep =
   | "budget"
   | "compact_plan"
@@ -22,6 +22,18 @@ export class CompactionError extends Error {
   ) {
     super(`compaction failed at ${step}: ${detail}`);
     this.name = "CompactionError";
+  }
+}
+
+/** The budget check before a model request failed; no compaction was running. */
+export class BudgetCheckError extends Error {
+  readonly kind = "budget_failed";
+  constructor(
+    /** the cause alone */
+    readonly detail: string,
+  ) {
+    super(`the budget check before the model request failed: ${detail}`);
+    this.name = "BudgetCheckError";
   }
 }
 

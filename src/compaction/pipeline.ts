@@ -1,23 +1,22 @@
-// The compaction pipeline (seed 000, DESIGN §8): baseline → compact_plan → before_compact → summary (model
+// The compaction pipeline: baseline → compact_plan → before_compact → summary (model
 // or local) → after_compact → candidate → before_compact_commit → checks → commit. Any failure throws a
 // CompactionError naming the step; nothing is committed before the last check passes, and no tool runs.
 
 import type { z } from "zod";
 import {
-  AfterCompactReply,
   type BudgetPolicy,
   type BudgetResult,
   CommitReply,
   type CompactionRecord,
   LocalRouteReply,
   ModelRouteReply,
-  PlanReply,
   type UsageSample,
 } from "../contract/compaction.ts";
 import type { ModelInfo } from "../contract/config.ts";
-import { errorMessage } from "../contract/errors.ts";
+import { describeIssue, errorMessage } from "../contract/errors.ts";
 import type { CompactionStage } from "../contract/events.ts";
 import type { History, ImagePart, Message } from "../contract/history.ts";
+import type { HookReply } from "../contract/hooks.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
 import type { Provider, StreamEvent } from "../provider/types.ts";
@@ -85,12 +84,12 @@ const MAX_NOTE_CHARS = 500;
 
 type CompactHook = "compact_plan" | "before_compact" | "after_compact" | "before_compact_commit";
 
-async function hook(
+async function hook<E extends CompactHook>(
   hooks: HookRunner,
-  step: CompactHook,
+  step: E,
   data: HookData,
   opts?: HookOptions,
-): Promise<HookData> {
+): Promise<HookReply<E>> {
   try {
     return await hooks.runHook(step, data, opts);
   } catch (err) {
@@ -101,9 +100,7 @@ async function hook(
 function parseReply<T>(step: CompactionStep, schema: z.ZodType<T>, data: unknown, what: string): T {
   const r = schema.safeParse(data);
   if (r.success) return r.data;
-  const issue = r.error.issues[0];
-  const field = issue?.path.length ? issue.path.map(String).join(".") : "data";
-  throw new CompactionError(step, `${what}: field ${field}: ${issue?.message ?? "invalid"}`);
+  throw new CompactionError(step, describeIssue(what, r.error));
 }
 
 /** The untrusted user message carrying the summary, plus any images the compactor chose to retain. */
@@ -181,7 +178,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
 
   req.onStep?.("planning");
   // 2. Plan. cut and state start null, so nothing a budget provider left in the data can pose as a plan.
-  const planned = await hook(hooks, "compact_plan", {
+  const plan = await hook(hooks, "compact_plan", {
     ...baseline.data,
     history,
     cut: null,
@@ -189,7 +186,6 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     force: req.force,
     reason: req.reason,
   });
-  const plan = parseReply("compact_plan", PlanReply, planned, "the compactor's plan");
   if (plan.cut === null) {
     return {
       status: "declined",
@@ -198,6 +194,16 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     };
   }
   const cut = checkCut(history, plan.cut);
+  // Only what the last compaction produced lies before the cut (its summary and the user messages it
+  // carried over): a new summary would restate it and spend a model request for nothing.
+  if (history.slice(1, cut).every((m) => m.meta?.summary === true || m.meta?.restored === true)) {
+    return {
+      status: "declined",
+      reason:
+        "only the previous compaction's summary lies before the cut, so there is nothing new to summarise",
+      baseline: baseline.budget,
+    };
+  }
   req.onCut?.(cut);
   // Opaque compactor state: planning → preparation → postprocessing → commit, each may update it.
   let state: unknown = plan.state ?? null;
@@ -237,7 +243,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     summaryRequests = made.requests;
     // 4. Postprocess.
     const post = await hook(hooks, "after_compact", { summary: made.summary, state });
-    summary = parseReply("after_compact", AfterCompactReply, post, "the postprocessed summary").summary;
+    summary = post.summary;
     if ("state" in post) state = post.state;
     checkSummarySize(summary, model);
     draft = [history[0] as Message, summaryMessage(summary, made.retained), ...suffix];
@@ -247,26 +253,29 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   // 5. Candidate, restoration, checks. The compacted span is not sent again: a compactor that needs it at
   // commit (the built-in one restores files and the user's messages) keeps what it needs in its state.
   // The candidate is checked after each module of the commit pipeline, so a broken one is named.
-  let candidate = draft;
+  let checked: unknown;
   const committed = await hook(
     hooks,
     "before_compact_commit",
     { candidate: draft, ...(route === "prune" ? {} : { summary }), route, cut, state, workspace },
     {
       afterEach: (_module, reply) => {
-        const parsed = CommitReply.safeParse(reply);
-        if (!parsed.success) return "the reply has no candidate message list";
+        const next = reply.candidate;
+        if (!Array.isArray(next)) return "the reply's candidate is not a list of messages";
         try {
-          checkCandidateShape(parsed.data.candidate as History, history, cut);
+          checkCandidateShape(next as History, history, cut);
         } catch (err) {
           return err instanceof CompactionError ? err.detail : errorMessage(err);
         }
+        checked = next;
         return undefined;
       },
     },
   );
-  // Checked (shape and tool-call rules) after the module that returned it.
-  candidate = (committed as { candidate: History }).candidate;
+  parseReply("before_compact_commit", CommitReply, committed, "the candidate history");
+  const candidate = committed.candidate as History;
+  // Checked after the module that returned it; a pipeline with no module still gets the check.
+  if (candidate !== checked) checkCandidateShape(candidate, history, cut);
   const after = await readBudget(hooks, model, deps.policy, {
     history: candidate,
     tools: req.tools,

@@ -1,6 +1,6 @@
 // Splitting what a compactor asked to have summarised into requests that each fit the model.
 //
-// Why the core chunks, not the compactor: seed 000 keeps the model request (and its budget check) in the
+// Why the core chunks, not the compactor: the model request (and its budget check) always stays in the
 // core, and only the core knows what one request can hold (the budget module's estimate, the model's
 // window, the room kept for the summary). A compactor returns one `messages` list as the contract says;
 // the core renders it, and when the rendered transcript is larger than one request it sends it in

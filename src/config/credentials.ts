@@ -1,4 +1,5 @@
-// Credentials never belong in argv or JSON settings (seed 000). These shapes catch the common ones.
+// Credentials never belong in argv or JSON settings: argv is visible to every process and settings get
+// shared. These shapes catch the common ones.
 import { UserError } from "../contract/errors.ts";
 
 const KEY_SHAPES: RegExp[] = [

@@ -7,6 +7,8 @@ import {
   BudgetFile as BudgetSchema,
   type ConfigFile,
   ConfigFile as ConfigSchema,
+  DEFAULT_REARM_RATIO,
+  DEFAULT_TRIGGER_RATIO,
   type PluginsFile,
   PluginsFile as PluginsSchema,
 } from "../contract/config.ts";
@@ -106,8 +108,8 @@ export function loadBindingsFile(dir: string): BindingsFile {
 export function loadBudgetFile(dir: string): BudgetFile {
   const file = join(dir, "budget.json");
   const budget = parseWith(file, BudgetSchema, readJson(file) ?? {});
-  const trigger = budget.trigger_ratio ?? 0.85;
-  const rearm = budget.rearm_ratio ?? 0.7;
+  const trigger = budget.trigger_ratio ?? DEFAULT_TRIGGER_RATIO;
+  const rearm = budget.rearm_ratio ?? DEFAULT_REARM_RATIO;
   if (rearm >= trigger) {
     throw new UserError(
       `${file}: field rearm_ratio: ${rearm} must be below trigger_ratio ${trigger}; lower rearm_ratio`,

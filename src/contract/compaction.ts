@@ -1,4 +1,4 @@
-// The data the core exchanges with budget and compaction workers (seed 000 "Worker contract"). These zod
+// The data the core exchanges with budget and compaction workers. These zod
 // schemas are the single source of truth: the built-in workers, the example replacements and the core's
 // checks all use them. Every object is loose (extra keys allowed) because hook data flows through a
 // pipeline of modules and each must hand back what it received, unrelated fields included.

@@ -1,4 +1,4 @@
-// zod schemas for every file in config_dir (DESIGN §3, seed 000). Types are inferred from them and the
+// zod schemas for every file in config_dir. Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
 import { ModuleName } from "./registry.ts";
@@ -24,6 +24,11 @@ export const ConfigFile = z.strictObject({
   base_url: z.string().url().optional(),
   model: z.string().min(1).optional(),
   models: z.record(z.string().min(1), ModelInfo).optional(),
+  /**
+   * give up on a model stream that sends nothing for this many ms, then retry once (default 300000, as
+   * codex); between 1 s and 1 h
+   */
+  stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
 });
 
 export const PluginsFile = z.strictObject({
@@ -84,7 +89,11 @@ export const AuthFile = z.strictObject({
   responses: z.string().min(1).optional(),
 });
 
-/** Longest compaction prompt (seed 000): a compact.json prompt file and any prompt a hook supplies. */
+/** budget.json defaults: recommend compaction at 85% of the hard limit, re-arm below 70%. */
+export const DEFAULT_TRIGGER_RATIO = 0.85;
+export const DEFAULT_REARM_RATIO = 0.7;
+
+/** Longest compaction prompt: a compact.json prompt file and any prompt a hook supplies. */
 export const MAX_PROMPT_CHARS = 32000;
 
 export type ImagesPolicy = z.infer<typeof ImagesPolicy>;

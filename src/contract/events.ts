@@ -72,7 +72,14 @@ export const AgentEvent = z.discriminatedUnion("type", [
     error: z.string().optional(),
   }),
   z.strictObject({ type: z.literal("compaction_step"), reason: CompactionReason, step: CompactionStage }),
-  z.strictObject({ type: z.literal("retry"), attempt: Count, delay_ms: Count, reason: z.string() }),
+  z.strictObject({
+    type: z.literal("retry"),
+    attempt: Count,
+    delay_ms: Count,
+    reason: z.string(),
+    /** text the failed attempt had streamed is discarded: the reply starts over */
+    discarded: z.boolean().optional(),
+  }),
   z.strictObject({ type: z.literal("notice"), level: z.enum(["info", "warn"]), message: z.string() }),
   z.strictObject({ type: z.literal("error"), kind: z.string(), message: z.string() }),
   z.strictObject({ type: z.literal("done"), text: z.string(), turns: Count, usage: Usage }),

@@ -1,4 +1,4 @@
-// The history contract (DESIGN §7): an OpenAI-chat-like array of messages; history[0] is the system message.
+// The history contract: an OpenAI-chat-like array of messages; history[0] is the system message.
 import { z } from "zod";
 
 export const TextPart = z.strictObject({ type: z.literal("text"), text: z.string() });

@@ -1,4 +1,4 @@
-// The manifest (DESIGN §5): per hook event and per tool, the owning module and the binding that runs it.
+// The manifest: per hook event and per tool, the owning module and the binding that runs it.
 import { z } from "zod";
 import { PROTOCOL_VERSION, ToolDecl } from "./protocol.ts";
 import { ModuleName } from "./registry.ts";

@@ -1,4 +1,4 @@
-// The worker protocol (DESIGN §6, seed 000 "Worker contract"): NDJSON over stdio, one JSON object per line.
+// The worker protocol: NDJSON over stdio, one JSON object per line.
 import { z } from "zod";
 import { Content } from "./history.ts";
 

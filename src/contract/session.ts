@@ -1,4 +1,4 @@
-// The files of a session directory (DESIGN §9), as zod schemas: meta.json and the lines of events.jsonl.
+// The files of a session directory, as zod schemas: meta.json and the lines of events.jsonl.
 import { z } from "zod";
 import { CompactionRecord } from "./compaction.ts";
 import { History, Message } from "./history.ts";

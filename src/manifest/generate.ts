@@ -1,4 +1,4 @@
-// Manifest generation: profile + plugins.json + bindings.json → manifest (DESIGN §5, seed 000).
+// Manifest generation: profile + plugins.json + bindings.json → manifest (which module serves each hook and tool).
 
 import type { BindingsFile, PluginsFile } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";

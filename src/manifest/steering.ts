@@ -1,4 +1,4 @@
-// The console's steering dependency (seed 000): injected whatever the profile — and whatever a loaded
+// The console's steering dependency (the console always needs it): injected whatever the profile — and whatever a loaded
 // manifest lists — with `--queue PATH` appended to its argv. Which worker runs it: the steering module a
 // (hand-written) manifest lists, else the replacement bindings.json binds, else the built-in one. The
 // built-in one joins the process that already serves the other built-in modules (one process less, some

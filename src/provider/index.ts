@@ -4,6 +4,7 @@ import type { ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import { createResponsesProvider } from "./responses.ts";
 import { DEFAULT_RETRY } from "./retry.ts";
@@ -22,6 +23,8 @@ export interface CreateProviderOptions {
   retryBaseMs?: number;
   /** cap on any single wait, retry-after included (default 30000) */
   retryMaxMs?: number;
+  /** give up on an attempt that receives nothing for this long, then retry once (default 300000) */
+  idleTimeoutMs?: number;
   fetch?: typeof fetch;
   headers?: Record<string, string>;
   /**
@@ -52,6 +55,7 @@ export function createProvider(opts: CreateProviderOptions): Provider {
       baseMs: opts.retryBaseMs ?? DEFAULT_RETRY.baseMs,
       maxDelayMs: opts.retryMaxMs ?? DEFAULT_RETRY.maxDelayMs,
     },
+    idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     fetch: opts.fetch ?? globalThis.fetch,
     headers: opts.headers ?? {},
     ...(opts.baseUrl !== undefined ? { baseUrl: opts.baseUrl } : {}),

@@ -87,10 +87,12 @@ export class SseParser {
 /**
  * The events of a response body, in order. Aborting `signal` cancels the body promptly (some runtimes do
  * not interrupt a pending read on their own) and the iteration then throws the signal's reason.
+ * `onBytes` hears of every chunk, keep-alive comments included (the idle watchdog's heartbeat).
  */
 export async function* readSse(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
+  onBytes?: () => void,
 ): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const parser = new SseParser();
@@ -111,6 +113,7 @@ export async function* readSse(
       // Cancelling the reader also ends the stream normally; an abort must still surface as an error.
       if (signal?.aborted) throw signal.reason ?? new DOMException("aborted", "AbortError");
       if (done) break;
+      onBytes?.();
       for (const ev of parser.push(value)) yield ev;
     }
     for (const ev of parser.end()) yield ev;

@@ -1,9 +1,12 @@
 // One streamed model request over HTTP: POST, check the status, read the SSE body through a wire-format
 // decoder, and retry transient failures — but only while nothing has been shown to the caller yet, so a
 // retry can never duplicate text or tool calls that were already streamed.
+
 import type { History } from "../contract/history.ts";
+import { readCappedBody } from "../contract/lib/read-capped.ts";
 import { NO_KEY } from "./credentials.ts";
 import { type CallSite, cancelledError, httpError, networkError, redact, streamError } from "./errors.ts";
+import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, idleError, watchIdle } from "./idle.ts";
 import { backoffDelay, type RetryPolicy, sleep } from "./retry.ts";
 import { readSse, type SseEvent } from "./sse.ts";
 import { type ModelRequest, type ModelResponse, ProviderError, type StreamEvent } from "./types.ts";
@@ -13,6 +16,8 @@ export interface ProviderSettings {
   apiKey: string;
   baseUrl?: string;
   retry: RetryPolicy;
+  /** give up on an attempt that receives nothing for this long (retried once) */
+  idleTimeoutMs: number;
   fetch: typeof fetch;
   /** extra headers for every request (e.g. OpenRouter's HTTP-Referer) */
   headers: Record<string, string>;
@@ -38,6 +43,8 @@ export interface StreamCall<T = ModelResponse> {
   body: unknown;
   fetch: typeof fetch;
   retry: RetryPolicy;
+  /** default DEFAULT_STREAM_IDLE_TIMEOUT_MS */
+  idleTimeoutMs?: number;
   signal?: AbortSignal;
   onEvent?: (ev: StreamEvent) => void;
   /** a fresh decoder per attempt */
@@ -93,6 +100,7 @@ export function streamModelRequest<T>(
     body,
     fetch: settings.fetch,
     retry: settings.retry,
+    idleTimeoutMs: settings.idleTimeoutMs,
     ...(req.signal ? { signal: req.signal } : {}),
     ...(onEvent ? { onEvent } : {}),
     decoder: (emit) => new Decoder(site, req.messages, emit),
@@ -104,13 +112,21 @@ class CallbackFailure {
   constructor(readonly error: unknown) {}
 }
 
+/**
+ * Nothing is committed until a reply is complete, so a transient failure is retried even after text was
+ * streamed (the retry event says the partial text is discarded). A stalled stream is retried once, whatever
+ * the retry policy says of other failures; the final error carries the partial text of the last attempt.
+ */
 export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): Promise<T> {
   const { site, signal, retry } = call;
+  const idleMs = call.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   const payload = JSON.stringify(call.body);
-  for (let attempt = 0; ; attempt++) {
-    let emitted = false;
+  let retries = 0;
+  let idleRetried = false;
+  for (let attempt = 1; ; attempt++) {
+    let partial = "";
     const emit = (ev: StreamEvent) => {
-      emitted = true;
+      if (ev.type === "text_delta") partial += ev.text;
       try {
         call.onEvent?.(ev);
       } catch (err) {
@@ -118,14 +134,31 @@ export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): P
       }
     };
     try {
-      return await once(call, payload, emit);
+      return await once(call, payload, emit, idleMs);
     } catch (caught) {
       if (caught instanceof CallbackFailure) throw caught.error;
-      if (signal?.aborted) throw cancelledError(site);
-      const err = caught instanceof ProviderError ? caught : networkError(site, caught, "during the request");
-      if (!err.retryable || emitted || attempt >= retry.maxRetries) throw err;
-      const delay = backoffDelay(attempt + 1, retry, err.retryAfterMs);
-      call.onEvent?.({ type: "retry", attempt: attempt + 1, delay_ms: delay, reason: err.message });
+      const err = signal?.aborted
+        ? cancelledError(site)
+        : caught instanceof ProviderError
+          ? caught
+          : networkError(site, caught, "during the request");
+      err.partialText = partial;
+      if (err.kind === "cancelled") throw err;
+      if (err.idle) {
+        if (idleRetried) throw withNote(err, "; gave up after one retry", partial);
+        idleRetried = true;
+      } else {
+        if (!err.retryable || retries >= retry.maxRetries) throw err;
+        retries++;
+      }
+      const delay = err.idle ? 0 : backoffDelay(retries, retry, err.retryAfterMs);
+      call.onEvent?.({
+        type: "retry",
+        attempt,
+        delay_ms: delay,
+        reason: err.message,
+        ...(partial !== "" ? { discarded: true } : {}),
+      });
       try {
         await sleep(delay, signal);
       } catch {
@@ -135,44 +168,68 @@ export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): P
   }
 }
 
-async function once<T>(call: StreamCall<T>, payload: string, emit: (ev: StreamEvent) => void): Promise<T> {
+function withNote(err: ProviderError, note: string, partial: string): ProviderError {
+  const out = new ProviderError(err.kind, `${err.message}${note}`, err.status, {
+    retryable: false,
+    idle: err.idle,
+  });
+  out.partialText = partial;
+  return out;
+}
+
+async function once<T>(
+  call: StreamCall<T>,
+  payload: string,
+  emit: (ev: StreamEvent) => void,
+  idleMs: number,
+): Promise<T> {
   const { site, signal } = call;
-  let res: Response;
+  const idle = watchIdle(idleMs, signal);
+  // Why an attempt ended early: the user, the idle watchdog, or the network.
+  const failure = (err: unknown, during: string) => {
+    if (signal?.aborted) return cancelledError(site);
+    if (idle.fired) return idleError(site, idleMs);
+    if (err instanceof ProviderError || err instanceof CallbackFailure) return err;
+    return networkError(site, err, during);
+  };
   try {
-    res = await call.fetch(call.url, {
-      method: "POST",
-      headers: call.headers,
-      body: payload,
-      ...(signal ? { signal } : {}),
-    });
-  } catch (err) {
-    if (signal?.aborted) throw cancelledError(site);
-    throw networkError(site, err, `connecting to ${redact(call.url)}`);
-  }
-  if (!res.ok) {
-    const text = await readCapped(res, ERROR_BODY_MAX_BYTES);
-    throw httpError(site, res.status, text, res.headers);
-  }
-  const type = res.headers.get("content-type") ?? "";
-  if (type.includes("application/json")) {
-    // A server or proxy that ignored `stream: true`, or a 200 that carries an error object.
-    const text = await readCapped(res, ERROR_BODY_MAX_BYTES);
-    const err = streamError(site, text);
-    throw new ProviderError(err.kind, err.message, res.status, { retryable: false });
-  }
-  if (!res.body) throw networkError(site, "empty response body", "reading the reply");
-  const decoder = call.decoder(emit);
-  try {
-    for await (const ev of readSse(res.body, signal)) {
-      decoder.event(ev);
-      if (decoder.done) break;
+    let res: Response;
+    try {
+      res = await call.fetch(call.url, {
+        method: "POST",
+        headers: call.headers,
+        body: payload,
+        signal: idle.signal,
+      });
+    } catch (err) {
+      throw failure(err, `connecting to ${redact(call.url)}`);
     }
-  } catch (err) {
-    if (signal?.aborted) throw cancelledError(site);
-    if (err instanceof ProviderError || err instanceof CallbackFailure) throw err;
-    throw networkError(site, err, "reading the reply stream");
+    idle.touch();
+    if (!res.ok) {
+      const text = await readCapped(res, ERROR_BODY_MAX_BYTES);
+      throw httpError(site, res.status, text, res.headers);
+    }
+    const type = res.headers.get("content-type") ?? "";
+    if (type.includes("application/json")) {
+      // A server or proxy that ignored `stream: true`, or a 200 that carries an error object.
+      const text = await readCapped(res, ERROR_BODY_MAX_BYTES);
+      const err = streamError(site, text);
+      throw new ProviderError(err.kind, err.message, res.status, { retryable: false });
+    }
+    if (!res.body) throw networkError(site, "empty response body", "reading the reply");
+    const decoder = call.decoder(emit);
+    try {
+      for await (const ev of readSse(res.body, idle.signal, idle.touch)) {
+        decoder.event(ev);
+        if (decoder.done) break;
+      }
+    } catch (err) {
+      throw failure(err, "reading the reply stream");
+    }
+    return decoder.finish();
+  } finally {
+    idle.stop();
   }
-  return decoder.finish();
 }
 
 /** A stream payload the decoder cannot use, quoted (shortened, the key scrubbed) after `what` is wrong. */
@@ -203,31 +260,8 @@ export function truncatedError(site: CallSite): ProviderError {
 /** An error body is for a message, not for keeping: a server (or proxy) may send megabytes of HTML. */
 const ERROR_BODY_MAX_BYTES = 64 * 1024;
 
-/** At most `max` bytes of the body, as text; the rest is not read (the connection is cancelled). */
+/** At most `max` bytes of the body, as text; the rest is not read. A body that breaks off still leaves the
+ * status (and what arrived) to report. */
 export async function readCapped(res: Response, max: number): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    while (size < max) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      parts.push(value);
-      size += value.length;
-    }
-  } catch {
-    // A body that breaks off still leaves the status to report.
-  } finally {
-    reader.cancel().catch(() => {});
-  }
-  const all = new Uint8Array(Math.min(size, max));
-  let off = 0;
-  for (const p of parts) {
-    const take = Math.min(p.length, all.length - off);
-    all.set(p.subarray(0, take), off);
-    off += take;
-    if (off >= all.length) break;
-  }
-  return new TextDecoder().decode(all);
+  return new TextDecoder().decode((await readCappedBody(res, max, true)).bytes);
 }

@@ -21,7 +21,14 @@ export type StreamEvent =
   | { type: "text_delta"; text: string }
   | { type: "tool_call"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; arguments: string }
-  | { type: "retry"; attempt: number; delay_ms: number; reason: string };
+  | {
+      type: "retry";
+      attempt: number;
+      delay_ms: number;
+      reason: string;
+      /** the failed attempt had already streamed text; it is discarded and the reply starts over */
+      discarded?: boolean;
+    };
 
 export interface ModelResponse {
   /** the assistant message, tool calls paired with ids */
@@ -48,6 +55,8 @@ export interface ProviderErrorOptions {
   retryAfterMs?: number;
   /** override the kind's default (e.g. a 429 for an exhausted quota will not clear by waiting) */
   retryable?: boolean;
+  /** the stream went silent for the idle timeout (retried once, not like other network errors) */
+  idle?: boolean;
 }
 
 /** A provider failure, classified so the agent can react (overflow → compaction recovery). */
@@ -55,6 +64,12 @@ export class ProviderError extends Error {
   /** whether sending the same request again may succeed */
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
+  readonly idle: boolean;
+  /**
+   * Text the failed (or cancelled) attempt had streamed before it ended: never committed by the transport,
+   * kept by the agent so what the user saw is not lost.
+   */
+  partialText = "";
   constructor(
     readonly kind: ProviderErrorKind,
     message: string,
@@ -64,6 +79,7 @@ export class ProviderError extends Error {
     super(message);
     this.name = "ProviderError";
     this.retryable = options.retryable ?? TRANSIENT_KINDS.has(kind);
+    this.idle = options.idle ?? false;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }

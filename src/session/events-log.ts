@@ -42,6 +42,44 @@ export class EventsLog {
     return parseEventLines(this.lines());
   }
 
+  /**
+   * The last lines of the file, read backwards in blocks until they hold `wholeStates` lines that start
+   * a whole-history event (`base` or `compaction`), or the file's start: opening a long session reads
+   * its last epochs, not its whole history of compactions. `whole` says whether that reached the start.
+   */
+  tailLines(wholeStates: number): { lines: string[]; whole: boolean } {
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return { lines: [], whole: true };
+      throw err;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      const blocks: Buffer[] = [];
+      let pos = size;
+      let found = 0;
+      while (pos > 0 && found < wholeStates) {
+        const len = Math.min(TAIL_BLOCK, pos);
+        pos -= len;
+        const b = Buffer.allocUnsafe(len);
+        readSync(fd, b, 0, len, pos);
+        // Count the line starts that begin in this block (their prefix may run into the next one).
+        const next = blocks[0]?.subarray(0, 128) ?? Buffer.alloc(0);
+        found += countWholeStateStarts(Buffer.concat([b, next]), len);
+        blocks.unshift(b);
+      }
+      const text = Buffer.concat(blocks).toString("utf8");
+      const lines = text.split("\n");
+      // Not at the file's start: the first line is only the end of one; drop it.
+      if (pos > 0) lines.shift();
+      return { lines, whole: pos === 0 };
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   /** The raw lines of the file (none when it does not exist). */
   lines(): string[] {
     try {
@@ -51,6 +89,16 @@ export class EventsLog {
       throw err;
     }
   }
+}
+
+const TAIL_BLOCK = 1 << 20;
+const WHOLE_STATE_START = /\n\{"ts":"[^"\n]*","type":"(compaction|base)"/g;
+
+/** Lines starting a base or compaction event whose newline lies before `limit` (bytes, as latin1). */
+function countWholeStateStarts(bytes: Buffer, limit: number): number {
+  let n = 0;
+  for (const m of bytes.toString("latin1").matchAll(WHOLE_STATE_START)) if (m.index < limit) n++;
+  return n;
 }
 
 /** The well-formed events among `lines`, and how many non-blank lines were not. */

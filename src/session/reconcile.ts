@@ -25,7 +25,7 @@ export interface Reconciled {
   history: History;
   /** checkpoint: history.json was current; log: rebuilt or brought up to date from the log; edited: history.json wins */
   source: "checkpoint" | "log" | "edited";
-  /** compaction events in the log */
+  /** compaction events in `lines` */
   compactions: number;
 }
 

@@ -1,4 +1,4 @@
-// One saved session (DESIGN §9): I_DATA_DIR/<id>/ with history.json (the current checkpoint),
+// One saved session: I_DATA_DIR/<id>/ with history.json (the current checkpoint),
 // .precompact.json (the history before the latest compaction), events.jsonl (append-only log of every
 // message and compaction) and meta.json.
 //
@@ -173,7 +173,10 @@ export class Session {
     const s = new Session(dir, meta, []);
     removeStaleTemps(dir);
     const logStat = statOrUndefined(s.events.path);
-    const r = reconcile(s.events.lines(), onDisk, {
+    // A crash leaves history.json at most one append behind, and an append holds at most one
+    // whole-history event: the last two such events (and what follows) are all reconcile needs.
+    const tail = s.events.tailLines(2);
+    const r = reconcile(tail.lines, onDisk, {
       ...(statBefore ? { history: statBefore.mtimeMs } : {}),
       ...(logStat ? { log: logStat.mtimeMs } : {}),
     });
@@ -191,9 +194,11 @@ export class Session {
     }
     s.logged = history;
     s.needsBase = r.source === "edited" && history.length > 0;
-    if (loaded.rebuilt || meta.messages !== history.length || meta.compactions !== r.compactions) {
+    // The compaction count is exact only when the whole log was read; otherwise meta.json's stands.
+    const compactions = tail.whole ? r.compactions : meta.compactions;
+    if (loaded.rebuilt || meta.messages !== history.length || meta.compactions !== compactions) {
       meta.messages = history.length;
-      meta.compactions = r.compactions;
+      meta.compactions = compactions;
       s.writeMeta();
     }
     return s;

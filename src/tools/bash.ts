@@ -6,10 +6,11 @@ import { delimiter, join } from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
 import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
+import { commandPrefix } from "./approvals.ts";
 import { runInProcessGroup } from "./run-process.ts";
 import { sandboxed } from "./sandbox.ts";
 import { ToolError } from "./tool-error.ts";
-import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
+import type { CoreTool, ToolResult } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -59,16 +60,9 @@ export function commandEnv(base: NodeJS.ProcessEnv = process.env): NodeJS.Proces
   return env;
 }
 
-/** Undefined when the policy lets `command` run, else why it may not (a message for the model). */
-async function refusal(command: string, ctx: ToolContext): Promise<string | undefined> {
-  if (ctx.approve === "all") return undefined;
-  if (ctx.approve === "none") {
-    return "refused by policy: the approval policy (--approve none) does not allow running commands, so it was not run; do not retry it — continue without it or tell the user what you need";
-  }
-  if (!ctx.ask)
-    return "refused: this command needs the user's approval, but no one can be asked here; it was not run";
-  if (await ctx.ask(command)) return undefined;
-  return "refused: the user declined to run this command, so it was not run; do not retry it — ask the user how to proceed";
+function prefixOf(command: string): { prefix?: string } {
+  const prefix = commandPrefix(command);
+  return prefix ? { prefix } : {};
 }
 
 export const bashTool: CoreTool<typeof BashInput> = {
@@ -76,7 +70,10 @@ export const bashTool: CoreTool<typeof BashInput> = {
   description: `Run a shell command in the workspace directory (non-interactive: no stdin). Output is stdout and stderr together, capped at ${formatBytes(BASH_HEAD_BYTES + BASH_TAIL_BYTES)} (head and tail kept). The exit code is reported. Timeout ${BASH_DEFAULT_TIMEOUT_S} s by default (max ${BASH_MAX_TIMEOUT_S} s).`,
   input: BashInput,
   async run(args, ctx): Promise<ToolResult> {
-    const refused = await refusal(args.command, ctx);
+    const refused = await ctx.approvals.check(
+      { tool: "bash", summary: args.command, ...prefixOf(args.command) },
+      args.command,
+    );
     if (refused) return { content: refused, is_error: true };
     const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
     const report = ctx.report;

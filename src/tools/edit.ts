@@ -4,7 +4,7 @@ import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
 import { writeConfined } from "./confined-fs.ts";
-import { diffFiles } from "./diff.ts";
+import { diffFiles, type FileDiff } from "./diff.ts";
 import { notFoundHint } from "./edit-hint.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
@@ -77,6 +77,10 @@ function listLines(lines: number[]): string {
   return lines.length > 10 ? `${shown}, …` : shown;
 }
 
+function countLines(s: string): number {
+  return s === "" ? 0 : s.split("\n").length;
+}
+
 export const editTool: CoreTool<typeof EditInput> = {
   name: "edit",
   description:
@@ -113,9 +117,21 @@ export const editTool: CoreTool<typeof EditInput> = {
       prev = i + oldText.length;
     }
     out += text.slice(prev);
-    writeConfined(real, out, mode, confine, shown);
-    ctx.report?.({ kind: "diff", path: shown, diff: diffFiles(text, out) });
     const n = at.length;
+    // Asked only once the edit is known to apply: the user approves a change that will happen as shown.
+    let diff: FileDiff | undefined;
+    const change = () => {
+      diff ??= diffFiles(text, out);
+      return diff;
+    };
+    const refused = await ctx.approvals.check({
+      tool: "edit",
+      summary: `${shown}: replace ${n} occurrence${n === 1 ? "" : "s"} at line${n === 1 ? "" : "s"} ${listLines(lines)} (${countLines(args.old_text)} → ${countLines(args.new_text)} lines)`,
+      diff: () => ({ path: shown, diff: change() }),
+    });
+    if (refused) throw new ToolError(refused);
+    writeConfined(real, out, mode, confine, shown);
+    if (ctx.report) ctx.report({ kind: "diff", path: shown, diff: change() });
     return {
       content: `Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"} (line${n === 1 ? "" : "s"} ${listLines(lines)})`,
       is_error: false,

@@ -1,18 +1,18 @@
 // Core tools: mandatory, not replaceable. Declared with zod like module tools; run in the core process.
 import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
+import type { Approvals } from "./approvals.ts";
 import type { FileDiff } from "./diff.ts";
 import type { SandboxSpec } from "./sandbox.ts";
 
-export type ApprovalPolicy = "all" | "ask" | "none";
+export type { ApprovalPolicy } from "./approvals.ts";
 
 export interface ToolContext {
   /** absolute, real path of the workspace */
   workspace: string;
   signal?: AbortSignal;
-  /** bash policy: all runs, none refuses, ask calls `ask` */
-  approve: ApprovalPolicy;
-  ask?: (question: string) => Promise<boolean>;
+  /** who allows bash, write and edit: the policy and what the user already allowed this session */
+  approvals: Approvals;
   /** the user allowed file tools outside the workspace */
   allowOutside?: boolean;
   /** run bash commands in this sandbox (`--sandbox`) */

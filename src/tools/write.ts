@@ -66,7 +66,23 @@ export const writeTool: CoreTool<typeof WriteInput> = {
   async run(args, ctx) {
     const { real, shown, confine } = toolPath(ctx, args.path);
     const mode = existingFileMode(real, shown);
-    const before = ctx.report && mode !== undefined ? previousText(real, shown, confine) : "";
+    // The old text, read once and only when a diff is wanted (by the approval question or the display).
+    let prior: { text: string | undefined } | undefined;
+    const readBefore = () => {
+      prior ??= { text: mode !== undefined ? previousText(real, shown, confine) : "" };
+      return prior.text;
+    };
+    const lineCount = countLines(args.content);
+    const refused = await ctx.approvals.check({
+      tool: "write",
+      summary: `${mode === undefined ? "create" : "overwrite"} ${shown} (${lineCount} line${lineCount === 1 ? "" : "s"})`,
+      diff: () => {
+        const b = readBefore();
+        return b === undefined ? undefined : { path: shown, diff: diffFiles(b, args.content) };
+      },
+    });
+    if (refused) throw new ToolError(refused);
+    const before = ctx.report ? readBefore() : undefined;
     try {
       writeConfined(real, args.content, mode ?? 0o644, confine, shown);
     } catch (err) {

@@ -1,27 +1,12 @@
 // The handshake check: a worker must declare exactly the hooks and tools of the module it replaces (names and
-// schemas are public, DESIGN §4), so a replacement cannot silently drop or reshape part of an interface.
+// schemas are public), so a replacement cannot silently drop or reshape part of an interface.
 
+import { jsonEqual } from "../contract/lib/json-equal.ts";
 import type { HelloReplyData, ToolDecl } from "../contract/protocol.ts";
 import { MODULES, type ModuleName, moduleToolDecls, toolDecl } from "../contract/registry.ts";
 
-/** Any module may additionally ask to be notified after each checkpoint (DESIGN §4). */
+/** Any module may additionally ask to be notified after each checkpoint. */
 export const OPTIONAL_HOOKS: readonly string[] = ["checkpoint"];
-
-/** Structural equality of JSON values; object key order does not matter. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((v, i) => jsonEqual(v, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const keys = Object.keys(ao);
-  if (keys.length !== Object.keys(bo).length) return false;
-  return keys.every((k) => Object.hasOwn(bo, k) && jsonEqual(ao[k], bo[k]));
-}
 
 function list(names: Iterable<string>): string {
   return [...names].map((n) => `"${n}"`).join(", ");

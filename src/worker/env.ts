@@ -1,5 +1,5 @@
 // A worker's environment is built from an allow-list, never inherited: workers are trusted programs, but the
-// core owns every credential (API keys, tokens) and none of them may leak into a worker (DESIGN §6).
+// core owns every credential (API keys, tokens) and none of them may leak into a worker.
 import { dataDir } from "../config/paths.ts";
 
 /** Variables copied from the parent when present. Anything else — credentials included — is dropped. */

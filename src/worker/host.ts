@@ -3,7 +3,8 @@
 // request's `module` field says which one an event is for), a bound module always runs alone. There is no
 // fallback: a failed worker fails the request, and the next request starts a fresh process.
 import { join, resolve } from "node:path";
-import { UserError } from "../contract/errors.ts";
+import { describeIssue, UserError } from "../contract/errors.ts";
+import { HOOKS, type HookReply } from "../contract/hooks.ts";
 import type { Manifest, ManifestModule } from "../contract/manifest.ts";
 import {
   DEFAULT_DEADLINE_MS,
@@ -11,7 +12,7 @@ import {
   type HookEvent,
   PROTOCOL_VERSION,
   type ToolDecl,
-  ToolResult,
+  type ToolResult,
 } from "../contract/protocol.ts";
 import { MODULES, type ModuleName } from "../contract/registry.ts";
 import { declarationDifference } from "./declarations.ts";
@@ -133,15 +134,17 @@ export class WorkerHost implements HookRunner {
     return event === "checkpoint" && this.checkpointModules.size > 0;
   }
 
-  async runHook(event: HookEvent, data: HookData, opts?: HookOptions): Promise<HookData> {
+  async runHook<E extends HookEvent>(event: E, data: HookData, opts?: HookOptions): Promise<HookReply<E>> {
     let current = data;
     for (const module of this.hookModules(event)) {
       const next = await this.send(module, event, current);
-      const problem = lostField(current, next) ?? opts?.afterEach?.(module, next, current);
+      const problem =
+        lostField(current, next) ?? replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
       current = next;
     }
-    return current;
+    // Every module's reply has passed HOOKS[event].reply, so the last one is that shape.
+    return current as HookReply<E>;
   }
 
   async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
@@ -285,9 +288,7 @@ export class WorkerHost implements HookRunner {
 function checkHello(module: ModuleName, data: Data) {
   const parsed = HelloReplyData.safeParse(data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
-    return { reason: "handshake" as const, detail: `invalid hello reply (${where}${issue?.message})` };
+    return { reason: "handshake" as const, detail: describeIssue("invalid hello reply", parsed.error) };
   }
   const diff = declarationDifference(module, parsed.data);
   return diff
@@ -308,12 +309,19 @@ export function lostField(sent: Data, reply: Data): string | undefined {
   return undefined;
 }
 
+/**
+ * Why one module's reply is not the hook's reply shape, or undefined. Checked once, here, for every module
+ * of the pipeline, so the module at fault is the one named and callers get typed data.
+ */
+function replyProblem(event: HookEvent, reply: Data): string | undefined {
+  const parsed = HOOKS[event].reply.safeParse(reply);
+  return parsed.success ? undefined : describeIssue("invalid reply", parsed.error);
+}
+
 const checkToolReply: ReplyCheck = (data) => {
-  const parsed = ToolResult.safeParse(data.result);
+  const parsed = HOOKS.tool.reply.safeParse(data);
   if (parsed.success) return undefined;
-  const issue = parsed.error.issues[0];
-  const where = issue?.path.length ? ` at result.${issue.path.join(".")}` : " at result";
-  return { reason: "malformed", detail: `sent an invalid tool result (${issue?.message}${where})` };
+  return { reason: "malformed", detail: describeIssue("sent an invalid tool result", parsed.error) };
 };
 
 /** A start failure, told from the point of view of the request that was waiting for it. */

@@ -4,6 +4,7 @@
 import { closeSync, mkdirSync, openSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { writeAll } from "../contract/lib/write-all.ts";
+import { sanitizeLine } from "../terminal/sanitize.ts";
 
 export const MAX_LOG_BYTES = 1024 * 1024;
 
@@ -47,6 +48,7 @@ export class LogSink {
    * The last line the worker itself wrote, trimmed, or "" when it wrote nothing. A runtime that dies of
    * an uncaught error ends with its own banner ("Bun v1.4.5 (Linux x64)") after the stack: those lines
    * are skipped, so the message is the worker's ("error: Unknown option --compact"), not the runtime's.
+   * It goes into error messages (terminal, --json, logs): sanitised here, so no control reaches them raw.
    */
   lastLine(): string {
     const lines = this.tailText.split("\n").map((l) => l.trim());
@@ -54,8 +56,8 @@ export class LogSink {
     for (let i = lines.length - 1; i >= 0; i--) {
       const l = lines[i] as string;
       if (!l || RUNTIME_BANNER.test(l)) continue;
-      if (!STACK_FRAME.test(l)) return l.slice(0, 300);
-      fallback ||= l.slice(0, 300);
+      if (!STACK_FRAME.test(l)) return sanitizeLine(l.slice(0, 300));
+      fallback ||= sanitizeLine(l.slice(0, 300));
     }
     return fallback;
   }

@@ -1,9 +1,11 @@
 // One running worker executable: spawn, NDJSON framing, requests matched by id under a deadline, and
 // eviction. Any protocol fault kills the process (SIGKILL), waits until it is reaped, then rejects every
 // request in flight with a WorkerError. Nothing is ever re-sent: the host spawns a fresh process for the
-// *next* request, so a half-done side effect in a worker cannot happen twice (DESIGN §6, seed 000).
+// *next* request, so a half-done side effect in a worker cannot happen twice.
+
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
+import { describeIssue } from "../contract/errors.ts";
 import { LineDecoder } from "../contract/lib/framing.ts";
 import { MAX_LINE_BYTES, Reply } from "../contract/protocol.ts";
 import { killGroup, trackGroup, untrackGroup } from "../runtime/process-group.ts";
@@ -280,9 +282,7 @@ export class WorkerProcess {
     const rawId = (msg as { id?: unknown } | null)?.id;
     const knownId = typeof rawId === "number" && this.pending.has(rawId) ? rawId : undefined;
     if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue?.path.length ? ` at ${issue.path.join(".")}` : "";
-      this.fail("malformed", `sent an invalid reply (${issue?.message ?? "invalid"}${where})`, knownId);
+      this.fail("malformed", describeIssue("sent an invalid reply", parsed.error), knownId);
       return;
     }
     const reply = parsed.data;

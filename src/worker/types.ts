@@ -1,4 +1,5 @@
 // What the agent core needs from the worker runtime. The WorkerHost implements it.
+import type { HookReply } from "../contract/hooks.ts";
 import type { HookEvent, ToolDecl, ToolResult } from "../contract/protocol.ts";
 
 export type HookData = Record<string, unknown>;
@@ -14,8 +15,11 @@ export interface HookOptions {
 export interface HookRunner {
   /** true when at least one module in the manifest declares this event */
   hasHook(event: HookEvent): boolean;
-  /** run every module declaring `event`, in manifest order, each getting the previous one's data */
-  runHook(event: HookEvent, data: HookData, opts?: HookOptions): Promise<HookData>;
+  /**
+   * Run every module declaring `event`, in manifest order, each getting the previous one's data. Each reply
+   * is checked against the hook's reply schema (HOOKS[event].reply), so the result is typed.
+   */
+  runHook<E extends HookEvent>(event: E, data: HookData, opts?: HookOptions): Promise<HookReply<E>>;
   /** call a module tool through the worker that owns it */
   callTool(name: string, args: unknown, callId: string): Promise<ToolResult>;
   /** module tools, for the model, beside the core tools */

@@ -1,8 +1,10 @@
 // The agent under failure: 429 then success, a 401, cancellation with Ctrl-C, kill -9 mid-session then
 // resume, and bad input (malformed session, unknown model, missing key) — one clear line each.
+
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { INTERRUPTED_MARKER } from "../../src/agent/interrupt.ts";
 import { History } from "../../src/contract/history.ts";
 import { validateHistory } from "../../src/contract/lib/validate-history.ts";
 import { runCliAsync, savedSessionIds } from "../helpers/cli.ts";
@@ -80,10 +82,17 @@ describe("interruption", () => {
     const id = onlySession(rig);
     const h = savedHistory(rig, id);
     expect(validateHistory(h)).toBeUndefined();
-    expect(h.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
+    // the partial reply the user saw is kept, marked, and followed by the interrupted marker
+    expect(h.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "assistant", "user"]);
+    expect(String(h[4]?.content)).toStartWith("this r");
+    expect(String(h[4]?.content)).toContain("[reply cut off here: the user interrupted it]");
+    expect(h[5]).toMatchObject({ role: "user", content: INTERRUPTED_MARKER, meta: { interrupted: true } });
     const again = await rig.run(["-p", "go on", "-r", id]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe("resumed fine\n");
+    // the model sees the marker before the new message
+    const sent = JSON.stringify(rig.mock.requests.at(-1)?.body);
+    expect(sent.indexOf("interrupted by the user")).toBeLessThan(sent.indexOf("go on"));
   });
 
   test("kill -9 mid-session, then resume: nothing completed is lost", async () => {

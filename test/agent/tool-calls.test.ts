@@ -3,6 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { MODULE_OUTPUT_MAX_CHARS, runToolBatch } from "../../src/agent/tool-calls.ts";
 import type { AgentEvent } from "../../src/contract/events.ts";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { manifestOf, misbehaving, TempDirs } from "../worker/helpers.ts";
 
@@ -23,7 +24,7 @@ describe("module tool results", () => {
     const [msg] = await runToolBatch([{ id: "c1", name: "grep", arguments: '{"pattern":"x"}' }], {
       hooks: host,
       coreNames: new Set(),
-      ctx: { workspace: dir, approve: "none" },
+      ctx: { workspace: dir, approvals: new Approvals({ policy: "none" }) },
       emit: (ev) => events.push(ev),
     });
     expect(msg?.role).toBe("tool");
@@ -35,5 +36,28 @@ describe("module tool results", () => {
     expect(text).toContain("cut from the middle of 200000");
     expect(image).toBe("[image image/png of 6.0 MiB left out: over the 5.0 MiB image limit]");
     expect(msg?.meta).toBeUndefined();
+  });
+});
+
+describe("cancelling a module tool", () => {
+  test("the batch ends at once with a cancelled result; the worker's silence is not waited for", async () => {
+    const dir = temp.make();
+    const manifest = manifestOf(["search"], dir, { search: misbehaving("search", "hang") });
+    const host = new WorkerHost(manifest, { workspace: dir, configDir: dir });
+    hosts.push(host);
+    const abort = new AbortController();
+    const started = Date.now();
+    setTimeout(() => abort.abort(), 300);
+    const [msg] = await runToolBatch([{ id: "c1", name: "grep", arguments: '{"pattern":"x"}' }], {
+      hooks: host,
+      coreNames: new Set(),
+      ctx: { workspace: dir, approvals: new Approvals({ policy: "none" }), signal: abort.signal },
+      emit: () => {},
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(msg).toMatchObject({ role: "tool", tool_call_id: "c1", meta: { is_error: true } });
+    expect(String(msg?.content)).toBe(
+      "cancelled by the user while grep ran; whatever it returns later is discarded",
+    );
   });
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { arch, platform } from "node:os";
 import { join } from "node:path";
 import { wrapperProblem } from "../../scripts/release/npm.ts";
@@ -20,6 +20,24 @@ let dir: string;
 function build(args: string[]): { code: number | null; stdout: string; stderr: string } {
   const r = spawnSync(process.execPath, ["scripts/build.ts", ...args], { cwd: ROOT, encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Pids whose parent is `pid` (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        // The parent pid is the second field after the parenthesised command name.
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
 }
 
 const sha256 = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex");
@@ -194,6 +212,32 @@ describe("npm install -g", () => {
     expect(r.code).toBe(0);
     expect(mock.requests).toHaveLength(1);
   });
+
+  test.skipIf(platform() !== "linux")(
+    "SIGTERM to the launcher reaches i; neither is left running",
+    async () => {
+      const hang = await startMockServer({ script: [{ text: "working on it", hang: true }] });
+      try {
+        const run = startProgram(bin(), ["-p", "hi", "-m", "mock-model", "--base-url", hang.url], {
+          env: dirEnv(dir),
+          cwd: join(dir, "ws"),
+        });
+        for (let i = 0; i < 400 && hang.requests.length === 0; i++) await sleep(50);
+        expect(hang.requests).toHaveLength(1);
+        // i is the launcher's child (or, where Node can exec, the launcher process itself).
+        const launcher = run.child.pid as number;
+        const ids = [launcher, ...childrenOf(launcher)];
+        run.child.kill("SIGTERM");
+        const r = await run.done;
+        expect(r.code).not.toBe(0);
+        await sleep(300);
+        for (const id of ids) expect(existsSync(`/proc/${id}`)).toBe(false);
+      } finally {
+        await hang.close();
+      }
+    },
+    60_000,
+  );
 
   test("without its platform package the launcher says which one is missing", async () => {
     const alone = join(dir, "alone");

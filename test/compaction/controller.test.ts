@@ -5,10 +5,8 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Agent } from "../../src/agent/loop.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { BudgetExceededError, CompactionError } from "../../src/compaction/errors.ts";
-import type { History } from "../../src/contract/history.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { ProviderError } from "../../src/provider/types.ts";
 import type { HookRunner } from "../../src/worker/types.ts";
@@ -16,12 +14,12 @@ import { type MockServer, startMockServer } from "../fixtures/mock-server/index.
 import { MAIN } from "../helpers/cli.ts";
 import { BUN } from "../worker/helpers.ts";
 import {
+  agentFor,
   fixtureRig,
   historyAt,
   lastOf,
   makeRig,
   noProvider,
-  openAiProvider,
   type Rig,
   syntheticHistory,
 } from "./helpers.ts";
@@ -38,26 +36,6 @@ afterEach(async () => {
   rig = undefined;
   mock = undefined;
 });
-
-function agentFor(r: Rig, history: History, url: string): Agent {
-  const provider = openAiProvider(url);
-  return new Agent(
-    {
-      provider,
-      providerName: "openai",
-      model: { name: "test-model", max_output_tokens: WINDOW.maxOutput },
-      hooks: r.host,
-      session: r.session,
-      controller: r.controller({ ...WINDOW, provider }),
-      tools: [],
-      coreToolNames: new Set(),
-      toolContext: { workspace: r.workspace, approve: "none" },
-      emit: (ev) => r.events.push(ev),
-      maxTurns: 4,
-    },
-    history,
-  );
-}
 
 describe("high-watermark hysteresis", () => {
   test("compaction is attempted at 85%, not again until usage fell below 70%", async () => {

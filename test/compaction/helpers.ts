@@ -1,8 +1,9 @@
 // Shared setup for the compaction tests: temp dirs, synthetic sessions with tool batches, a real
 // WorkerHost over generated manifests, the mock model server and a controller wired like the agent's.
-import { expect } from "bun:test";
+import { afterEach, expect } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Agent } from "../../src/agent/loop.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { CompactionError, type CompactionStep } from "../../src/compaction/errors.ts";
 import type { BindingsFile } from "../../src/contract/config.ts";
@@ -14,7 +15,9 @@ import type { ModuleName } from "../../src/contract/registry.ts";
 import { createProvider } from "../../src/provider/index.ts";
 import type { Provider } from "../../src/provider/types.ts";
 import { Session } from "../../src/session/session.ts";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
+import type { MockServer } from "../fixtures/mock-server/index.ts";
 import { BUN, manifestOf, TempDirs } from "../worker/helpers.ts";
 
 export const FIXTURE_COMPACTOR = join(import.meta.dirname, "fixtures", "fixture-compactor.ts");
@@ -159,6 +162,9 @@ export interface RecordLine {
   state: unknown;
   cut: unknown;
   summary?: unknown;
+  /** checkpoint notifications: why and how many messages the checkpoint holds */
+  reason?: unknown;
+  messages?: unknown;
 }
 
 const RECORD_FILE = "record.jsonl";
@@ -225,4 +231,42 @@ export function historyAt(ratio: number, hardLimit: number, turns = 8): History 
   if (target < base) throw new Error(`historyAt: ${ratio} of ${hardLimit} is below the ${base}-token base`);
   h.push({ role: "user", content: "p".repeat((target - base) * 4) });
   return h;
+}
+
+/** The rig and mock server of the current test, closed after each test (assign them in the test). */
+export interface TestResources {
+  rig?: Rig | undefined;
+  mock?: MockServer | undefined;
+}
+
+export function closedAfterEach(): TestResources {
+  const t: TestResources = {};
+  afterEach(async () => {
+    await t.rig?.close();
+    await t.mock?.close();
+    t.rig = undefined;
+    t.mock = undefined;
+  });
+  return t;
+}
+
+/** The real agent loop over a rig: no tools, the mock model at `url`, a 12k window (as the controller tests). */
+export function agentFor(r: Rig, history: History, url: string, maxTurns = 4): Agent {
+  const provider = openAiProvider(url);
+  return new Agent(
+    {
+      provider,
+      providerName: "openai",
+      model: { name: "test-model", max_output_tokens: 2_000 },
+      hooks: r.host,
+      session: r.session,
+      controller: r.controller({ contextWindow: 12_000, maxOutput: 2_000, provider }),
+      tools: [],
+      coreToolNames: new Set(),
+      toolContext: { workspace: r.workspace, approvals: new Approvals({ policy: "none" }) },
+      emit: (ev) => r.events.push(ev),
+      maxTurns,
+    },
+    history,
+  );
 }

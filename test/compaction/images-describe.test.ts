@@ -1,26 +1,19 @@
 // images: "describe" through the whole pipeline: old images go to the summary request as summary_images
 // and come back as text in the summary; none stays in the compacted history. A text-only model falls back
 // to omit and the user is told.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import type { AgentEvent } from "../../src/contract/events.ts";
 import type { History, Message } from "../../src/contract/history.ts";
-import { type MockServer, type RecordedRequest, startMockServer } from "../fixtures/mock-server/index.ts";
-import { makeRig, openAiProvider, type Rig, syntheticHistory, textOf } from "./helpers.ts";
+import { type RecordedRequest, startMockServer } from "../fixtures/mock-server/index.ts";
+import { closedAfterEach, makeRig, openAiProvider, type Rig, syntheticHistory, textOf } from "./helpers.ts";
 
 const PNG =
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
 
-let rig: Rig | undefined;
-let mock: MockServer | undefined;
-afterEach(async () => {
-  await rig?.close();
-  await mock?.close();
-  rig = undefined;
-  mock = undefined;
-});
+const t = closedAfterEach();
 
 /** A session whose early tool result is a screenshot. */
 function historyWithImage(): History {
@@ -62,9 +55,9 @@ function controllerFor(r: Rig, images: "keep" | "omit", events: AgentEvent[], ur
 }
 
 test("describe: the image goes to the summariser and comes back as words in the summary", async () => {
-  rig = makeRig({ modules: ["budget", "compact"] });
-  writeFileSync(join(rig.configDir, "compact.json"), JSON.stringify({ images: "describe" }));
-  mock = await startMockServer({
+  t.rig = makeRig({ modules: ["budget", "compact"] });
+  writeFileSync(join(t.rig.configDir, "compact.json"), JSON.stringify({ images: "describe" }));
+  t.mock = await startMockServer({
     script: (req) => ({
       text:
         imageParts(req) > 0
@@ -73,13 +66,13 @@ test("describe: the image goes to the summariser and comes back as words in the 
     }),
   });
   const history = historyWithImage();
-  rig.session.checkpoint(history);
+  t.rig.session.checkpoint(history);
   const events: AgentEvent[] = [];
-  const out = await controllerFor(rig, "keep", events, mock.url).compactNow(history, []);
+  const out = await controllerFor(t.rig, "keep", events, t.mock.url).compactNow(history, []);
 
-  expect(mock.requests.length).toBe(1);
-  expect(imageParts(mock.requests[0])).toBe(1);
-  const body = JSON.stringify(mock.requests[0]?.body);
+  expect(t.mock.requests.length).toBe(1);
+  expect(imageParts(t.mock.requests[0])).toBe(1);
+  const body = JSON.stringify(t.mock.requests[0]?.body);
   expect(body).toContain("describe it in the summary");
   expect(body).toContain('describe each one under \\"## Images\\"');
   const summary = out[1] as Message;
@@ -90,15 +83,15 @@ test("describe: the image goes to the summariser and comes back as words in the 
 });
 
 test("describe on a text-only model: the images are omitted and the user is told", async () => {
-  rig = makeRig({ modules: ["budget", "compact"] });
-  writeFileSync(join(rig.configDir, "compact.json"), JSON.stringify({ images: "describe" }));
-  mock = await startMockServer({ script: [{ text: "## Goal\nCheck the login page." }] });
+  t.rig = makeRig({ modules: ["budget", "compact"] });
+  writeFileSync(join(t.rig.configDir, "compact.json"), JSON.stringify({ images: "describe" }));
+  t.mock = await startMockServer({ script: [{ text: "## Goal\nCheck the login page." }] });
   const history = historyWithImage();
-  rig.session.checkpoint(history);
+  t.rig.session.checkpoint(history);
   const events: AgentEvent[] = [];
-  const out = await controllerFor(rig, "omit", events, mock.url).compactNow(history, []);
-  expect(imageParts(mock.requests[0])).toBe(0);
-  expect(JSON.stringify(mock.requests[0]?.body)).toContain("omitted");
+  const out = await controllerFor(t.rig, "omit", events, t.mock.url).compactNow(history, []);
+  expect(imageParts(t.mock.requests[0])).toBe(0);
+  expect(JSON.stringify(t.mock.requests[0]?.body)).toContain("omitted");
   const notice = events.find((e) => e.type === "notice" && e.message.includes("text-only"));
   expect(notice).toMatchObject({
     level: "info",

@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/loop.ts";
 import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { coreToolDecls } from "../../src/tools/index.ts";
 import { type MockServer, type MockStep, startMockServer } from "../fixtures/mock-server/index.ts";
 import { makeRig, openAiProvider, type Rig } from "./helpers.ts";
@@ -52,7 +53,7 @@ test("40 tool turns in one prompt, compacted mid-turn, finish within the window"
       controller: r.controller({ ...window, provider }),
       tools,
       coreToolNames: new Set(tools.map((t) => t.name)),
-      toolContext: { workspace: r.workspace, approve: "none" },
+      toolContext: { workspace: r.workspace, approvals: new Approvals({ policy: "none" }) },
       emit: (ev) => r.events.push(ev),
       maxTurns: TOOL_TURNS + 5,
     },

@@ -171,4 +171,14 @@ describe("compact.json rules", () => {
     write("config.json", { provider: "gemini" });
     expect(() => loadConfigFile(dir)).toThrow(/config\.json: field provider/);
   });
+
+  test("config.json stream_idle_timeout_ms must be a whole number of ms between 1 s and 1 h", async () => {
+    const { loadConfigFile } = await import("../../src/config/load.ts");
+    for (const bad of [0, 500, 2.5, "300000", 7_200_000]) {
+      write("config.json", { stream_idle_timeout_ms: bad });
+      expect(() => loadConfigFile(dir)).toThrow(/config\.json: field stream_idle_timeout_ms/);
+    }
+    write("config.json", { stream_idle_timeout_ms: 30_000 });
+    expect(loadConfigFile(dir).stream_idle_timeout_ms).toBe(30_000);
+  });
 });

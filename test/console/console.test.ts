@@ -1,5 +1,5 @@
 // The interactive console driven through a pipe: logo, streamed text, tool calls, context use, /compact,
-// /session, unknown commands, and a saved, resumable session on exit.
+// /status, unknown commands, and a saved, resumable session on exit.
 import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,7 +24,7 @@ test("a console session: first message, tool call, slash commands, exit", async 
     ],
     files: { "notes.txt": "buy milk\n".repeat(400) },
   });
-  const input = "/session\n/bogus\n/compact keep the shopping list\n/exit\n";
+  const input = "/status\n/bogus\n/compact keep the shopping list\n/exit\n";
   const common = [...rig.flags, "--approve", "all"];
   const r = await runCliAsync(
     ["what do my notes say?", ...common],
@@ -95,7 +95,7 @@ test("a line typed while the turn streams is delivered at the end of the turn an
   child.stdin.end("/exit\n");
   const code = await new Promise<number>((r) => child.on("close", (c) => r(c ?? -1)));
   expect(code).toBe(0);
-  expect(out).toContain("(queued: delivered to the model at the next safe point)");
+  expect(out).toContain("(queued for the model at the next safe point: also check the docs)");
   expect(out).toContain("delivered to the model: also check the docs");
   expect(rig.mock.requests).toHaveLength(2);
   const second = JSON.stringify(rig.mock.requests[1]?.body);
@@ -105,3 +105,38 @@ test("a line typed while the turn streams is delivered at the end of the turn an
   const { join } = await import("node:path");
   expect(readdirSync(join(rig.dataDir, "queues"))).toEqual([]);
 });
+
+test("piped stdin with --approve ask: the approval is refused at once with a line on stderr, no hang", async () => {
+  rig = await makeRig({
+    script: [
+      { tool_calls: [{ name: "bash", arguments: { command: "touch ran" } }] },
+      { text: "I could not run it." },
+    ],
+  });
+  const started = Date.now();
+  const r = await runCliAsync(["run ls", ...rig.flags], { ...rig.env, NO_COLOR: "1" }, undefined, "");
+  expect(Date.now() - started).toBeLessThan(20_000);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toBe(
+    "i: refused bash (touch ran): --approve ask needs a terminal to ask on; rerun with --approve all to allow it\n",
+  );
+  expect(r.stdout).toContain("I could not run it.");
+  const { existsSync } = await import("node:fs");
+  expect(existsSync(join(rig.workspace, "ran"))).toBe(false);
+  expect(JSON.stringify(rig.mock.requests[1]?.body)).toContain("there is no terminal to ask on");
+}, 60_000);
+
+test("print mode is read-only by default: write is refused, said on stderr and told to the model", async () => {
+  rig = await makeRig({
+    script: [
+      { tool_calls: [{ name: "write", arguments: { path: "x.txt", content: "x" } }] },
+      { text: "done" },
+    ],
+  });
+  const r = await rig.run(["-p", "write x"]);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    "i: refused write (create x.txt (1 line)): the session is read-only (--approve none)",
+  );
+  expect(JSON.stringify(rig.mock.requests[1]?.body)).toContain("read-only (--approve none)");
+}, 60_000);

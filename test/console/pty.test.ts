@@ -73,14 +73,16 @@ test(
     );
 
     // The approval prompt shows the whole command, escapes visible.
-    screen = await p.waitFor("allow? [y/N]");
+    screen = await p.waitFor("allow? ›");
     expect(screen).toContain(`rm -rf ${victim}\\e[2K^M\\e[1Als -la`);
     await send(p, "n");
     await p.waitFor("declined");
     expect(existsSync(join(rig?.workspace ?? "", victim, "keep.txt"))).toBe(true);
 
     // A command whose output clears the screen: approved, run, and its output is inert.
-    await p.waitFor((s) => /allow bash to run:\s*│ printf/.test(s) && s.trimEnd().endsWith("allow? [y/N] ›"));
+    await p.waitFor(
+      (s) => /allow this command to run:\s*│ printf/.test(s) && s.trimEnd().endsWith("allow? ›"),
+    );
     await send(p, "y");
     screen = await p.waitFor("finished");
     expect(screen).toContain("x\\e[2J\\e[Hy");
@@ -218,7 +220,7 @@ test(
   async () => {
     const words = Array.from({ length: 120 }, (_, i) => `w${i}`);
     const paragraphs = [words.slice(0, 40), words.slice(40, 80), words.slice(80)].map((w) => w.join(" "));
-    const p = await consoleWith([{ text: paragraphs.join("\n\n"), chunk_delay_ms: 40 }], {
+    const p = await consoleWith([{ text: paragraphs.join("\n\n"), chunk_delay_ms: 15 }], {
       cols: 80,
       rows: 30,
     });

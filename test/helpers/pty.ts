@@ -122,6 +122,14 @@ export class Pty {
     }
   }
 
+  /** Paste `text` as a terminal paste does: bracketed (ESC[200~ … ESC[201~) when the program asked for it. */
+  async paste(text: string): Promise<void> {
+    const file = join(this.dir, "paste.txt");
+    writeFileSync(file, text);
+    await this.tmux("load-buffer", "-b", "p", file);
+    await this.tmux("paste-buffer", "-p", "-d", "-b", "p", "-t", "t");
+  }
+
   async resize(cols: number, rows: number): Promise<void> {
     await this.tmux("resize-window", "-t", "t", "-x", String(cols), "-y", String(rows));
   }

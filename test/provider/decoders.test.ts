@@ -168,12 +168,22 @@ for (const format of FORMATS) {
       expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
     });
 
-    test("after content: thrown, classified, not retried", async () => {
-      const server = await mock([{ text: "some text", stream_error: "server" }, { text: "never" }]);
+    test("after content: classified and retried like a 5xx, the partial text discarded", async () => {
+      const server = await mock([{ text: "some text", stream_error: "server" }, { text: "again" }]);
+      const { res, events } = await collect(provider(format, server), request(format));
+      expect(res.message.content).toBe("again");
+      const retry = events.find((e) => e.type === "retry") as { reason: string; discarded?: boolean };
+      expect(retry.reason).toContain("error in stream");
+      expect(retry.discarded).toBe(true);
+      expect(server.requests).toHaveLength(2);
+    });
+
+    test("after content, a kind that is not transient: thrown, not retried, partial text on the error", async () => {
+      const server = await mock([{ text: "some text", stream_error: "overflow" }, { text: "never" }]);
       const err = await rejection(provider(format, server).stream(request(format)));
       expect(err).toBeInstanceOf(ProviderError);
-      expect((err as ProviderError).kind).toBe("server");
-      expect((err as ProviderError).message).toContain("error in stream");
+      expect((err as ProviderError).kind).toBe("context_overflow");
+      expect((err as ProviderError).partialText).toBe("some text");
       expect(server.requests).toHaveLength(1);
     });
 

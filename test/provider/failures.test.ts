@@ -141,16 +141,66 @@ for (const format of FORMATS) {
       expect(server.requests).toHaveLength(0);
     });
 
-    test("a connection cut after content was streamed is a network error and is not retried", async () => {
+    test("a connection cut after content was streamed is retried; the retry says the partial text is discarded", async () => {
       const server = await mock([{ text: "half of an answer", drop: true }, { text: "second" }]);
-      const events: StreamEvent[] = [];
-      const err = await providerError(
-        provider(format, server).stream(request(format), (e) => events.push(e)),
-      );
+      const { res, events } = await collect(provider(format, server), request(format));
+      expect(res.message.content).toBe("second");
+      const retry = events.find((e) => e.type === "retry");
+      expect(retry).toMatchObject({ type: "retry", attempt: 1, discarded: true });
+      expect(server.requests).toHaveLength(2);
+    });
+
+    test("a cut on every attempt fails after maxRetries with the last attempt's partial text", async () => {
+      const cut = { text: "half of an answer", drop: true };
+      const server = await mock([cut, cut, cut, { text: "never" }]);
+      const err = await providerError(provider(format, server).stream(request(format)));
       expect(err.kind).toBe("network");
-      expect(events.some((e) => e.type === "text_delta")).toBe(true);
+      expect(err.partialText).toBe("half of an answer");
+      expect(server.requests).toHaveLength(3);
+    });
+
+    test("a stalled stream is given up after the idle timeout and retried once", async () => {
+      const server = await mock([{ text: "started", stall_ms: 5000 }, { text: "fresh reply" }]);
+      const started = Date.now();
+      const { res, events } = await collect(
+        provider(format, server, { idleTimeoutMs: 150 }),
+        request(format),
+      );
+      expect(res.message.content).toBe("fresh reply");
+      expect(Date.now() - started).toBeLessThan(3000);
+      const retry = events.find((e) => e.type === "retry") as { reason: string; discarded?: boolean };
+      expect(retry.reason).toContain("no data from the server for 0.1 s");
+      expect(retry.reason).toContain("stream_idle_timeout_ms");
+      expect(retry.discarded).toBe(true);
+    });
+
+    test("a stream that stalls twice fails with one clear line, partial text kept, even with maxRetries 0", async () => {
+      const stalled = { text: "partial words", stall_ms: 5000 };
+      const server = await mock([stalled, stalled, { text: "never" }]);
+      const err = await providerError(
+        provider(format, server, { idleTimeoutMs: 100, maxRetries: 0 }).stream(request(format)),
+      );
+      expect(err.message).toBe(
+        `${format} model "${MODEL[format]}": no data from the server for 0.1 s (stream_idle_timeout_ms in config.json); gave up after one retry`,
+      );
+      expect(err.partialText).toBe("partial words");
+      expect(server.requests).toHaveLength(2);
+    });
+
+    test("a server that never sends headers hits the idle timeout too", async () => {
+      const server = await mock([{ text: "late", delay_ms: 5000 }, { text: "on time" }]);
+      const { res } = await collect(provider(format, server, { idleTimeoutMs: 100 }), request(format));
+      expect(res.message.content).toBe("on time");
+    });
+
+    test("keep-alive comments during a pause keep the stream alive", async () => {
+      const server = await mock([{ text: "slow but alive", stall_ms: 400, keepalive_ms: 40 }]);
+      const { res, events } = await collect(
+        provider(format, server, { idleTimeoutMs: 150 }),
+        request(format),
+      );
+      expect(res.message.content).toBe("slow but alive");
       expect(events.some((e) => e.type === "retry")).toBe(false);
-      expect(server.requests).toHaveLength(1);
     });
 
     test("a connection cut before any content is retried", async () => {

@@ -225,31 +225,35 @@ describe("responses: failures", () => {
     expect(server.requests).toHaveLength(2);
   });
 
-  test("429 and 500 are retried with the shared backoff; a failure after streamed text is not", async () => {
+  test("429 and 500 are retried with the shared backoff; so is a failure after streamed text", async () => {
     const server = await mock([
       { error: "rate_limit", retry_after: 0.01 },
       { error: "server" },
       { text: "finally" },
       { text: "partial", stream_error: "server" },
+      { text: "whole" },
     ]);
     const p = responses(server);
     const { res, events } = await collect(p, req());
     expect(res.message.content).toBe("finally");
     expect(events.filter((e) => e.type === "retry")).toHaveLength(2);
-    const err = await providerError(p.stream(req()));
-    expect(err.kind).toBe("server");
-    expect(server.requests).toHaveLength(4);
+    const again = await collect(p, req());
+    expect(again.res.message.content).toBe("whole");
+    expect(again.events.find((e) => e.type === "retry")).toMatchObject({ discarded: true });
+    expect(server.requests).toHaveLength(5);
   });
 
-  test("a connection cut mid-stream: network; retried only while nothing was shown", async () => {
-    const server = await mock([{ drop: true }, { text: "second try" }, { text: "half", drop: true }]);
+  test("a connection cut mid-stream: network, retried (the partial text discarded); the last one fails", async () => {
+    const cut = { text: "half", drop: true };
+    const server = await mock([{ drop: true }, { text: "second try" }, cut, cut, cut]);
     const p = responses(server);
     const { res, events } = await collect(p, req());
     expect(res.message.content).toBe("second try");
     expect(events.filter((e) => e.type === "retry")).toHaveLength(1);
     const err = await providerError(p.stream(req()));
     expect(err.kind).toBe("network");
-    expect(server.requests).toHaveLength(3);
+    expect(err.partialText).toBe("half");
+    expect(server.requests).toHaveLength(5);
   });
 
   test("cancelling mid-stream rejects with cancelled", async () => {
@@ -306,7 +310,7 @@ test("a module that returns no body fails the request naming the module and hook
     const err = await rejection(p.stream(req()));
     expect(err).toBeInstanceOf(WorkerError);
     expect((err as Error).message).toBe(
-      'worker "responses" failed on event "wire_request": invalid reply: data.body: Invalid input: expected record, received null',
+      'worker "responses" failed on event "wire_request": invalid reply: field body: Invalid input: expected record, received null',
     );
     expect(server.requests).toHaveLength(0);
   } finally {

@@ -4,6 +4,8 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Message } from "../../src/contract/history.ts";
+import { EventsLog, replayEvents } from "../../src/session/events-log.ts";
 import { formatHistory } from "../../src/session/history-file.ts";
 import { Session } from "../../src/session/session.ts";
 import { expectedMessage, SYSTEM } from "./fixtures/messages.ts";
@@ -66,4 +68,33 @@ test("an empty history.json (a power cut after the rename) is rebuilt from the l
   s.checkpoint(h4);
   writeFileSync(join(s.dir, "history.json"), "");
   expect(Session.open(d.data, s.id).history()).toEqual(h4);
+});
+
+test("a long log is read from its end: a stale history.json is still repaired, and replay matches", () => {
+  const s = Session.create({ dataDir: d.data, workspace: d.ws });
+  const big = (n: number) => ({ role: "user" as const, content: `big ${n} ${"b".repeat(300_000)}` });
+  const answer = (n: number) => ({ role: "assistant" as const, content: `answer ${n}` });
+  let h: Message[] = [SYSTEM];
+  for (let n = 1; n <= 12; n++) {
+    h = [...h, big(n), answer(n)];
+    s.checkpoint(h);
+    if (n % 4 === 0) {
+      const after = [SYSTEM, { role: "user" as const, content: `summary to ${n}` }, ...h.slice(-2)];
+      s.commitCompaction(h, after, { reason: "manual" });
+      h = after;
+    }
+  }
+  const file = join(s.dir, "history.json");
+  const stale = formatHistory(h);
+  h = [...h, big(13), answer(13)];
+  s.checkpoint(h);
+  writeFileSync(file, stale);
+  const old = new Date(Date.now() - 5000);
+  utimesSync(file, old, old);
+  const tail = new EventsLog(join(s.dir, "events.jsonl")).tailLines(2);
+  expect(tail.whole).toBe(false);
+  const r = Session.open(d.data, s.id);
+  expect(r.history()).toEqual(h);
+  expect(r.meta.compactions).toBe(3);
+  expect(replayEvents(new EventsLog(join(s.dir, "events.jsonl")).read().events).history).toEqual(h);
 });

@@ -68,6 +68,23 @@ test("--recover ID prints every message the session ever held, compacted away or
   // The current checkpoint alone no longer has messages 1-4.
   expect(Session.open(d.data, s.id).history().length).toBe(3);
 
+  // Terminal controls in a message reach the screen only as visible escapes, and the JSON still parses.
+  s.checkpoint([
+    SYSTEM,
+    summary,
+    expectedMessage(5),
+    { role: "user", content: "evil \u009b2J \u202e \u001b[31m" },
+  ]);
+  const evil = runCli(["sessions", "--recover", s.id], { I_DATA_DIR: d.data }, d.root);
+  const raw = [...evil.stdout].filter((c) => {
+    const cp = c.codePointAt(0) as number;
+    return cp === 0x1b || (cp >= 0x80 && cp <= 0x9f) || cp === 0x202e;
+  });
+  expect(raw).toEqual([]);
+  expect((JSON.parse(evil.stdout) as { content: string }[]).at(-1)?.content).toBe(
+    "evil \u009b2J \u202e \u001b[31m",
+  );
+
   const bad = runCli(["sessions", "--recover", "nope"], { I_DATA_DIR: d.data }, d.root);
   expect(bad.code).toBe(2);
   expect(bad.stderr.trim().split("\n").length).toBe(1);

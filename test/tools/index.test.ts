@@ -3,11 +3,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ToolDecl } from "../../src/contract/protocol.ts";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { CORE_TOOLS, coreToolDecls, runCoreTool } from "../../src/tools/index.ts";
 import { makeSandbox, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;
-const ctx = () => ({ workspace: sb.workspace, approve: "none" as const });
+const ctx = () => ({ workspace: sb.workspace, approvals: new Approvals({ policy: "all" }) });
 beforeAll(() => {
   sb = makeSandbox();
   writeFileSync(join(sb.workspace, "f.txt"), "x\n");

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { resolveInWorkspace } from "../../src/tools/paths.ts";
 import { ToolError } from "../../src/tools/tool-error.ts";
 import { makeSandbox, run, type Sandbox } from "./helpers.ts";
@@ -79,7 +80,7 @@ describe("resolveInWorkspace", () => {
 });
 
 describe("file tools refuse escapes and touch nothing outside", () => {
-  const ctx = () => ({ workspace: sb.workspace, approve: "none" as const });
+  const ctx = () => ({ workspace: sb.workspace, approvals: new Approvals({ policy: "all" }) });
 
   test("read through a file symlink", async () => {
     const r = await run("read", { path: "file-link" }, ctx());

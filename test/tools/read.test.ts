@@ -2,11 +2,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { READ_MAX_BYTES, READ_MAX_LINE_CHARS, READ_MAX_LINES } from "../../src/tools/read.ts";
 import { makeSandbox, run, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;
-const ctx = () => ({ workspace: sb.workspace, approve: "none" as const });
+const ctx = () => ({ workspace: sb.workspace, approvals: new Approvals({ policy: "none" }) });
 const PNG = Buffer.from(
   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
   "base64",

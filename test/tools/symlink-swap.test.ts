@@ -15,10 +15,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { editTool } from "../../src/tools/edit.ts";
 import { readTool } from "../../src/tools/read.ts";
 import type { ToolContext } from "../../src/tools/types.ts";
 import { writeTool } from "../../src/tools/write.ts";
+import { find } from "../../workers/search/find.ts";
+import { grep } from "../../workers/search/grep.ts";
 
 const ITERATIONS = 300;
 const SWAPPER = join(import.meta.dirname, "fixtures", "swap-loop.py");
@@ -47,6 +50,7 @@ beforeAll(async () => {
   mkdirSync(outside);
   writeFileSync(join(ws, "sub", "secret.txt"), "inside\n");
   writeFileSync(join(outside, "secret.txt"), "OUTSIDE\n");
+  writeFileSync(join(outside, "outside-only.txt"), "OUTSIDE\n");
   symlinkSync(outside, join(ws, "alt"));
   if (!hasPython) return;
   swapper = spawn("python3", [SWAPPER, join(ws, "sub"), join(ws, "alt")], {
@@ -61,7 +65,7 @@ afterAll(() => {
 });
 
 describe.skipIf(process.platform !== "linux" || !hasPython)("file tools under a symlink swap race", () => {
-  const ctx = (): ToolContext => ({ workspace: ws, approve: "none" });
+  const ctx = (): ToolContext => ({ workspace: ws, approvals: new Approvals({ policy: "all" }) });
 
   test(`${ITERATIONS} writes, reads and edits: 0 land outside, no stray temp files`, async () => {
     let readOutside = 0;
@@ -84,14 +88,25 @@ describe.skipIf(process.platform !== "linux" || !hasPython)("file tools under a 
         refused++;
       }
     }
-    swapper?.kill("SIGKILL");
-    await new Promise((r) => swapper?.once("exit", r));
-    const landed = allFiles(outside).filter((f) => f !== join(outside, "secret.txt"));
+    const landed = allFiles(outside).filter(
+      (f) => f !== join(outside, "secret.txt") && f !== join(outside, "outside-only.txt"),
+    );
     expect(landed).toEqual([]);
     expect(readFileSync(join(outside, "secret.txt"), "utf8")).toBe("OUTSIDE\n");
     expect(readOutside).toBe(0);
     expect(allFiles(root).filter((f) => f.endsWith(".tmp"))).toEqual([]);
     // The race was real: some calls met the symlink and were refused.
     expect(refused).toBeGreaterThan(0);
+  }, 120_000);
+
+  test(`${ITERATIONS} greps and finds through the swapped directory never see outside`, () => {
+    let leaks = 0;
+    for (let i = 0; i < ITERATIONS; i++) {
+      const g = grep(ws, { pattern: "OUTSIDE" });
+      const f = find(ws, { pattern: "**/outside-only.txt" });
+      if (JSON.stringify(g.content).includes("secret.txt:1")) leaks++;
+      if (JSON.stringify(f.content).includes("outside-only.txt")) leaks++;
+    }
+    expect(leaks).toBe(0);
   }, 120_000);
 });

@@ -2,10 +2,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Approvals } from "../../src/tools/approvals.ts";
 import { makeSandbox, run, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;
-const ctx = () => ({ workspace: sb.workspace, approve: "none" as const });
+const ctx = () => ({ workspace: sb.workspace, approvals: new Approvals({ policy: "all" }) });
 const file = (name: string) => join(sb.workspace, name);
 const read = (name: string) => readFileSync(file(name), "utf8");
 

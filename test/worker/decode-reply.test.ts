@@ -6,7 +6,7 @@ import { parseReplyLine } from "../../src/worker/decode-reply.ts";
 import { ECHO_MIN_CHARS, encodeRequest, type SentArray } from "../../src/worker/encode-request.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { syntheticHistory } from "../compaction/helpers.ts";
-import { BUN, ECHO, manifestOf, TempDirs } from "./helpers.ts";
+import { BUDGET_REPLY, BUN, ECHO, manifestOf, TempDirs } from "./helpers.ts";
 
 /** A history well over the size whose echo is recognised, with awkward characters in it. */
 function bigHistory(): History {
@@ -92,8 +92,8 @@ describe("through a real worker", () => {
 
   test("a budget hook echoing a large history returns exactly the data it would have parsed", async () => {
     const history = bigHistory();
-    const out = await host.runHook("budget", { history, model: { name: "m" } });
-    expect(out).toEqual({ history, model: { name: "m" }, trace: ["budget:budget"] });
+    const out = await host.runHook("budget", { ...BUDGET_REPLY, history, model: { name: "m" } });
+    expect(out).toEqual({ ...BUDGET_REPLY, history, model: { name: "m" }, trace: ["budget:budget"] });
     expect(JSON.stringify(out.history)).toBe(JSON.stringify(history));
     // The echo was recognised (not parsed again): the messages are the ones sent.
     expect((out.history as History)[7]).toBe(history[7] as History[number]);

@@ -2,7 +2,7 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { INHERITED_VARS, workerEnv } from "../../src/worker/env.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
-import { manifestOf, misbehaving, TempDirs } from "./helpers.ts";
+import { BUDGET_REPLY, manifestOf, misbehaving, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
 const hosts: WorkerHost[] = [];
@@ -29,7 +29,7 @@ async function dumpedEnv(parentEnv: NodeJS.ProcessEnv | undefined) {
     env: parentEnv,
   });
   hosts.push(h);
-  const out = await h.runHook("budget", {});
+  const out = await h.runHook("budget", { ...BUDGET_REPLY, ...BUDGET_REPLY });
   return { env: out.env as Record<string, string>, dir };
 }
 

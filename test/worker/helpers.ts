@@ -61,3 +61,16 @@ export function pidExists(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * A valid `budget` result: the host checks every budget reply against the hook's reply schema, so
+ * pass-through test workers (echo, misbehave) are sent data that already carries one.
+ */
+export const BUDGET_REPLY = {
+  budget: {
+    estimator: { id: "test", version: 1 },
+    estimates: { total: 1 },
+    hard_limit: 100,
+    recommendation: "none",
+  },
+} as const;

@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Manifest } from "../../src/contract/manifest.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
-import { BUN, ECHO, manifestOf, PY_CACHE, pidExists, TempDirs } from "./helpers.ts";
+import { BUDGET_REPLY, BUN, ECHO, manifestOf, PY_CACHE, pidExists, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
 const hosts: WorkerHost[] = [];
@@ -61,13 +61,13 @@ describe("WorkerHost", () => {
 
   test("an event nobody declares passes through without starting anything", async () => {
     const h = host(manifestOf(["skills"], dir, { skills: echo("skills") }));
-    expect(await h.runHook("budget", { a: 1 })).toEqual({ a: 1 });
+    expect(await h.runHook("budget", { ...BUDGET_REPLY, a: 1 })).toEqual({ ...BUDGET_REPLY, a: 1 });
     expect(h.spawned).toBe(0);
   });
 
   test("workers start lazily, on the first event that needs them", async () => {
     const h = host(manifestOf(["budget", "skills"], dir, { budget: echo("budget"), skills: echo("skills") }));
-    await h.runHook("budget", {});
+    await h.runHook("budget", { ...BUDGET_REPLY, ...BUDGET_REPLY });
     expect(h.pidOf("budget")).toBeNumber();
     expect(h.pidOf("skills")).toBeUndefined();
     expect(h.spawned).toBe(1);
@@ -106,12 +106,12 @@ describe("WorkerHost", () => {
     );
     expect(m.modules.find((x) => x.name === "skills")?.exec.slice(-2)).toEqual(["worker", "skills,memory"]);
     const h = host(m);
-    const out = await h.runHook("system_prompt", {});
+    const out = await h.runHook("system_prompt", { system: "S" });
     expect(out.trace).toEqual(["skills:system_prompt", "memory:system_prompt"]);
     expect(await h.callTool("skill", { name: "x" }, "c1")).toMatchObject({
       content: 'skills:skill:{"name":"x"}',
     });
-    await h.runHook("budget", {});
+    await h.runHook("budget", { ...BUDGET_REPLY, ...BUDGET_REPLY });
     expect(h.pidOf("skills")).toBe(h.pidOf("memory") as number);
     expect(h.pidOf("budget")).not.toBe(h.pidOf("skills") as number);
     expect(h.spawned).toBe(2);
@@ -169,13 +169,15 @@ describe("WorkerHost", () => {
 
   test("one persistent process serves 1000 requests, sequential and concurrent, ids matched", async () => {
     const h = host(manifestOf(["budget"], dir, { budget: echo("budget") }));
-    await h.runHook("budget", {});
+    await h.runHook("budget", { ...BUDGET_REPLY, ...BUDGET_REPLY });
     const pid = h.pidOf("budget");
     for (let i = 0; i < 500; i++) {
-      const out = await h.runHook("budget", { i });
+      const out = await h.runHook("budget", { ...BUDGET_REPLY, i });
       if (out.i !== i) throw new Error(`request ${i} got the reply for ${String(out.i)}`);
     }
-    const replies = await Promise.all(Array.from({ length: 500 }, (_, i) => h.runHook("budget", { i })));
+    const replies = await Promise.all(
+      Array.from({ length: 500 }, (_, i) => h.runHook("budget", { ...BUDGET_REPLY, i })),
+    );
     expect(replies.every((r, i) => r.i === i)).toBe(true);
     expect(h.pidOf("budget")).toBe(pid as number);
     expect(h.spawned).toBe(1);
@@ -215,6 +217,8 @@ describe("WorkerHost", () => {
     expect(pids.every(pidExists)).toBe(true);
     await h.close();
     expect(pids.some(pidExists)).toBe(false);
-    await expect(h.runHook("budget", {})).rejects.toThrow("the worker host is closed");
+    await expect(h.runHook("budget", { ...BUDGET_REPLY, ...BUDGET_REPLY })).rejects.toThrow(
+      "the worker host is closed",
+    );
   });
 });

@@ -53,6 +53,14 @@ describe("LogSink", () => {
     sink.close();
   });
 
+  test("the last line is sanitised: terminal controls become visible text", () => {
+    const sink = new LogSink(join(temp.make(), "x.log"));
+    sink.write(bytes("fatal \u001b[2J\u001b]0;pwned\u0007 done\n"));
+    expect([...sink.lastLine()].filter((c) => (c.codePointAt(0) as number) < 0x20)).toEqual([]);
+    expect(sink.lastLine()).toContain("fatal");
+    sink.close();
+  });
+
   test("an unwritable log location does not throw", () => {
     const sink = new LogSink("/proc/definitely/not/writable.log");
     expect(() => sink.write(bytes("x\n"))).not.toThrow();

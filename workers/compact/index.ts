@@ -1,4 +1,4 @@
-// The built-in `compact` module: the default compaction policy (seed 000). compact.json in config_dir
+// The built-in `compact` module: the default compaction policy. compact.json in config_dir
 // (this worker's cwd) tunes it; a replacement bound in bindings.json takes over all four hooks.
 import type { Message } from "../../src/contract/history.ts";
 import { messagesShapeError } from "../../src/contract/lib/validate-history.ts";

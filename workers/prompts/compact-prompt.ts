@@ -1,5 +1,5 @@
-// The `before_compact` side of the prompts module: it supplies the summary prompt (seed 000's "prompt
-// supplied by an earlier hook") from the user's template or the embedded default, plus any instructions
+// The `before_compact` side of the prompts module: it supplies the summary prompt (a prompt supplied by
+// an earlier hook wins over the compactor's own) from the user's template or the embedded default, plus any instructions
 // the user gave with `/compact <instructions>` or `i compact --instructions`.
 import { join } from "node:path";
 import { z } from "zod";

@@ -3,11 +3,11 @@
 // they come from the repository, not from the user.
 import { join } from "node:path";
 import { MAX_PROMPT_CHARS } from "../../src/contract/config.ts";
-import { readOptionalText, substituteWorkspace } from "../sdk/read-text.ts";
+import { readBoundedText, readOptionalText, substituteWorkspace } from "../sdk/read-text.ts";
 import { clipText } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 
-/** Largest user template (config_dir/prompts/*.md): the compaction prompt bound of seed 000. */
+/** Largest user template (config_dir/prompts/*.md): the same bound as any compaction prompt. */
 export const MAX_TEMPLATE_CHARS = MAX_PROMPT_CHARS;
 /** Largest project instruction file shown; longer files are cut with a note, not refused. */
 export const MAX_PROJECT_CHARS = 16000;
@@ -16,13 +16,7 @@ export const PROJECT_FILES = ["AGENTS.md", ".i/system.md"] as const;
 
 /** A user template from config_dir, or undefined; over the bound is the user's mistake and says so. */
 export function readTemplate(path: string): string | undefined {
-  const text = readOptionalText(path);
-  if (text !== undefined && text.length > MAX_TEMPLATE_CHARS) {
-    throw new Error(
-      `${path}: ${text.length} characters, over the ${MAX_TEMPLATE_CHARS} limit; shorten the file`,
-    );
-  }
-  return text;
+  return readBoundedText(path, MAX_TEMPLATE_CHARS);
 }
 
 function projectSection(name: string, text: string, workspace: string): string {

@@ -1,6 +1,7 @@
 // Serves worker modules over NDJSON on stdio (or any byte streams): the loop every worker runs.
+
 import { readSync } from "node:fs";
-import { errorMessage } from "../../src/contract/errors.ts";
+import { describeIssue, errorMessage } from "../../src/contract/errors.ts";
 import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
 import { writeAll } from "../../src/contract/lib/write-all.ts";
 import {
@@ -80,7 +81,7 @@ async function answer(
   let req: Request;
   try {
     const parsed = Request.safeParse(JSON.parse(line));
-    if (!parsed.success) throw new Error(parsed.error.issues[0]?.message ?? "invalid request");
+    if (!parsed.success) throw new Error(describeIssue("invalid request", parsed.error));
     req = parsed.data;
   } catch (err) {
     log(`protocol: dropping malformed request: ${(err as Error).message}`);

@@ -1,13 +1,13 @@
 // The `find` tool: workspace files whose relative path matches a glob, sorted, capped.
 import { statSync } from "node:fs";
 import type { z } from "zod";
+import { loadIgnore } from "../../src/contract/lib/gitignore.ts";
+import { compileGlob, type PathMatcher } from "../../src/contract/lib/glob.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { FindInput } from "../../src/contract/registry.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
-import { compileGlob, type PathMatcher } from "./glob.ts";
 import { SEARCH_TIME_BUDGET_MS } from "./grep.ts";
-import { loadIgnore } from "./ignore.ts";
 import { walkFiles, workspaceRel } from "./walk.ts";
 
 export const DEFAULT_FIND_RESULTS = 500;

@@ -1,13 +1,13 @@
 // The `grep` tool: a regular expression over the workspace's files, `path:line: text` per match.
 import { statSync } from "node:fs";
 import type { z } from "zod";
+import { loadIgnore } from "../../src/contract/lib/gitignore.ts";
+import { compileGlob, type PathMatcher } from "../../src/contract/lib/glob.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { GrepInput } from "../../src/contract/registry.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { clipLine } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
-import { compileGlob, type PathMatcher } from "./glob.ts";
-import { loadIgnore } from "./ignore.ts";
 import { isLiteralPattern, MAX_SCAN_LINE_CHARS, scanFile } from "./scan-file.ts";
 import { walkFiles, workspaceRel } from "./walk.ts";
 

@@ -1,10 +1,10 @@
 // Walking the workspace for grep and find: depth-first in name order (so results are stable), skipping
 // .git, node_modules and .gitignore'd entries, and never leaving the workspace: symbolic links to
 // directories are not followed at all, links to files only when the target is inside the workspace.
-import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { closeSync, constants, type Dirent, openSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { isInside } from "../sdk/workspace-path.ts";
-import type { IgnoreCheck } from "./ignore.ts";
+import type { IgnoreCheck } from "../../src/contract/lib/gitignore.ts";
+import { descriptorInside, isInside } from "../sdk/workspace-path.ts";
 
 export interface WalkFile {
   /** path relative to the workspace, forward slashes */
@@ -33,6 +33,21 @@ export function workspaceRel(realRoot: string, real: string): string {
 }
 
 /**
+ * The entries of directory `dir`, read through a descriptor checked to be inside `realRoot` (Linux): a
+ * directory swapped for a symlink to outside after it was listed by its parent is refused, not listed.
+ */
+function listInside(dir: string, realRoot: string): Dirent[] {
+  if (process.platform !== "linux") return readdirSync(dir, { withFileTypes: true });
+  const fd = openSync(dir, constants.O_RDONLY | constants.O_DIRECTORY);
+  try {
+    if (!descriptorInside(fd, realRoot)) throw new Error(`${dir} leads outside the workspace`);
+    return readdirSync(`/proc/self/fd/${fd}`, { withFileTypes: true });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
  * Regular files under the directory `startRel` (relative to realRoot; "" for the root), in path order
  * compared segment by segment (a directory's files and subdirectories interleaved by name).
  */
@@ -41,9 +56,9 @@ export function* walkFiles(startRel: string, opts: WalkOptions): Generator<WalkF
   const dirAbs = startRel === "" ? opts.realRoot : join(opts.realRoot, startRel);
   let entries: Dirent[];
   try {
-    entries = readdirSync(dirAbs, { withFileTypes: true }).sort(byName);
+    entries = listInside(dirAbs, opts.realRoot).sort(byName);
   } catch {
-    return; // unreadable directory: skip it rather than fail the whole search
+    return; // unreadable directory (or one swapped for a link to outside): skip it
   }
   for (const e of entries) {
     const rel = joinRel(startRel, e.name);

@@ -1,5 +1,6 @@
 // One web_fetch: http(s) only, every hop's address checked, at most MAX_REDIRECTS redirects, one time
 // limit for the whole fetch, and at most `maxBytes` of body read (the rest is never downloaded).
+import { readCappedBody } from "../../src/contract/lib/read-capped.ts";
 import { refusalReason } from "./address-check.ts";
 
 export const MAX_REDIRECTS = 5;
@@ -24,35 +25,6 @@ export interface FetchOptions {
   headers?: Record<string, string>;
 }
 
-async function readBody(res: Response, maxBytes: number): Promise<{ body: Uint8Array; truncated: boolean }> {
-  if (!res.body) return { body: new Uint8Array(0), truncated: false };
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  let truncated = false;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const room = maxBytes - size;
-    if (value.length > room) {
-      chunks.push(value.subarray(0, room));
-      size += room;
-      truncated = true;
-      break;
-    }
-    chunks.push(value);
-    size += value.length;
-  }
-  await reader.cancel().catch(() => {});
-  const body = new Uint8Array(size);
-  let off = 0;
-  for (const c of chunks) {
-    body.set(c, off);
-    off += c.length;
-  }
-  return { body, truncated };
-}
-
 /** Fetches `start`; throws FetchRefused for a refused address/scheme, other Errors for transport faults. */
 export async function fetchPage(start: string, opts: FetchOptions): Promise<FetchedPage> {
   const signal = AbortSignal.timeout(opts.timeoutMs);
@@ -60,6 +32,8 @@ export async function fetchPage(start: string, opts: FetchOptions): Promise<Fetc
   for (let hop = 0; ; hop++) {
     const refused = await refusalReason(url, opts.allowPrivate);
     if (refused) throw new FetchRefused(hop === 0 ? refused : `redirected to ${url.href}: ${refused}`);
+    // Plain fetch, not ofetch: every redirect hop is checked against the address rules before it is
+    // followed, and the body is read as a capped stream; ofetch would follow and buffer on its own.
     const res = await fetch(url, {
       redirect: "manual",
       signal,
@@ -77,7 +51,7 @@ export async function fetchPage(start: string, opts: FetchOptions): Promise<Fetc
       url = new URL(location, url);
       continue;
     }
-    const { body, truncated } = await readBody(res, opts.maxBytes);
+    const { bytes: body, truncated } = await readCappedBody(res, opts.maxBytes);
     return {
       url: url.href,
       status: res.status,

@@ -1,5 +1,6 @@
 // web_search through a SearXNG-style JSON endpoint configured in web.json. The endpoint is the user's own
 // choice, so it is not subject to the private-address rule (a local SearXNG is the usual setup).
+import { FetchError, ofetch } from "ofetch";
 import { z } from "zod";
 import { clipLine, clipText } from "../sdk/text-limits.ts";
 
@@ -16,18 +17,31 @@ const SearchReply = z.object({
   ),
 });
 
+/** The endpoint's reply as text; HTTP errors and timeouts become one-line Errors. */
+async function fetchResults(url: URL, timeoutMs: number): Promise<string> {
+  try {
+    // Text, not ofetch's JSON: its lenient parser would hand back an HTML error page as a string.
+    return await ofetch(url.href, {
+      timeout: timeoutMs,
+      retry: 0,
+      headers: { accept: "application/json" },
+      responseType: "text",
+    });
+  } catch (err) {
+    if (err instanceof FetchError && err.statusCode !== undefined)
+      throw new Error(`the search endpoint answered HTTP ${err.statusCode}`);
+    throw err;
+  }
+}
+
 export async function webSearch(endpoint: string, query: string, timeoutMs: number): Promise<string> {
   const url = new URL(endpoint);
   url.searchParams.set("q", query);
   url.searchParams.set("format", "json");
-  const res = await fetch(url, {
-    signal: AbortSignal.timeout(timeoutMs),
-    headers: { accept: "application/json" },
-  });
-  if (!res.ok) throw new Error(`the search endpoint answered HTTP ${res.status}`);
+  const body = await fetchResults(url, timeoutMs);
   let json: unknown;
   try {
-    json = await res.json();
+    json = JSON.parse(body);
   } catch {
     throw new Error("the search endpoint did not return JSON (does it have format=json enabled?)");
   }

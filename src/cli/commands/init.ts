@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { configDir } from "../../config/paths.ts";
+import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../../contract/config.ts";
 import { PROMPTS } from "../../contract/generated/prompts.ts";
 import { writeFileAtomic } from "../../contract/lib/atomic-write.ts";
 import { generateManifest } from "../../manifest/generate.ts";
@@ -46,8 +47,8 @@ export function defaultFiles(dir: string): Record<string, string> {
       $schema: `${SCHEMA_BASE}/budget.json`,
       $comment:
         "compaction is recommended at trigger_ratio of the hard limit (context window minus reserve_tokens) and re-armed below rearm_ratio",
-      trigger_ratio: 0.85,
-      rearm_ratio: 0.7,
+      trigger_ratio: DEFAULT_TRIGGER_RATIO,
+      rearm_ratio: DEFAULT_REARM_RATIO,
     }),
     "prompts/compact.txt": PROMPTS.compact,
     "desktop.json": json(

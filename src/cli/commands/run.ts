@@ -17,7 +17,8 @@ export const RUN_ARGS = {
   approve: {
     type: "enum",
     options: ["all", "ask", "none"],
-    description: "bash policy (console: ask, print: none)",
+    description:
+      "who allows bash, write and edit: all runs everything; ask asks each time (console default; refused at once without a terminal); none is read-only (print mode default)",
   },
   sandbox: {
     type: "string",

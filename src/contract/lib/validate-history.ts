@@ -1,7 +1,8 @@
-// History validation (DESIGN §7): run before every model request and every commit, so it must be cheap.
+// History validation: run before every model request and every commit, so it must be cheap.
 // The shape of each message is checked by hand in one pass without allocating; zod (the source of truth
 // for the shape) is consulted only when the quick check rejects a message, to confirm and to word the
 // reason. The tool-call rules are checked in the same pass.
+import { describeIssue } from "../errors.ts";
 import { History as HistorySchema, Message as MessageSchema } from "../history.ts";
 
 export interface ValidateOptions {
@@ -71,9 +72,7 @@ function shapeError(m: unknown, i: number, name = "history"): string | undefined
   if (quickShapeOk(m) && !hasImagePart(m)) return undefined;
   const r = MessageSchema.safeParse(m);
   if (r.success) return undefined;
-  const issue = r.error.issues[0];
-  const where = issue?.path.length ? ` field ${issue.path.map(String).join(".")}:` : "";
-  return `${name}[${i}]:${where} ${issue?.message ?? "not a valid message"}`;
+  return describeIssue(`${name}[${i}]`, r.error);
 }
 
 /**

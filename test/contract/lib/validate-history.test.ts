@@ -70,17 +70,17 @@ describe("validateHistory: each rule fails", () => {
     [
       "bad image media type",
       [sys, { role: "user", content: [{ type: "image", media_type: "text/plain", data: "" }] }],
-      /^history\[1\]: field content\.0\.media_type: must be an image media type/,
+      /^history\[1\]: field content\[0\]\.media_type: must be an image media type/,
     ],
     [
       "tool call with empty id",
       [sys, { role: "assistant", content: "", tool_calls: [{ id: "", name: "x", arguments: "{}" }] }],
-      /^history\[1\]: field tool_calls\.0\.id/,
+      /^history\[1\]: field tool_calls\[0\]\.id/,
     ],
     [
       "arguments not a string",
       [sys, { role: "assistant", content: "", tool_calls: [{ id: "a", name: "x", arguments: {} }] }],
-      /^history\[1\]: field tool_calls\.0\.arguments/,
+      /^history\[1\]: field tool_calls\[0\]\.arguments/,
     ],
     [
       "unanswered call",

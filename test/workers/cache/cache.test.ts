@@ -71,8 +71,8 @@ describe("cache module", () => {
 
   test("malformed data is an error naming the field", () => {
     expect(() => run({ provider: "anthropic", messages: "nope" } as never)).toThrow(
-      /before_request: invalid data at messages/,
+      /before_request: invalid data: field messages/,
     );
-    expect(() => run({ messages: [] } as never)).toThrow(/at provider/);
+    expect(() => run({ messages: [] } as never)).toThrow(/field provider/);
   });
 });

@@ -146,6 +146,6 @@ describe("the wire_response hook", () => {
         { response: { output: "nope" } },
         { workspace: "/", event: "wire_response", module: "responses", cwd: "/", log: () => {} },
       ),
-    ).toThrow(/wire_response: invalid data at response\.output/);
+    ).toThrow(/wire_response: invalid data: field response\.output/);
   });
 });

@@ -338,6 +338,6 @@ describe("the wire_request hook", () => {
     if (!hook) throw new Error("no wire_request hook");
     expect(() =>
       hook({ model: "m", messages: [{ role: "wizard", content: "x" }], tools: [] } as never, ctx()),
-    ).toThrow(/wire_request: invalid data at messages\.0\.role/);
+    ).toThrow(/wire_request: invalid data: field messages\[0\]\.role/);
   });
 });

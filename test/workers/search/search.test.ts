@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { compileGlob } from "../../../workers/search/glob.ts";
+import { parseGitignore } from "../../../src/contract/lib/gitignore.ts";
+import { compileGlob } from "../../../src/contract/lib/glob.ts";
 import { MAX_LINE_CHARS } from "../../../workers/search/grep.ts";
-import { parseGitignore } from "../../../workers/search/ignore.ts";
 import { createSearchModule } from "../../../workers/search/index.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";
 import { inProcess, type WorkerClient } from "../../helpers/worker-io.ts";

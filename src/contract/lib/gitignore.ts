@@ -3,8 +3,8 @@
 // anchored patterns (containing a slash) and name patterns (no slash: any depth). Nested .gitignore files
 // and git's global excludes are not read.
 import { join } from "node:path";
-import { readOptionalText } from "../sdk/read-text.ts";
 import { compileGlob, type PathMatcher } from "./glob.ts";
+import { readOptionalText } from "./text-files.ts";
 
 interface Rule {
   match: PathMatcher;

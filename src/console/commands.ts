@@ -1,0 +1,85 @@
+// The console's slash commands: one registry, each command with one line of help. Prompt templates join
+// as further commands; a template never hides a built-in.
+import type { PromptTemplate } from "./templates.ts";
+
+export interface SlashCommand {
+  name: string;
+  /** how the arguments are written in the help, e.g. "[NAME]" */
+  args?: string;
+  help: string;
+  aliases?: string[];
+}
+
+export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
+  { name: "help", help: "list the commands and keys" },
+  { name: "model", args: "[NAME]", help: "show the model, or switch to NAME for the next request" },
+  { name: "new", help: "start a fresh session (the current one stays saved)" },
+  { name: "clear", help: "start a fresh session and clear the screen" },
+  { name: "resume", args: "[N|ID]", help: "list this workspace's sessions, or resume one (replays it)" },
+  { name: "sessions", help: "list this workspace's sessions" },
+  { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
+  {
+    name: "status",
+    help: "model, provider, profile, modules, session, context, approvals",
+    aliases: ["session"],
+  },
+  { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  { name: "exit", help: "save the session and leave", aliases: ["quit"] },
+];
+
+export const KEYS_HELP =
+  "keys: Enter sends · Shift+Enter, Alt+Enter or \\ then Enter: new line · Esc or Ctrl-C cancels a running turn · Ctrl-C clears the line (twice on an empty line: exit) · Ctrl-D on an empty line exits · Up/Down history · Ctrl-R search · Tab completes /commands and @paths · @path attaches a file · !cmd runs a shell command";
+
+export interface ParsedCommand {
+  name: string;
+  args: string;
+}
+
+/** `/name args` → its parts; undefined for anything that is not a slash command (`/` alone, `//x`, a path). */
+export function parseSlash(text: string): ParsedCommand | undefined {
+  const m = /^\/([a-z][a-z0-9_-]*)(?:\s+([\s\S]*))?$/i.exec(text.trim());
+  if (!m) return undefined;
+  return { name: (m[1] as string).toLowerCase(), args: (m[2] ?? "").trim() };
+}
+
+export class CommandRegistry {
+  readonly templates: PromptTemplate[];
+  /** templates that a built-in of the same name hides */
+  readonly shadowed: string[];
+
+  constructor(templates: PromptTemplate[] = []) {
+    const taken = new Set(BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
+    this.templates = templates.filter((t) => !taken.has(t.name));
+    this.shadowed = templates.filter((t) => taken.has(t.name)).map((t) => t.path);
+  }
+
+  /** The built-in a name (or alias) means. */
+  builtin(name: string): SlashCommand | undefined {
+    return BUILTIN_COMMANDS.find((c) => c.name === name || c.aliases?.includes(name));
+  }
+
+  template(name: string): PromptTemplate | undefined {
+    return this.templates.find((t) => t.name === name);
+  }
+
+  /** Every name Tab may complete. */
+  names(): string[] {
+    return [
+      ...BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]),
+      ...this.templates.map((t) => t.name),
+    ];
+  }
+
+  /** One line per command, then the keys. */
+  help(): string[] {
+    const rows = [
+      ...BUILTIN_COMMANDS.map((c) => {
+        const alias = c.aliases?.length ? ` (or ${c.aliases.map((a) => `/${a}`).join(", ")})` : "";
+        return [`/${c.name}${c.args ? ` ${c.args}` : ""}`, `${c.help}${alias}`];
+      }),
+      ...this.templates.map((t) => [`/${t.name} [args]`, `template: ${t.description || t.path}`]),
+    ];
+    const width = Math.max(...rows.map((r) => (r[0] as string).length));
+    return [...rows.map(([a, b]) => `${(a as string).padEnd(width)}  ${b}`), KEYS_HELP];
+  }
+}

@@ -1,0 +1,342 @@
+// The console's input prompt: the line editor with history, reverse search, completion and the approval
+// question, as a live-region component (render(width) / cursor()) that the Screen draws. Keys come in
+// decoded (keys.ts); what the console must act on goes out through PromptHooks.
+import type { ApprovalAnswer, ApprovalRequest } from "../../tools/approvals.ts";
+import { applyInput } from "./bindings.ts";
+import { commonPrefix, complete } from "./complete.ts";
+import { LineEditor } from "./editor.ts";
+import { HistoryCursor, type InputHistory } from "./history.ts";
+import type { InputEvent } from "./keys.ts";
+
+export interface PromptHooks {
+  /** Enter on a draft (pastes expanded) */
+  submit(text: string): void;
+  /** Ctrl-C on an empty draft */
+  interrupt(): void;
+  /** Esc outside search and approval */
+  escape(): void;
+  /** Ctrl-D on an empty draft */
+  eof(): void;
+  /** text entered at the approval prompt that is not an answer: it must not be lost */
+  notAnswer(text: string): void;
+  /** something changed: redraw */
+  changed(): void;
+}
+
+/** How the prompt measures and cleans text (the terminal module's functions). */
+export interface PromptText {
+  charWidth(cp: number): number;
+  /** untrusted text made inert for one line */
+  clean(s: string): string;
+  dim(s: string): string;
+  yellow(s: string): string;
+}
+
+export const PROMPT = "› ";
+
+/** `a` typed where "yes for the session" is not offered (a compound command): neither an answer nor a message. */
+export const ALWAYS_NOT_OFFERED =
+  "a (yes for the session) is not offered for this command: it is not one simple command; answer y or n";
+
+/** True for `a`/`always` where it is not offered: to be refused with ALWAYS_NOT_OFFERED, not queued. */
+export function isUnofferedAlways(text: string, canAlways: boolean): boolean {
+  return !canAlways && /^(a|always)$/i.test(text.trim());
+}
+
+/** Parses an answer typed at the approval prompt; undefined when the text is not an answer. */
+export function parseApproval(text: string, canAlways: boolean): ApprovalAnswer | undefined {
+  const t = text.trim();
+  if (/^(y|yes)$/i.test(t)) return { kind: "yes" };
+  if (canAlways && /^(a|always)$/i.test(t)) return { kind: "always" };
+  if (/^(n|no)$/i.test(t)) return { kind: "no" };
+  const why = /^(?:n|no)[:,]?\s+(\S[\s\S]*)$/i.exec(t);
+  if (why) return { kind: "no", reason: (why[1] as string).trim() };
+  return undefined;
+}
+
+interface Approval {
+  req: ApprovalRequest;
+  resolve(a: ApprovalAnswer): void;
+  /** the draft the user had when the question came up, given back after */
+  draft: string;
+}
+
+interface Search {
+  query: string;
+  /** index of the shown match in the history, if any */
+  at: number | undefined;
+  draft: string;
+}
+
+export class PromptController {
+  readonly editor = new LineEditor();
+  private readonly cursorInHistory: HistoryCursor;
+  private approval: Approval | undefined;
+  private search: Search | undefined;
+  /** one dim line under the input (a hint, completion candidates); cleared by the next key */
+  hint = "";
+  /** the line cursor() refers to */
+  private caret = { row: 0, col: 0 };
+
+  constructor(
+    private readonly hooks: PromptHooks,
+    private readonly history: InputHistory,
+    private readonly text: PromptText,
+    private readonly completion: { commands: () => string[]; workspace: string },
+  ) {
+    this.cursorInHistory = new HistoryCursor(history);
+  }
+
+  get asking(): boolean {
+    return this.approval !== undefined;
+  }
+
+  /** Show the approval question and wait for the answer; the draft is kept aside meanwhile. */
+  ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+    return new Promise((resolve) => {
+      this.approval?.resolve({ kind: "no" });
+      this.approval = { req, resolve, draft: this.editor.submit() };
+      this.hint = "";
+      this.hooks.changed();
+    });
+  }
+
+  /** Answer a pending question from outside (input closed, turn cancelled). */
+  settle(answer: ApprovalAnswer): void {
+    const a = this.approval;
+    if (!a) return;
+    this.approval = undefined;
+    this.editor.set(a.draft);
+    a.resolve(answer);
+    this.hooks.changed();
+  }
+
+  handle(ev: InputEvent): void {
+    this.hint = "";
+    if (this.search) this.searchKey(ev);
+    else if (this.approval) this.approvalKey(ev);
+    else this.editKey(ev);
+    this.hooks.changed();
+  }
+
+  private editKey(ev: InputEvent): void {
+    const action = applyInput(this.editor, ev);
+    switch (action) {
+      case "submit": {
+        const text = this.editor.submit();
+        if (text.trim() === "") return;
+        this.history.add(text);
+        this.cursorInHistory.reset();
+        this.hooks.submit(text);
+        return;
+      }
+      case "interrupt":
+        // A draft is cleared first: Ctrl-C never throws away more than the line being typed.
+        if (!this.editor.isEmpty) {
+          this.editor.clear();
+          this.cursorInHistory.reset();
+        } else this.hooks.interrupt();
+        return;
+      case "eof":
+        this.hooks.eof();
+        return;
+      case "escape":
+        this.hooks.escape();
+        return;
+      case "history-prev": {
+        const e = this.cursorInHistory.prev(this.editor.text);
+        if (e !== undefined) this.editor.set(e);
+        return;
+      }
+      case "history-next": {
+        const e = this.cursorInHistory.next();
+        if (e !== undefined) this.editor.set(e);
+        return;
+      }
+      case "search":
+        this.search = { query: "", at: undefined, draft: this.editor.text };
+        return;
+      case "complete":
+        this.complete();
+        return;
+      default:
+        return;
+    }
+  }
+
+  private complete(): void {
+    const ed = this.editor;
+    const c = complete(ed.text, ed.cursor, {
+      commands: this.completion.commands(),
+      workspace: this.completion.workspace,
+    });
+    if (!c || c.candidates.length === 0) return;
+    const only = c.candidates.length === 1;
+    const insert = only ? (c.candidates[0] as string) : commonPrefix(c.candidates);
+    const typed = ed.text.slice(c.from, ed.cursor);
+    if (insert.length > typed.length || only) {
+      const tail = only && !insert.endsWith("/") ? " " : "";
+      const rest = ed.text.slice(c.to);
+      ed.text = ed.text.slice(0, c.from) + insert + tail + rest;
+      ed.cursor = c.from + insert.length + tail.length;
+    }
+    if (!only) this.hint = c.candidates.slice(0, 12).join("  ") + (c.candidates.length > 12 ? "  …" : "");
+  }
+
+  private searchKey(ev: InputEvent): void {
+    const s = this.search as Search;
+    const find = (from?: number) => {
+      s.at = s.query === "" ? undefined : this.history.search(s.query, from);
+    };
+    if (ev.type === "paste") {
+      s.query += ev.text.split("\n")[0] ?? "";
+      find();
+      return;
+    }
+    if (ev.name === "char" && !ev.ctrl && !ev.alt) {
+      s.query += ev.ch ?? "";
+      find();
+      return;
+    }
+    if (ev.name === "backspace") {
+      s.query = Array.from(s.query).slice(0, -1).join("");
+      find();
+      return;
+    }
+    if (ev.ctrl && ev.ch === "r") {
+      const older = s.at !== undefined ? this.history.search(s.query, s.at) : undefined;
+      if (older !== undefined) s.at = older;
+      return;
+    }
+    this.search = undefined;
+    const cancel = ev.name === "escape" || (ev.ctrl && (ev.ch === "g" || ev.ch === "c"));
+    if (cancel || s.at === undefined) {
+      this.editor.set(s.draft);
+      return;
+    }
+    // Any other key takes the match into the editor; Enter does not send it yet.
+    this.editor.set(this.history.entries[s.at] as string);
+    if (ev.name !== "enter") this.editKey(ev);
+  }
+
+  private approvalKey(ev: InputEvent): void {
+    const a = this.approval as Approval;
+    if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.ch === "c"))) {
+      this.settle({ kind: "cancel" });
+      return;
+    }
+    const action = applyInput(this.editor, ev);
+    if (action !== "submit") return;
+    const text = this.editor.submit();
+    if (text.trim() === "") return;
+    const canAlways = a.req.tool !== "bash" || a.req.prefix !== undefined;
+    const answer = parseApproval(text, canAlways);
+    if (answer) {
+      this.settle(answer);
+      return;
+    }
+    if (isUnofferedAlways(text, canAlways)) {
+      this.hint = ALWAYS_NOT_OFFERED;
+      return;
+    }
+    this.hooks.notAnswer(text);
+    this.hint = "that is not an answer: it was queued for the model; answer y, n, or n and a reason";
+  }
+
+  /** The question shown above the input while an approval waits. */
+  private questionLines(): string[] {
+    const a = this.approval;
+    if (!a) return [];
+    const { req } = a;
+    const t = this.text;
+    const always =
+      req.tool === "bash"
+        ? req.prefix
+          ? ` · a = yes, and don't ask again for \`${t.clean(req.prefix)} …\``
+          : ""
+        : ` · a = yes to every ${req.tool} this session`;
+    const summary = req.summary.split("\n").map((l) => `  │ ${t.clean(l)}`);
+    return [
+      t.yellow(req.tool === "bash" ? "? allow this command to run:" : `? allow ${req.tool}:`),
+      ...summary,
+      t.dim(
+        `  y = yes${always} · n = no · n REASON = no, and tell the model why · Esc = no, and cancel the turn`,
+      ),
+    ];
+  }
+
+  private promptText(): string {
+    // While searching, the match is the line's content (see render).
+    if (this.search) return `(search) '${this.text.clean(this.search.query)}': `;
+    if (this.approval) return "allow? › ";
+    return PROMPT;
+  }
+
+  /** Hard-wrap `s` into rows of at most `width` columns; returns rows and the row/col where `at` lands. */
+  private layout(s: string, at: number, width: number): { rows: string[]; row: number; col: number } {
+    const rows: string[] = [""];
+    let w = 0;
+    let row = 0;
+    let col = 0;
+    let i = 0;
+    for (const ch of s) {
+      if (i === at) {
+        row = rows.length - 1;
+        col = w;
+      }
+      i += ch.length;
+      if (ch === "\n") {
+        rows.push("  ");
+        w = 2;
+        continue;
+      }
+      const cw = this.text.charWidth(ch.codePointAt(0) ?? 0);
+      if (w + cw > width) {
+        rows.push("");
+        w = 0;
+      }
+      rows[rows.length - 1] += ch;
+      w += cw;
+    }
+    if (i <= at) {
+      row = rows.length - 1;
+      col = w;
+    }
+    if (col >= width) {
+      rows.push("");
+      row = rows.length - 1;
+      col = 0;
+    }
+    return { rows, row, col };
+  }
+
+  render(width: number): string[] {
+    const head = this.questionLines();
+    const prompt = this.promptText();
+    let body: string;
+    let at: number;
+    if (this.search) {
+      const s = this.search;
+      body = s.at !== undefined ? (this.history.entries[s.at] as string) : "";
+      at = prompt.length + body.length;
+    } else {
+      body = this.editor.text;
+      at = prompt.length + this.editor.cursor;
+    }
+    // Cleaned per character so the caret offset still matches (a control character becomes visible text).
+    const cleanBody = Array.from(body)
+      .map((ch) => (ch === "\n" ? ch : this.text.clean(ch)))
+      .join("");
+    const before = Array.from(body.slice(0, at - prompt.length))
+      .map((ch) => (ch === "\n" ? ch : this.text.clean(ch)))
+      .join("");
+    const { rows, row, col } = this.layout(prompt + cleanBody, prompt.length + before.length, width);
+    const hint = this.hint ? [this.text.dim(this.hint.slice(0, Math.max(0, width)))] : [];
+    this.caret = { row: head.length + row, col };
+    return [...head, ...rows, ...hint];
+  }
+
+  cursor(): { row: number; col: number } {
+    return this.caret;
+  }
+}

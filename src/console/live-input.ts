@@ -1,0 +1,74 @@
+// The live prompt: raw keys decoded and handed to the prompt controller, which the Screen draws as the
+// "input" component. Esc, Ctrl-C and Ctrl-D reach the session loop through the controller's hooks.
+import { dataDir } from "../config/paths.ts";
+import { sanitizeLine } from "../terminal/sanitize.ts";
+import type { Style } from "../terminal/style.ts";
+import { charWidth } from "../terminal/width.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+import { InputHistory } from "./input/history.ts";
+import { PromptController } from "./input/prompt.ts";
+import { TerminalInput } from "./input/terminal.ts";
+import type { SessionLoop } from "./session-loop.ts";
+import type { Screen } from "./ui/screen.ts";
+import type { InputSide } from "./view-io.ts";
+
+export class LiveInput implements InputSide {
+  readonly prompt: PromptController;
+  private readonly terminal: TerminalInput;
+
+  constructor(
+    private readonly screen: Screen,
+    s: Style,
+    loop: SessionLoop,
+    workspace: string,
+  ) {
+    const history = InputHistory.forWorkspace(dataDir(), workspace);
+    this.prompt = new PromptController(
+      {
+        submit: (text) => loop.line(text),
+        interrupt: () => loop.interrupt(),
+        escape: () => loop.escape(),
+        eof: () => loop.close(),
+        notAnswer: (text) => loop.steer(text),
+        changed: () => screen.invalidate(),
+      },
+      history,
+      { charWidth, clean: sanitizeLine, dim: s.dim, yellow: s.yellow },
+      { commands: () => loop.commandNames(), workspace },
+    );
+    if (history.problem) this.prompt.hint = history.problem;
+    this.terminal = new TerminalInput(
+      process.stdin,
+      (t) => process.stdout.write(t),
+      (ev) => this.prompt.handle(ev),
+    );
+  }
+
+  start(): void {
+    this.screen.mount("input", this.prompt, 100);
+    this.terminal.start();
+  }
+
+  /** Before the final lines: the prompt leaves the screen, so the exit line never lands on it. */
+  stop(): void {
+    this.prompt.settle({ kind: "no", reason: "the console is closing" });
+    this.terminal.stop();
+    this.screen.unmount("input");
+    this.screen.flush();
+  }
+
+  ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+    const answer = this.prompt.ask(req);
+    this.screen.flush();
+    return answer;
+  }
+
+  hint(text: string): void {
+    this.prompt.hint = text;
+    this.screen.invalidate();
+  }
+
+  idle(): void {
+    this.screen.invalidate();
+  }
+}

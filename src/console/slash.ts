@@ -1,0 +1,226 @@
+// What each built-in slash command does. Handlers print through the console's UI and return what the
+// console loop must do next (nothing, exit, switch sessions, or send a message to the model).
+import type { AgentRuntime } from "../agent/setup.ts";
+import { CompactionError } from "../compaction/errors.ts";
+import type { ConfigFile } from "../contract/config.ts";
+import { errorMessage } from "../contract/errors.ts";
+import type { History } from "../contract/history.ts";
+import { resolveModel } from "../provider/models.ts";
+import type { Usage } from "../provider/types.ts";
+import { Session, type SessionMeta } from "../session/session.ts";
+import type { CommandRegistry, ParsedCommand } from "./commands.ts";
+import { formatCost } from "./status-line.ts";
+import { expandTemplate } from "./templates.ts";
+
+/** What the console shows; untrusted text goes through `clean` before any styling. */
+export interface ConsoleUi {
+  /** finished, styled lines for the transcript */
+  print(...lines: string[]): void;
+  clean(s: string): string;
+  dim(s: string): string;
+  yellow(s: string): string;
+  red(s: string): string;
+  bold(s: string): string;
+  clearScreen(): void;
+}
+
+export type SlashOutcome =
+  | { kind: "done" }
+  | { kind: "exit" }
+  /** a fresh session (resume absent) or this saved one; clear: wipe the screen first */
+  | { kind: "switch"; resume?: string; clear?: boolean }
+  | { kind: "send"; text: string };
+
+export interface SlashContext {
+  rt: AgentRuntime;
+  ui: ConsoleUi;
+  registry: CommandRegistry;
+  config: ConfigFile;
+  configDir: string;
+  dataDir: string;
+  /** the signal a long command (/compact) is cancelled by */
+  signal: AbortSignal;
+  /** the last context reading (for /status), when one was made */
+  context?: { total: number; hard_limit: number; ratio: number };
+}
+
+const DONE: SlashOutcome = { kind: "done" };
+
+/** Tokens recorded on the session's assistant messages (those still in the history). */
+export function historyUsage(h: History): Usage & { requests: number } {
+  const out = { input_tokens: 0, output_tokens: 0, requests: 0 };
+  for (const m of h) {
+    const u = m.meta?.usage as Usage | undefined;
+    if (m.role !== "assistant" || !u || typeof u.input_tokens !== "number") continue;
+    out.input_tokens += u.input_tokens;
+    out.output_tokens += u.output_tokens ?? 0;
+    out.requests++;
+  }
+  return out;
+}
+
+function age(iso: string, now = Date.now()): string {
+  const s = Math.max(0, (now - Date.parse(iso)) / 1000);
+  if (s < 90) return `${Math.round(s)}s ago`;
+  if (s < 5400) return `${Math.round(s / 60)}m ago`;
+  if (s < 129600) return `${Math.round(s / 3600)}h ago`;
+  return `${Math.round(s / 86400)}d ago`;
+}
+
+/** The /resume picker's rows: number, title, age, size. */
+export function pickerLines(list: SessionMeta[], current: string, ui: ConsoleUi): string[] {
+  return list.map((m, i) => {
+    const mark = m.id === current ? " (this one)" : "";
+    const title = ui.clean(m.title ?? "(untitled)");
+    return `${String(i + 1).padStart(3)}. ${title}${mark}  ${ui.dim(`${age(m.updated)} · ${m.messages} messages · ${ui.clean(m.id)}`)}`;
+  });
+}
+
+function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
+  const { rt, ui } = ctx;
+  if (!cmd.args) {
+    const m = rt.agent.model;
+    ui.print(
+      ui.dim(
+        `model ${ui.clean(m.name)} · provider ${rt.provider} · context window ${m.context_window ?? "unknown"} tokens`,
+      ),
+    );
+    return DONE;
+  }
+  try {
+    const next = resolveModel(cmd.args, ctx.config, ctx.configDir);
+    rt.agent.setModel(next);
+    ui.print(
+      ui.dim(
+        `model switched to ${ui.clean(next.name)} for the next request (context window ${next.context_window})`,
+      ),
+    );
+  } catch (err) {
+    ui.print(ui.red(`✗ /model: ${ui.clean(errorMessage(err))}`));
+  }
+  return DONE;
+}
+
+function resume(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
+  const { rt, ui } = ctx;
+  const list = Session.list(ctx.dataDir, rt.workspace);
+  if (!cmd.args) {
+    if (list.length === 0) {
+      ui.print(ui.dim("no saved sessions in this workspace"));
+      return DONE;
+    }
+    ui.print(
+      ui.bold("sessions of this workspace (newest first):"),
+      ...pickerLines(list.slice(0, 20), rt.session.id, ui),
+    );
+    ui.print(ui.dim("resume one with /resume N or /resume ID"));
+    return DONE;
+  }
+  const n = Number(cmd.args);
+  const chosen = Number.isInteger(n) && n >= 1 ? list[n - 1] : list.find((m) => m.id.startsWith(cmd.args));
+  if (!chosen) {
+    ui.print(ui.red(`✗ /resume: no session "${ui.clean(cmd.args)}" in this workspace; /resume lists them`));
+    return DONE;
+  }
+  if (chosen.id === rt.session.id) {
+    ui.print(ui.dim("that is the session you are in"));
+    return DONE;
+  }
+  return { kind: "switch", resume: chosen.id };
+}
+
+async function compact(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
+  const { rt, ui } = ctx;
+  try {
+    await rt.agent.compact(cmd.args || undefined, ctx.signal);
+  } catch (err) {
+    if (ctx.signal.aborted) ui.print(ui.yellow("compaction cancelled; the conversation is unchanged"));
+    // A failed compaction was already shown by its `compaction` event; anything else is news.
+    else if (!(err instanceof CompactionError)) ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
+  }
+  return DONE;
+}
+
+function status(ctx: SlashContext): SlashOutcome {
+  const { rt, ui } = ctx;
+  const m = rt.agent.model;
+  const modules = rt.manifest.modules.map((mod) =>
+    mod.builtin ? mod.name : `${mod.name} (bound: ${ui.clean(mod.exec.join(" "))})`,
+  );
+  const c = ctx.context;
+  ui.print(
+    ui.dim(`model ${ui.clean(m.name)} (window ${m.context_window ?? "unknown"})`),
+    ui.dim(`provider ${rt.provider}`),
+    ui.dim(`profile ${ui.clean(rt.manifest.profile)}`),
+    ui.dim(`modules ${modules.join(", ") || "none"}`),
+    ui.dim(
+      `session ${ui.clean(rt.session.id)} · ${rt.agent.history.length} messages · ${ui.clean(rt.workspace)}`,
+    ),
+    ui.dim(
+      `context ${c ? `${c.total} / ${c.hard_limit} tokens (${Math.round(c.ratio * 100)}%)` : "not measured yet"}`,
+    ),
+    ui.dim(`approvals ${rt.approvals.describe()}`),
+  );
+  return DONE;
+}
+
+function cost(ctx: SlashContext): SlashOutcome {
+  const { rt, ui } = ctx;
+  const run = rt.agent.usageTotals;
+  const kept = historyUsage(rt.agent.history);
+  const price = rt.agent.model.price;
+  const usd = (u: Usage) =>
+    price ? ` · ${formatCost((u.input_tokens * price.input + u.output_tokens * price.output) / 1e6)}` : "";
+  ui.print(
+    ui.dim(`this run: ${run.input_tokens} tokens in · ${run.output_tokens} out${usd(run)}`),
+    ui.dim(
+      `session (requests still in the history): ${kept.input_tokens} in · ${kept.output_tokens} out over ${kept.requests} requests${usd(kept)}`,
+    ),
+    ui.dim(
+      price
+        ? `at the list price of ${ui.clean(rt.agent.model.name)}: $${price.input} in / $${price.output} out per million tokens (cached input counted at full price)`
+        : `cost: unknown (no price for ${ui.clean(rt.agent.model.name)}; add "price" to its entry in config.json models)`,
+    ),
+  );
+  return DONE;
+}
+
+export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
+  const { ui, registry } = ctx;
+  const builtin = registry.builtin(cmd.name);
+  if (!builtin) {
+    const t = registry.template(cmd.name);
+    if (t) return { kind: "send", text: expandTemplate(t, cmd.args, ctx.rt.workspace) };
+    ui.print(ui.yellow(`unknown command /${ui.clean(cmd.name)}; /help lists the commands`));
+    return DONE;
+  }
+  switch (builtin.name) {
+    case "help":
+      ui.print(...registry.help().map((l) => ui.dim(ui.clean(l))));
+      return DONE;
+    case "model":
+      return model(cmd, ctx);
+    case "new":
+      return { kind: "switch" };
+    case "clear":
+      return { kind: "switch", clear: true };
+    case "resume":
+      return resume(cmd, ctx);
+    case "sessions": {
+      const list = Session.list(ctx.dataDir, ctx.rt.workspace);
+      if (list.length === 0) ui.print(ui.dim("no saved sessions in this workspace"));
+      else ui.print(...pickerLines(list, ctx.rt.session.id, ui));
+      return DONE;
+    }
+    case "compact":
+      return compact(cmd, ctx);
+    case "status":
+      return status(ctx);
+    case "cost":
+      return cost(ctx);
+    case "exit":
+      return { kind: "exit" };
+    default:
+      return DONE;
+  }
+}
