@@ -21,7 +21,7 @@
 // (the input editor's caret), relative to that component's lines.
 //
 // The console mounts, by key and ORDER (src/console/view.ts): "stream" 10, "activity" 50, "status" 80,
-// "input" 100. An input editor replaces ReadlineInput under "input" (taking keys itself, calling
+// "input" 100. The input editor (src/console/input) mounts under "input" (taking keys itself, calling
 // invalidate() on each); an approval or completion menu mounts between status and input.
 //
 // Without cursor control (TERM=dumb, stdout not a TTY) nothing is redrawn: commit() appends plain lines and
