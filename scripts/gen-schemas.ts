@@ -12,7 +12,7 @@ import { AgentEvent } from "../src/contract/events.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
 import { Manifest } from "../src/contract/manifest.ts";
-import { Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
+import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
 import { EventLine, SessionMeta } from "../src/contract/session.ts";
 import { SteerMessage } from "../src/contract/steering.ts";
 import { Usage } from "../src/contract/usage.ts";
@@ -57,6 +57,7 @@ const protocol = write(join(root, "protocol"), {
   "tool-decl.json": ToolDecl,
   "tool-result.json": ToolResult,
   "usage.json": Usage,
+  "history-summary.json": HistorySummary,
 });
 const hookSchemas: Record<string, z.ZodType> = {
   "before-compact-model-route.json": ModelRouteReply,

@@ -1,13 +1,7 @@
 @echo off
-rem Windows launcher: a fresh temporary manifest from the current bindings on every run, then start i.
+rem Windows launcher: "i.exe start ARGS" generates a fresh temporary manifest (in a new, uniquely named
+rem temporary directory) from the current profile and bindings, honours --profile, runs with it and
+rem removes it. Nothing is expanded inside a ( ) block here, so the exit code returned is the real one.
 setlocal
-set "HERE=%~dp0"
-for %%C in (init doctor sessions worker start --runtime --version -V --help -h help) do (
-  if /I "%~1"=="%%C" ( "%HERE%i.exe" %* & exit /b %ERRORLEVEL% )
-)
-set "MANIFEST=%TEMP%\i-manifest-%RANDOM%%RANDOM%.json"
-"%HERE%i.exe" --runtime manifest > "%MANIFEST%" || exit /b 2
-"%HERE%i.exe" %* --manifest "%MANIFEST%"
-set STATUS=%ERRORLEVEL%
-del "%MANIFEST%" >nul 2>&1
-exit /b %STATUS%
+"%~dp0i.exe" start %*
+exit /b %ERRORLEVEL%

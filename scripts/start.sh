@@ -1,33 +1,27 @@
 #!/bin/sh
-# Launcher: generates a fresh temporary manifest from the current bindings on every run, then starts `i`
-# with it, so a changed bindings.json takes effect without regenerating anything by hand. Works both
-# packaged (next to the `i` binary) and from a source checkout (scripts/start.sh, run with Bun).
+# Launcher: runs `i start ARGS`, which generates a fresh temporary manifest from the current profile and
+# bindings, runs with it, and removes it on every exit path (INT, TERM, HUP included). This script `exec`s,
+# so it *is* that process: a signal sent to it reaches `i` directly and nothing is left behind to clean up.
+# Works packaged (next to the `i` binary) and from a source checkout (scripts/start.sh, run with Bun),
+# called through symlinks and from any directory.
 set -eu
-here=$(CDPATH= cd -- "$(dirname -- "$0")" && pwd)
-if [ -x "$here/i" ]; then
-  run_i() { "$here/i" "$@"; }
-else
-  root=$(dirname -- "$here")
-  bun="$root/node_modules/.bin/bun"
-  [ -x "$bun" ] || bun=bun
-  run_i() { "$bun" "$root/src/cli/main.ts" "$@"; }
-fi
-# Commands that do not run the agent take no manifest: pass them straight through.
-case "${1-}" in
-  init | doctor | sessions | worker | start | --runtime | --version | -V | --help | -h | help) run_i "$@"; exit $? ;;
-esac
-# The manifest is generated for the profile the arguments ask for (--profile NAME), else the default one.
-profile=""
-prev=""
-for a in "$@"; do
-  [ "$prev" = "--profile" ] && profile=$a
-  case "$a" in --profile=*) profile=${a#--profile=} ;; esac
-  prev=$a
+# Our real location, one symlink hop at a time: `readlink -f` is missing on older macOS.
+self=$0
+while [ -L "$self" ]; do
+  link=$(readlink -- "$self")
+  case $link in
+    /*) self=$link ;;
+    *) self=$(dirname -- "$self")/$link ;;
+  esac
 done
-manifest=$(mktemp "${TMPDIR:-/tmp}/i-manifest.XXXXXX")
-trap 'rm -f "$manifest"' EXIT INT TERM
-run_i --runtime manifest ${profile:+"$profile"} >"$manifest"
-status=0
-# --manifest goes last so it reaches subcommands too (start.sh compact -r ID, start.sh -p PROMPT, …).
-run_i "$@" --manifest "$manifest" || status=$?
-exit "$status"
+here=$(CDPATH='' cd -P -- "$(dirname -- "$self")" && pwd)
+if [ -x "$here/i" ]; then
+  exec "$here/i" start "$@"
+fi
+root=$(dirname -- "$here")
+bun="$root/node_modules/.bin/bun"
+if [ ! -x "$bun" ]; then
+  command -v bun >/dev/null 2>&1 || { echo "start.sh: bun not found in $root/node_modules/.bin or on PATH; run npm ci in $root, or use the packaged i" >&2; exit 127; }
+  bun=bun
+fi
+exec "$bun" "$root/src/cli/main.ts" start "$@"

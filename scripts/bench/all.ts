@@ -6,6 +6,8 @@ const SCRIPTS = [
   "startup.ts",
   "console.ts",
   "hook-roundtrip.ts",
+  "turns.ts",
+  "memory.ts",
   "estimate.ts",
   "compaction.ts",
   "search.ts",

@@ -32,6 +32,8 @@ export interface AgentDeps {
   toolContext: Omit<ToolContext, "signal">;
   emit: EmitEvent;
   maxTurns: number;
+  /** false when no module's before_request acts on this wire format (see beforeRequestWanted) */
+  beforeRequest?: boolean;
   /**
    * Where the running turn's abort signal is published for parts that do not take one themselves (the
    * compaction summary request goes through a provider that reads it), so a cancel stops them too.
@@ -100,7 +102,7 @@ export class Agent {
   }
 
   private async requestHints(): Promise<Record<string, unknown>> {
-    if (!this.deps.hooks.hasHook("before_request")) return {};
+    if (this.deps.beforeRequest === false || !this.deps.hooks.hasHook("before_request")) return {};
     const data = await this.deps.hooks.runHook("before_request", {
       provider: this.deps.providerName,
       model: this.deps.model.name,

@@ -19,21 +19,38 @@ export interface ResolvedTarget {
 
 const PROVIDERS: readonly ProviderName[] = ProviderName.options;
 
+/** What a saved session recorded about its target (meta.json). */
+export interface RecordedTarget {
+  provider?: string;
+  model?: string;
+}
+
+/**
+ * Provider and model by precedence: flags, then what a resumed session recorded (so `-c`, `-r` and
+ * `i compact` continue with the model the session used), then I_PROVIDER / I_MODEL, then config.json.
+ * The recorded model is not reused with a different --provider: it belongs to the recorded one.
+ */
 export function resolveTarget(
   flags: RunFlags,
   config: ConfigFile,
   env: NodeJS.ProcessEnv = process.env,
+  recorded: RecordedTarget = {},
 ): ResolvedTarget {
-  const provider = flags.provider ?? env.I_PROVIDER ?? config.provider ?? "openai";
+  // An empty variable (`export I_MODEL=`) counts as unset, as it does for the API key variables.
+  const fromEnv = (name: string) => env[name]?.trim() || undefined;
+  const provider =
+    flags.provider ?? recorded.provider ?? fromEnv("I_PROVIDER") ?? config.provider ?? "openai";
   if (!PROVIDERS.includes(provider as ProviderName)) {
-    const from = flags.provider ? "--provider" : "I_PROVIDER";
+    const from = flags.provider ? "--provider" : recorded.provider ? "the resumed session" : "I_PROVIDER";
     throw new UserError(`${from}: unknown provider "${provider}"; use openai, anthropic or responses`);
   }
-  const model = flags.model ?? env.I_MODEL ?? config.model;
+  const sameProvider = !flags.provider || flags.provider === (recorded.provider ?? flags.provider);
+  const model =
+    flags.model ?? (sameProvider ? recorded.model : undefined) ?? fromEnv("I_MODEL") ?? config.model;
   if (!model) {
     throw new UserError('no model chosen: pass -m NAME, set I_MODEL, or set "model" in config.json');
   }
-  const baseUrl = flags.baseUrl ?? env.I_BASE_URL ?? config.base_url;
+  const baseUrl = flags.baseUrl ?? fromEnv("I_BASE_URL") ?? config.base_url;
   if (baseUrl !== undefined) {
     try {
       const u = new URL(baseUrl);

@@ -1,21 +1,24 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
-import { join } from "node:path";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
+import { checkModuleConfigs } from "../config/module-configs.ts";
 import { configDir, dataDir } from "../config/paths.ts";
-import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
+import { checkReserve } from "../config/reserve.ts";
+import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import { beforeRequestWanted } from "../contract/registry.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
 import { withSteering } from "../manifest/steering.ts";
-import { resolveApiKey } from "../provider/credentials.ts";
+import { NO_KEY, resolveApiKey } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
+import type { Provider } from "../provider/types.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
@@ -46,6 +49,8 @@ export interface SetupOptions extends RunFlags {
   steeringQueue?: string;
   /** sessions must already exist (i compact) */
   requireExisting?: boolean;
+  /** i compact: a missing API key is an error only when a model request is made */
+  keyOnlyWhenRequested?: boolean;
 }
 
 export interface AgentRuntime {
@@ -85,6 +90,24 @@ function openSession(
   return { session: Session.create({ dataDir: dir, workspace, provider, model }), resumed: false };
 }
 
+/** -c and `i compact`: the newest session of this workspace (the error says how to start one). */
+function newestSession(workspace: string): Session {
+  const s = Session.newest(dataDir(), workspace);
+  if (!s)
+    throw new UserError(
+      `no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``,
+    );
+  return s;
+}
+
+/**
+ * A provider that fails its first request with `err`: `i compact` with a local compactor makes no model
+ * request, so a missing key is an error only if one is actually needed.
+ */
+function keylessProvider(name: ProviderName, err: UserError): Provider {
+  return { name, stream: () => Promise.reject(err) };
+}
+
 function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeof loadConfig>): Manifest {
   const manifest = opts.manifest
     ? loadManifestFile(opts.manifest)
@@ -106,30 +129,35 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const workspace = resumedIn?.workspace ?? resolveWorkspace(opts.workspace);
   const cfgDir = configDir();
   const cfg = loadConfig(cfgDir);
-  const target = resolveTarget(opts, cfg.config);
+  // A resumed session (-r, -c, i compact) continues with the provider and model it recorded.
+  const existing = byId ?? (opts.continue || opts.requireExisting ? newestSession(workspace) : undefined);
+  const target = resolveTarget(opts, cfg.config, process.env, existing?.meta);
   const model = resolveModel(target.model, cfg.config);
-  const reserve = cfg.budget.reserve_tokens;
-  if (reserve !== undefined && reserve >= model.context_window) {
-    throw new UserError(
-      `${join(cfgDir, "budget.json")}: field reserve_tokens: ${reserve} leaves no room in the ${model.context_window}-token context window of ${model.name}; set it well below the window`,
-    );
+  checkReserve(cfg.budget, model, cfgDir);
+  let apiKey: string | UserError;
+  try {
+    apiKey = resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
+  } catch (err) {
+    if (!(opts.keyOnlyWhenRequested && err instanceof UserError)) throw err;
+    apiKey = err;
   }
-  const apiKey = resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
   const manifest = buildManifest(opts, cfgDir, cfg);
+  checkModuleConfigs(manifest, cfgDir);
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
   const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
-  let provider: ReturnType<typeof createProvider>;
+  let provider: Provider;
   try {
     provider = createProvider({
       provider: target.provider,
-      apiKey,
+      apiKey: typeof apiKey === "string" ? apiKey : NO_KEY,
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
       ...(cfg.config.stream_idle_timeout_ms !== undefined
         ? { idleTimeoutMs: cfg.config.stream_idle_timeout_ms }
         : {}),
       hooks: host,
     });
+    if (typeof apiKey !== "string") provider = keylessProvider(target.provider, apiKey);
   } catch (err) {
     await host.close();
     throw err;
@@ -154,7 +182,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       throw err;
     }
   }
-  const { session, resumed } = openSession(opts, workspace, target.provider, model.name, byId);
+  const { session, resumed } = openSession(opts, workspace, target.provider, model.name, existing);
   const unlock = lockSession(session.dir, session.id);
   const close = async () => {
     await host.close();
@@ -223,6 +251,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         toolContext,
         emit: opts.emit,
         maxTurns: opts.maxTurns,
+        beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
       },

@@ -5,6 +5,7 @@ import type { BudgetModel, BudgetPolicy, BudgetResult, UsageSample } from "../co
 import type { ModelInfo } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
+import { systemText } from "../contract/lib/estimator.ts";
 import { jsonEqual } from "../contract/lib/json-equal.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
@@ -72,7 +73,8 @@ export async function readBudget(
   const input: HookData = {
     model,
     policy: call.policy ?? policy,
-    ...(first && typeof first.content === "string" ? { system: first.content } : {}),
+    // Always the text, so a budget module that declared it needs only a summary of the history has it.
+    ...(first ? { system: systemText(first) } : {}),
     tools: call.tools,
     history: call.history,
     state: { armed: call.armed },

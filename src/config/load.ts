@@ -13,7 +13,7 @@ import {
   PluginsFile as PluginsSchema,
 } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
-import { parseWith, readJson } from "../contract/lib/json-file.ts";
+import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
 import { PROFILE_NAMES } from "../contract/profiles.ts";
 import { MODULE_NAMES } from "../contract/registry.ts";
 import { refuseCredentialArgv } from "./credentials.ts";
@@ -34,7 +34,7 @@ function isAbsolutePath(p: string): boolean {
 
 export function loadConfigFile(dir: string): ConfigFile {
   const file = join(dir, "config.json");
-  return parseWith(file, ConfigSchema, readJson(file) ?? {});
+  return parseWith(file, ConfigSchema, readConfigJson(file) ?? {});
 }
 
 /** True when a value in portable plugins.json looks like an executable path or argv. */
@@ -47,7 +47,7 @@ function looksLikeExecutable(v: unknown): boolean {
 
 export function loadPluginsFile(dir: string): PluginsFile {
   const file = join(dir, "plugins.json");
-  const raw = readJson(file) ?? {};
+  const raw = readConfigJson(file) ?? {};
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     for (const [k, v] of Object.entries(raw)) {
       if (k.startsWith("$")) continue;
@@ -71,7 +71,7 @@ export function loadPluginsFile(dir: string): PluginsFile {
 
 export function loadBindingsFile(dir: string): BindingsFile {
   const file = join(dir, "bindings.json");
-  const raw = readJson(file) ?? {};
+  const raw = readConfigJson(file) ?? {};
   if (raw && typeof raw === "object" && !Array.isArray(raw)) {
     for (const [mod, b] of Object.entries(raw)) {
       if (mod.startsWith("$")) continue;
@@ -107,7 +107,7 @@ export function loadBindingsFile(dir: string): BindingsFile {
 
 export function loadBudgetFile(dir: string): BudgetFile {
   const file = join(dir, "budget.json");
-  const budget = parseWith(file, BudgetSchema, readJson(file) ?? {});
+  const budget = parseWith(file, BudgetSchema, readConfigJson(file) ?? {});
   const trigger = budget.trigger_ratio ?? DEFAULT_TRIGGER_RATIO;
   const rearm = budget.rearm_ratio ?? DEFAULT_REARM_RATIO;
   if (rearm >= trigger) {

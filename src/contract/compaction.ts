@@ -6,6 +6,7 @@ import { z } from "zod";
 import { ImagesPolicy, MAX_PROMPT_CHARS } from "./config.ts";
 import { CompactionReason, CompactionRoute } from "./events.ts";
 import { ImagePart, Message } from "./history.ts";
+import { HistorySummary } from "./protocol.ts";
 
 const Count = z.number().int().nonnegative();
 
@@ -44,7 +45,9 @@ export const BudgetInput = z.looseObject({
   /** the system prompt as sent; absent → the text of history[0] */
   system: z.string().optional(),
   tools: z.array(z.looseObject({ name: z.string() })).optional(),
-  history: z.array(z.unknown()),
+  /** the full history, or (for a module that declared `"budget": "summary"` at hello) `history_summary` */
+  history: z.array(z.unknown()).optional(),
+  history_summary: HistorySummary.optional(),
   usage: UsageSample.optional(),
   state: BudgetState.optional(),
 });

@@ -89,6 +89,29 @@ export const AuthFile = z.strictObject({
   responses: z.string().min(1).optional(),
 });
 
+/** Hard ceilings of web.json: the host's 15 s request deadline must never be reached by a fetch. */
+export const MAX_WEB_TIMEOUT_MS = 14_000;
+export const MAX_WEB_FETCH_BYTES = 10 * 1024 * 1024;
+
+const httpUrl = z
+  .string()
+  .url()
+  .refine((u) => /^https?:$/.test(new URL(u).protocol), "must be an http:// or https:// URL");
+
+/** config_dir/web.json: settings of the built-in web module. */
+export const WebFile = z.strictObject({
+  ...Annotations,
+  /** fetch private, loopback and link-local addresses too (off by default: they reach the local network) */
+  allow_private: z.boolean().optional(),
+  /** a SearXNG-style JSON search endpoint; enables the web_search tool */
+  search_endpoint: httpUrl.optional(),
+  /** per-request time limit in milliseconds (default 10000) */
+  timeout_ms: z.number().int().min(100).max(MAX_WEB_TIMEOUT_MS).optional(),
+  /** default and upper bound for bytes read from one response (default 1 MiB) */
+  max_bytes: z.number().int().positive().max(MAX_WEB_FETCH_BYTES).optional(),
+});
+export type WebFile = z.infer<typeof WebFile>;
+
 /** budget.json defaults: recommend compaction at 85% of the hard limit, re-arm below 70%. */
 export const DEFAULT_TRIGGER_RATIO = 0.85;
 export const DEFAULT_REARM_RATIO = 0.7;
@@ -114,4 +137,5 @@ export const CONFIG_FILES = {
   "bindings.json": BindingsFile,
   "compact.json": CompactFile,
   "budget.json": BudgetFile,
+  "web.json": WebFile,
 } as const;

@@ -21,6 +21,7 @@ import { History, ImagePart, Message, ToolCall } from "./history.ts";
 import {
   HelloReplyData,
   HelloRequestData,
+  HistorySummary,
   type HookEvent,
   ToolDecl,
   ToolEventData,
@@ -54,8 +55,12 @@ export const BeforeRequestData = z.looseObject({
   /** wire format: openai | anthropic | responses */
   provider: z.string(),
   model: z.string().optional(),
-  /** the history about to be sent; only roles matter to hint providers, so the rest is not re-validated */
-  messages: z.array(z.looseObject({ role: z.string() })),
+  /**
+   * the history about to be sent (absent when the module declared a summary: then `history_summary`);
+   * only roles matter to hint providers, so the rest is not re-validated
+   */
+  messages: z.array(z.looseObject({ role: z.string() })).optional(),
+  history_summary: HistorySummary.optional(),
   hints: JsonObject.optional(),
 });
 export type BeforeRequestData = z.infer<typeof BeforeRequestData>;

@@ -51,12 +51,56 @@ export const ToolDecl = z.strictObject({
 });
 export type ToolDecl = z.infer<typeof ToolDecl>;
 
+/**
+ * What a hook receives of the history. Every hook gets the full history unless the module declares, at
+ * hello, that a summary is all it needs for that event (`payloads`). Only these events carry a history that
+ * may be summarised, in the named field; every other hook gets what it always gets — in particular
+ * `compact_plan`, `before_compact` and `before_compact_commit` always receive the authoritative messages.
+ *
+ * | event            | history field | summary allowed |
+ * | ---------------- | ------------- | --------------- |
+ * | `budget`         | `history`     | yes             |
+ * | `before_request` | `messages`    | yes             |
+ * | `compact_plan`   | `history`     | no (full, authoritative) |
+ * | `before_compact` | `messages` = history[1..cut] | no |
+ * | `before_compact_commit` | `candidate` | no |
+ * | `checkpoint`     | none: `messages` is the count | — |
+ * | `system_prompt`, `steer`, `after_compact`, `wire_request`, `wire_response` | none | — |
+ */
+export const SUMMARISABLE: Partial<Record<HookEvent, "history" | "messages">> = {
+  budget: "history",
+  before_request: "messages",
+};
+
+export const PayloadForm = z.enum(["full", "summary"]);
+export type PayloadForm = z.infer<typeof PayloadForm>;
+
+/**
+ * Sent instead of the history field (as `history_summary`) to a module that declared `"summary"` for the
+ * event. Per message, index for index with the history: its role, its estimated tokens and its image parts
+ * as the named estimator counts them (text tokens including per-message framing, fractional; images are
+ * not in `tokens`). The core puts the full history back into the data the module returns, so the module
+ * neither sends it back nor can change it; any `history_summary` in the reply is dropped.
+ */
+export const HistorySummary = z.object({
+  count: z.number().int().nonnegative(),
+  roles: z.array(z.string()),
+  tokens: z.array(z.number().nonnegative()),
+  images: z.array(z.number().int().nonnegative()),
+  estimator: z.object({ id: z.string(), version: z.union([z.string(), z.number()]) }),
+  /** the last message, whole (undefined for an empty history) */
+  last: z.looseObject({ role: z.string() }).optional(),
+});
+export type HistorySummary = z.infer<typeof HistorySummary>;
+
 export const HelloRequestData = z.object({ protocol: z.literal(PROTOCOL_VERSION), module: z.string() });
 export const HelloReplyData = z.object({
   protocol: z.literal(PROTOCOL_VERSION),
   module: z.string(),
   hooks: z.array(z.string()),
   tools: z.array(ToolDecl),
+  /** per declared hook, what of the history it needs (default "full"); see SUMMARISABLE */
+  payloads: z.record(z.string(), PayloadForm).optional(),
 });
 export type HelloReplyData = z.infer<typeof HelloReplyData>;
 

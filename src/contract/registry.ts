@@ -1,7 +1,7 @@
 // The module registry: every optional capability, the hook events it declares and the tools it offers.
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
-import type { HookEvent, ToolDecl } from "./protocol.ts";
+import type { HookEvent, PayloadForm, ToolDecl } from "./protocol.ts";
 
 export const MODULE_NAMES = [
   "budget",
@@ -31,6 +31,18 @@ export interface ModuleSpec {
   tools: readonly ToolSpec[];
   /** tools a module may add when configured (e.g. web_search with an endpoint); checked only if declared */
   optionalTools?: readonly ToolSpec[];
+  /**
+   * What the built-in implementation declares at hello it needs of the history, per hook (absent: the full
+   * history). A replacement declares its own: it may ask for a summary where that is allowed (SUMMARISABLE
+   * in the protocol) or take the full history.
+   */
+  payloads?: Partial<Record<HookEvent, PayloadForm>>;
+  /**
+   * The wire formats for which the built-in implementation's `before_request` does anything. For any
+   * other the core does not send it the hook (a round trip per model request saved); a bound replacement
+   * is always asked.
+   */
+  requestProviders?: readonly string[];
 }
 
 export const SkillInput = z.strictObject({
@@ -86,6 +98,8 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     summary: "context budget estimates and compaction recommendation",
     hooks: ["budget"],
     tools: [],
+    // It counts: the roles, token tallies and image parts of each message are all it reads.
+    payloads: { budget: "summary" },
   },
   prompts: {
     name: "prompts",
@@ -124,6 +138,11 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     summary: "prompt-cache breakpoints for providers that support them",
     hooks: ["before_request"],
     tools: [],
+    // Breakpoints depend on the roles alone.
+    payloads: { before_request: "summary" },
+    // Providers that cache prompt prefixes by themselves (OpenAI Chat Completions, Responses) need none;
+    // Anthropic caches only up to explicitly marked blocks.
+    requestProviders: ["anthropic"],
   },
   search: {
     name: "search",
@@ -176,4 +195,15 @@ export function moduleToolDecls(name: ModuleName): ToolDecl[] {
 
 export function isModuleName(s: string): s is ModuleName {
   return (MODULE_NAMES as readonly string[]).includes(s);
+}
+
+/**
+ * Whether `before_request` must run for requests in wire format `provider`: when any module declaring it
+ * is bound (a replacement decides for itself), or is a built-in whose implementation acts on this format.
+ */
+export function beforeRequestWanted(
+  refs: readonly { module: ModuleName; builtin: boolean }[],
+  provider: string,
+): boolean {
+  return refs.some((r) => !r.builtin || (MODULES[r.module].requestProviders?.includes(provider) ?? true));
 }

@@ -2,12 +2,12 @@
 import { resolve } from "node:path";
 import { refuseCredentialArgv } from "../config/credentials.ts";
 import { UserError } from "../contract/errors.ts";
-import { parseWith, readJson } from "../contract/lib/json-file.ts";
+import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
 import { type Manifest, Manifest as ManifestSchema } from "../contract/manifest.ts";
 
 export function loadManifestFile(path: string): Manifest {
   const file = resolve(path);
-  const raw = readJson(file);
+  const raw = readConfigJson(file);
   if (raw === undefined)
     throw new UserError(
       `--manifest: "${file}" does not exist; generate one with \`i --runtime manifest PROFILE\``,

@@ -1,11 +1,10 @@
 // Where the API key comes from: the environment first, then config_dir/auth.json — which must not be
 // readable by other users. Keys are returned to the caller and never written to logs or messages.
-
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AuthFile, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
-import { parseWith, readJson } from "../contract/lib/json-file.ts";
+import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
@@ -40,39 +39,66 @@ function checkPrivate(file: string): void {
   }
 }
 
-function fromAuthFile(provider: ProviderName, dir: string): string | undefined {
+/** config_dir/auth.json checked (private mode, schema), or undefined when there is none. */
+function readAuthFile(dir: string): AuthFile | undefined {
   const file = join(dir, "auth.json");
-  let exists = true;
-  try {
-    statSync(file);
-  } catch {
-    exists = false;
-  }
-  if (!exists) return undefined;
+  if (!existsSync(file)) return undefined;
   checkPrivate(file);
-  const auth = parseWith(file, AuthFile, readJson(file) ?? {});
+  return parseWith(file, AuthFile, readConfigJson(file) ?? {});
+}
+
+function fromAuthFile(provider: ProviderName, dir: string): string | undefined {
+  const auth = readAuthFile(dir);
   // The Responses API takes the same key as Chat Completions.
-  return provider === "responses" ? (auth.responses ?? auth.openai) : auth[provider];
+  return provider === "responses" ? (auth?.responses ?? auth?.openai) : auth?.[provider];
+}
+
+/** Where a key was found: an environment variable's name, the auth.json path, or "none needed". */
+export interface LocatedKey {
+  key: string;
+  source: string;
 }
 
 /**
- * The API key for `provider`: I_API_KEY, then OPENAI_API_KEY / ANTHROPIC_API_KEY, then auth.json. With a
- * local `baseUrl` and no key anywhere, NO_KEY. Otherwise a UserError naming every place a key can go.
+ * The API key for `provider` and where it came from: I_API_KEY, then OPENAI_API_KEY / ANTHROPIC_API_KEY,
+ * then auth.json. With a local `baseUrl` and no key anywhere, NO_KEY. Otherwise a UserError naming every
+ * place a key can go.
  */
+export function locateApiKey(
+  provider: ProviderName,
+  configDir: string,
+  env: NodeJS.ProcessEnv = credentialEnv(),
+  baseUrl?: string,
+): LocatedKey {
+  const specific = PROVIDER_ENV[provider];
+  for (const name of ["I_API_KEY", specific]) {
+    const key = env[name]?.trim();
+    if (key) return { key, source: name };
+  }
+  const file = join(configDir, "auth.json");
+  const stored = fromAuthFile(provider, configDir)?.trim();
+  if (stored) return { key: stored, source: file };
+  if (isLocalBaseUrl(baseUrl)) return { key: NO_KEY, source: "none needed (local base URL)" };
+  throw new UserError(
+    `no API key for provider "${provider}": set I_API_KEY or ${specific}, or add {"${provider}":"KEY"} to ${file} (chmod 600)`,
+  );
+}
+
+/** The key alone (see locateApiKey). */
 export function resolveApiKey(
   provider: ProviderName,
   configDir: string,
   env: NodeJS.ProcessEnv = credentialEnv(),
   baseUrl?: string,
 ): string {
-  const specific = PROVIDER_ENV[provider];
-  const fromEnv = env.I_API_KEY?.trim() || env[specific]?.trim();
-  if (fromEnv) return fromEnv;
-  const stored = fromAuthFile(provider, configDir)?.trim();
-  if (stored) return stored;
-  if (isLocalBaseUrl(baseUrl)) return NO_KEY;
-  const file = join(configDir, "auth.json");
-  throw new UserError(
-    `no API key for provider "${provider}": set I_API_KEY or ${specific}, or add {"${provider}":"KEY"} to ${file} (chmod 600)`,
-  );
+  return locateApiKey(provider, configDir, env, baseUrl).key;
+}
+
+/**
+ * Check config_dir/auth.json whether or not a run would read it (an environment key takes precedence):
+ * private mode, valid JSON, known keys. Returns the providers it holds keys for, or undefined when absent.
+ */
+export function checkAuthFile(configDir: string): string[] | undefined {
+  const auth = readAuthFile(configDir);
+  return auth && Object.keys(auth).filter((k) => !k.startsWith("$"));
 }

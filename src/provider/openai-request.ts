@@ -36,6 +36,53 @@ function imagesOf(msg: Message): ImagePart[] {
   return typeof msg.content === "string" ? [] : msg.content.filter((p) => p.type === "image");
 }
 
+/**
+ * Each message's wire form, made once: the whole history is converted for every request, and a message is
+ * never mutated once in a history. Weak, so it goes with the message. The forms are shared between request
+ * bodies, which are only serialised, never changed.
+ */
+const wireForms = new WeakMap<Message, OpenAiMessage | null>();
+
+function wireForm(msg: Message): OpenAiMessage | null {
+  let form = wireForms.get(msg);
+  if (form === undefined) {
+    form = convert(msg);
+    wireForms.set(msg, form);
+  }
+  return form;
+}
+
+function convert(msg: Message): OpenAiMessage | null {
+  switch (msg.role) {
+    case "system": {
+      const text = contentText(msg.content);
+      return text ? { role: "system", content: text } : null;
+    }
+    case "user":
+      return { role: "user", content: userContent(msg) };
+    case "assistant": {
+      const text = contentText(msg.content);
+      const calls = msg.tool_calls ?? [];
+      if (calls.length === 0) return { role: "assistant", content: text };
+      return {
+        role: "assistant",
+        content: text || null,
+        tool_calls: calls.map((c) => ({
+          id: wireToolId(c.id, "openai"),
+          type: "function",
+          function: { name: c.name, arguments: c.arguments },
+        })),
+      };
+    }
+    case "tool":
+      return {
+        role: "tool",
+        tool_call_id: wireToolId(msg.tool_call_id ?? "", "openai"),
+        content: contentText(msg.content),
+      };
+  }
+}
+
 export function toOpenAiMessages(history: History): OpenAiMessage[] {
   const out: OpenAiMessage[] = [];
   // Tool messages carry text only in this format; images a tool returned follow the batch as a user turn.
@@ -53,42 +100,9 @@ export function toOpenAiMessages(history: History): OpenAiMessage[] {
   };
   for (const msg of history) {
     if (msg.role !== "tool") flushImages();
-    switch (msg.role) {
-      case "system": {
-        const text = contentText(msg.content);
-        if (text) out.push({ role: "system", content: text });
-        break;
-      }
-      case "user":
-        out.push({ role: "user", content: userContent(msg) });
-        break;
-      case "assistant": {
-        const text = contentText(msg.content);
-        const calls = msg.tool_calls ?? [];
-        if (calls.length === 0) {
-          out.push({ role: "assistant", content: text });
-          break;
-        }
-        out.push({
-          role: "assistant",
-          content: text || null,
-          tool_calls: calls.map((c) => ({
-            id: wireToolId(c.id, "openai"),
-            type: "function",
-            function: { name: c.name, arguments: c.arguments },
-          })),
-        });
-        break;
-      }
-      case "tool":
-        out.push({
-          role: "tool",
-          tool_call_id: wireToolId(msg.tool_call_id ?? "", "openai"),
-          content: contentText(msg.content),
-        });
-        pendingImages.push(...imagesOf(msg));
-        break;
-    }
+    const form = wireForm(msg);
+    if (form) out.push(form);
+    if (msg.role === "tool" && typeof msg.content !== "string") pendingImages.push(...imagesOf(msg));
   }
   flushImages();
   return out;

@@ -1,15 +1,17 @@
 // history.json and .precompact.json: a whole history, one message per line so a person can read and
 // diff it. Written atomically; read back with a one-line error naming the file and the fix.
 import { UserError } from "../contract/errors.ts";
-import type { History } from "../contract/history.ts";
+import type { History, Message } from "../contract/history.ts";
 import { type AtomicOptions, writeFileAtomic } from "../contract/lib/atomic-write.ts";
 import { readJson } from "../contract/lib/json-file.ts";
+import { messageJson } from "../contract/lib/message-json.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 
 export function formatHistory(h: History): string {
   if (h.length === 0) return "[]\n";
   let out = "[\n";
-  for (let i = 0; i < h.length; i++) out += `${JSON.stringify(h[i])}${i < h.length - 1 ? "," : ""}\n`;
+  // The per-message JSON cache: a checkpoint rewrites the whole history, whose messages are mostly old.
+  for (let i = 0; i < h.length; i++) out += `${messageJson(h[i] as Message)}${i < h.length - 1 ? "," : ""}\n`;
   return `${out}]\n`;
 }
 

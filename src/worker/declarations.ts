@@ -2,7 +2,7 @@
 // schemas are public), so a replacement cannot silently drop or reshape part of an interface.
 
 import { jsonEqual } from "../contract/lib/json-equal.ts";
-import type { HelloReplyData, ToolDecl } from "../contract/protocol.ts";
+import { type HelloReplyData, SUMMARISABLE, type ToolDecl } from "../contract/protocol.ts";
 import { MODULES, type ModuleName, moduleToolDecls, toolDecl } from "../contract/registry.ts";
 
 /** Any module may additionally ask to be notified after each checkpoint. */
@@ -45,10 +45,24 @@ function toolDifference(module: ModuleName, declared: ToolDecl[]): string[] {
   return problems;
 }
 
+/** A module may ask for a history summary only on its own hooks, and only where the contract allows one. */
+function payloadDifference(hello: HelloReplyData): string[] {
+  const problems: string[] = [];
+  for (const [event, form] of Object.entries(hello.payloads ?? {})) {
+    if (!hello.hooks.includes(event)) problems.push(`payloads names "${event}", which it does not declare`);
+    else if (form === "summary" && !Object.hasOwn(SUMMARISABLE, event))
+      problems.push(
+        `payloads asks for a history summary on "${event}", which always receives the full history`,
+      );
+  }
+  return problems;
+}
+
 /** What differs between a worker's hello reply and the module's public declaration, or undefined if nothing. */
 export function declarationDifference(module: ModuleName, hello: HelloReplyData): string | undefined {
   const problems: string[] = [];
   if (hello.module !== module) problems.push(`it says it is module "${hello.module}"`);
   problems.push(...hookDifference(module, hello.hooks), ...toolDifference(module, hello.tools));
+  problems.push(...payloadDifference(hello));
   return problems.length ? problems.join("; ") : undefined;
 }

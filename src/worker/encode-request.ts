@@ -12,6 +12,8 @@
 // echoes them (every hook returns its complete data) can be parsed without re-parsing them
 // (decode-reply.ts).
 
+import { messageJson } from "../contract/lib/message-json.ts";
+
 /** Message arrays at least this long (JSON characters) are reported in `sent`. */
 export const ECHO_MIN_CHARS = 64 * 1024;
 
@@ -24,7 +26,7 @@ export interface SentArray {
 /** Top-level data fields that hold message arrays. */
 const MESSAGE_FIELDS = new Set(["history", "messages", "candidate"]);
 
-const cache = new WeakMap<object, string>();
+export { CACHE_MAX_CHARS, cachedMessageChars } from "../contract/lib/message-json.ts";
 
 function hasToJSON(v: unknown): boolean {
   return typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function";
@@ -43,12 +45,7 @@ function encodeMessages(list: readonly unknown[]): string | undefined {
     // A hole reads as undefined and is not plain: JSON.stringify writes it as null, so leave it to it.
     const m = list[i];
     if (!isPlain(m)) return undefined;
-    let text = cache.get(m);
-    if (text === undefined) {
-      text = JSON.stringify(m);
-      cache.set(m, text);
-    }
-    parts[i] = text;
+    parts[i] = messageJson(m);
   }
   return `[${parts.join(",")}]`;
 }

@@ -3,6 +3,7 @@
 // request's `module` field says which one an event is for), a bound module always runs alone. There is no
 // fallback: a failed worker fails the request, and the next request starts a fresh process.
 import { join, resolve } from "node:path";
+import { ensurePrivateDir } from "../config/paths.ts";
 import { describeIssue, UserError } from "../contract/errors.ts";
 import { HOOKS, type HookReply } from "../contract/hooks.ts";
 import type { Manifest, ManifestModule } from "../contract/manifest.ts";
@@ -10,7 +11,9 @@ import {
   DEFAULT_DEADLINE_MS,
   HelloReplyData,
   type HookEvent,
+  type PayloadForm,
   PROTOCOL_VERSION,
+  SUMMARISABLE,
   type ToolDecl,
   type ToolResult,
 } from "../contract/protocol.ts";
@@ -18,6 +21,7 @@ import { MODULES, type ModuleName } from "../contract/registry.ts";
 import { declarationDifference } from "./declarations.ts";
 import { workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
+import { summarizeHistory } from "./history-summary.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
 import type { HookData, HookOptions, HookRunner } from "./types.ts";
@@ -105,6 +109,8 @@ export class WorkerHost implements HookRunner {
   /** optional declarations a worker made at hello: extra tools (e.g. web_search) and `checkpoint` */
   private readonly extraTools = new Map<string, { module: ModuleName; decl: ToolDecl }>();
   private readonly checkpointModules = new Set<ModuleName>();
+  /** per module, the hooks for which it declared at hello that a history summary is enough */
+  private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
   private closed = false;
   /** processes started so far (tests use it to prove respawns) */
   spawned = 0;
@@ -136,8 +142,9 @@ export class WorkerHost implements HookRunner {
 
   async runHook<E extends HookEvent>(event: E, data: HookData, opts?: HookOptions): Promise<HookReply<E>> {
     let current = data;
+    const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
-      const next = await this.send(module, event, current);
+      const next = await this.step(module, event, current, field);
       const problem =
         lostField(current, next) ?? replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
@@ -145,6 +152,46 @@ export class WorkerHost implements HookRunner {
     }
     // Every module's reply has passed HOOKS[event].reply, so the last one is that shape.
     return current as HookReply<E>;
+  }
+
+  /** One module's step of a hook pipeline, with the history summarised when the module declared so. */
+  private async step(
+    module: ModuleName,
+    event: HookEvent,
+    data: HookData,
+    field: "history" | "messages" | undefined,
+  ): Promise<HookData> {
+    const full = field === undefined ? undefined : data[field];
+    if (field === undefined || !Array.isArray(full)) return this.send(module, event, data);
+    // What the module declared is known after its handshake: start it first if needed.
+    const group = this.groups.get(module);
+    if (group && !this.isReady(module)) await this.ensure(group, module, event);
+    if (this.payloads.get(module)?.[event] !== "summary") return this.send(module, event, data);
+    return this.sendSummarised(module, event, data, field, full);
+  }
+
+  /** One step with the history field swapped for its summary; the reply gets the very same array back. */
+  private async sendSummarised(
+    module: ModuleName,
+    event: HookEvent,
+    data: HookData,
+    field: string,
+    full: unknown[],
+  ): Promise<HookData> {
+    const sent: HookData = {};
+    for (const [k, v] of Object.entries(data)) if (k !== field) sent[k] = v;
+    sent.history_summary = summarizeHistory(full);
+    const reply = await this.send(module, event, sent);
+    const out: HookData = {};
+    for (const [k, v] of Object.entries(reply)) if (k !== "history_summary" && k !== field) out[k] = v;
+    out[field] = full;
+    return out;
+  }
+
+  private isReady(module: ModuleName): boolean {
+    const group = this.groups.get(module);
+    const slot = group && this.slots.get(group.key);
+    return !!slot?.ok && slot.proc.alive;
   }
 
   async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
@@ -242,6 +289,9 @@ export class WorkerHost implements HookRunner {
   private spawn(group: Group): WorkerProcess {
     this.spawned++;
     const logName = group.modules.length === 1 ? (group.modules[0] as string) : "builtin";
+    // Built-in workers run in config_dir, which `i` owns; on a first run without `i init` it does not
+    // exist yet. A bound module's own cwd is the user's to create: its absence stays an error.
+    if (group.builtin && group.cwd === this.manifest.config_dir) ensurePrivateDir(group.cwd);
     // `let` so the onDead callback may run during construction (a spawn that fails at once) without a TDZ error.
     let proc: WorkerProcess | undefined;
     proc = new WorkerProcess({
@@ -276,6 +326,7 @@ export class WorkerHost implements HookRunner {
     const data = { protocol: PROTOCOL_VERSION, module };
     const reply = await proc.request(module, "hello", data, group.builtin, (d) => checkHello(module, d));
     const hello = HelloReplyData.parse(reply);
+    this.payloads.set(module, hello.payloads ?? {});
     if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
       this.checkpointModules.add(module);
     // Optional tools (checked against the registry at hello) become callable once declared.

@@ -97,7 +97,7 @@ test("start.sh picks up a compact binding to the compiled example compactor; i c
     ]);
   }
   const before = mock.requests.length;
-  const doctor = await runBin(join(bin, "i"), ["doctor"]);
+  const doctor = await runBin(join(bin, "i"), ["doctor", "-m", "mock-model", "--base-url", mock.url]);
   expect(doctor.code).toBe(0);
   expect(doctor.out).toContain("bound");
   const c = await runBin(join(bin, "start.sh"), [

@@ -40,13 +40,13 @@ describe("launchers", () => {
       const doctor = await startProgram(
         launcher === "start.sh" ? "sh" : process.execPath,
         launcher === "start.sh"
-          ? [join(ROOT, "scripts", "start.sh"), "doctor", "--profile", "compact"]
-          : [join(ROOT, "src", "cli", "main.ts"), "start", "doctor", "--profile", "compact"],
+          ? [join(ROOT, "scripts", "start.sh"), "doctor", "--profile", "compact", ...r.flags]
+          : [join(ROOT, "src", "cli", "main.ts"), "start", "doctor", "--profile", "compact", ...r.flags],
         { env: { ...process.env, ...r.env } },
       ).done;
       expect(doctor.stderr).toBe("");
       expect(doctor.code).toBe(0);
       expect(doctor.stdout).toContain("all 3 module(s) ok");
-    });
+    }, 30_000);
   }
 });

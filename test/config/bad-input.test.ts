@@ -136,14 +136,22 @@ describe("compact.json rules", () => {
     expect(loadCompactFile(dir).prompt).toBe("prompts/long.txt");
   });
 
-  test("prompt over 32000 characters: the compact worker refuses to start and i doctor names the file", () => {
+  test("prompt over 32000 characters: a run stops at start with one line, exit 2; doctor shows that line", () => {
     write("prompts/long.txt", "y".repeat(32001));
     write("compact.json", { prompt: "prompts/long.txt" });
-    const r = runCli(["doctor"], { I_CONFIG_DIR: dir });
-    expect(r.code).toBe(1);
-    const line = r.stdout.split("\n").find((l) => l.startsWith("compact: "));
-    expect(line).toContain("compact.json: field prompt:");
-    expect(line).toContain("over the 32000 limit; shorten it");
+    const r = runCli(["-p", "hi", "-m", "gpt-4o"], {
+      I_CONFIG_DIR: dir,
+      OPENAI_API_KEY: "sk-test-key-not-real-0000000000",
+    });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toContain("compact.json: field prompt:");
+    expect(r.stderr).toContain("over the 32000 limit; shorten it");
+    // doctor reports the same line on compact.json's row, and exits 2 as the run does
+    const d = runCli(["doctor"], { I_CONFIG_DIR: dir });
+    expect(d.code).toBe(2);
+    expect(d.stdout).toContain(r.stderr.trim());
   });
 
   test("missing prompt file", async () => {

@@ -60,6 +60,7 @@ test("the console runs a steering replacement bound in bindings.json, and a malf
   const args = ["hello", "--base-url", rig.mock.url, "-m", "mock-model", "--workspace", rig.workspace];
   const r = await runCliAsync(args, { ...rig.env, NO_COLOR: "1" }, undefined, "/exit\n");
   expect(r.code).toBe(0);
+  // The host checks every reply against the hook's schema once, with the one formatter: field and expectation.
   expect(r.stdout).toContain(
     '✗ worker "steering" failed on event "steer": invalid reply: field messages: Invalid input: expected array',
   );

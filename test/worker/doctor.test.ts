@@ -19,7 +19,13 @@ function configWith(modules: ModuleName[], bindings: Record<string, unknown> = {
   writeFileSync(join(dir, "bindings.json"), JSON.stringify(bindings));
   return dir;
 }
-const doctor = (dir: string) => runCli(["doctor"], { I_CONFIG_DIR: dir, I_DATA_DIR: join(dir, "data") });
+// A model and a key, so the target checks pass and the worker checks decide the exit code.
+const doctor = (dir: string) =>
+  runCli(["doctor", "-m", "gpt-4o"], {
+    I_CONFIG_DIR: dir,
+    I_DATA_DIR: join(dir, "data"),
+    OPENAI_API_KEY: "sk-test-key-not-real-0000000000",
+  });
 const misbehaving = (module: string, mode: string) => ({
   exec: [BUN, MISBEHAVE, "--module", module, "--mode", mode],
 });
@@ -30,13 +36,15 @@ describe("i doctor", () => {
     const r = await doctor(dir);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain(`config ${dir}: ok`);
+    expect(r.stdout).toContain(`config_dir ${dir}\n`);
+    expect(r.stdout).toMatch(/^ {2}plugins\.json +ok +profile standard, disabled: /m);
     expect(r.stdout).toMatch(/^MODULE\s+KIND\s+EXEC\s+STATUS\s+START\s+ROUND TRIP$/m);
     expect(r.stdout).toMatch(/^cache\s+built-in\s+i worker cache,steering\s+ok\s+[\d.]+ ms\s+[\d.]+ ms$/m);
     expect(r.stdout).toMatch(
       new RegExp(`^search\\s+bound\\s+${BUN}\\s+${ECHO} --module search\\s+ok\\s`, "m"),
     );
-    expect(r.stdout.trimEnd().endsWith("all 3 module(s) ok")).toBe(true);
+    expect(r.stdout).toContain("all 3 module(s) ok");
+    expect(r.stdout.trimEnd().endsWith("all checks ok")).toBe(true);
   });
 
   test("broken workers: each FAILED with its cause, exit 1", async () => {
@@ -59,28 +67,33 @@ describe("i doctor", () => {
     expect(r.stdout).toContain(`worker logs: ${join(dir, "logs")}`);
     // steering, which the console adds, is still fine
     expect(r.stdout).toMatch(/^steering\s+built-in\s+i worker steering\s+ok/m);
-    expect(r.stdout.trimEnd().endsWith("3 of 4 module(s) FAILED")).toBe(true);
+    expect(r.stdout).toContain("3 of 4 module(s) FAILED");
+    expect(r.stdout.trimEnd().endsWith("3 check(s) FAILED")).toBe(true);
   });
 
-  test("config errors are one clear line and exit 2", async () => {
+  test("config errors: the run's own one-line error on its file's row, exit 2", async () => {
     const dir = temp.make();
     writeFileSync(join(dir, "plugins.json"), "{ not json");
     const r = await doctor(dir);
     expect(r.code).toBe(2);
-    expect(r.stdout).toBe("");
-    expect(r.stderr.trimEnd().split("\n")).toEqual([expect.stringMatching(/plugins\.json: malformed JSON/)]);
+    expect(r.stderr).toBe("");
+    expect(r.stdout).toMatch(/^ {2}plugins\.json +FAILED$/m);
+    expect(r.stdout).toMatch(/^ {2}\S*plugins\.json: malformed JSON/m);
+    expect(r.stdout).toContain("workers: not checked: the manifest cannot be built");
+    expect(
+      r.stdout.trimEnd().endsWith("1 problem(s) a run would stop at (exit 2): fix the lines above"),
+    ).toBe(true);
 
     const rel = temp.make();
     writeFileSync(join(rel, "bindings.json"), JSON.stringify({ cache: { exec: ["relative/prog"] } }));
     const r2 = await doctor(rel);
     expect(r2.code).toBe(2);
-    expect(r2.stderr).toContain("bindings.json: field cache.exec[0]");
-    expect(r2.stderr.trimEnd().split("\n").length).toBe(1);
+    expect(r2.stdout).toContain("bindings.json: field cache.exec[0]");
 
     const desk = temp.make();
     writeFileSync(join(desk, "desktop.json"), JSON.stringify({ protocol: 1 }));
     const r3 = await doctor(desk);
     expect(r3.code).toBe(2);
-    expect(r3.stderr).toMatch(/desktop\.json: /);
+    expect(r3.stdout).toMatch(/^ {2}\S*desktop\.json: /m);
   });
 });

@@ -2,7 +2,12 @@
 // the content: unicode, escapes, lone surrogates, odd values, arrays that are not message lists.
 import { describe, expect, test } from "bun:test";
 import type { History, Message } from "../../src/contract/history.ts";
-import { encodeData, encodeRequest } from "../../src/worker/encode-request.ts";
+import {
+  CACHE_MAX_CHARS,
+  cachedMessageChars,
+  encodeData,
+  encodeRequest,
+} from "../../src/worker/encode-request.ts";
 import { syntheticHistory } from "../compaction/helpers.ts";
 
 const tricky: Message[] = [
@@ -84,5 +89,23 @@ describe("encodeRequest is JSON.stringify", () => {
     const changed: Message = { ...m, content: "second" };
     expectSame({ history: [tricky[0], changed] });
     expect(encodeData({ history: [changed] })).toContain("second");
+  });
+});
+
+describe("the per-message cache is bounded", () => {
+  test("more message text than CACHE_MAX_CHARS keeps the cache at the cap, output unchanged", () => {
+    const big = "y".repeat(256 * 1024);
+    const count = Math.ceil((2 * CACHE_MAX_CHARS) / big.length);
+    const messages: Message[] = Array.from({ length: count }, (_, i) => ({
+      role: "user",
+      content: `${i}${big}`,
+    }));
+    const data = { history: messages };
+    expect(encodeData(data)).toBe(JSON.stringify(data));
+    expect(cachedMessageChars()).toBeLessThanOrEqual(CACHE_MAX_CHARS);
+    expect(cachedMessageChars()).toBeGreaterThan(CACHE_MAX_CHARS / 2);
+    // Evicted messages are encoded again, still exactly.
+    expect(encodeData(data)).toBe(JSON.stringify(data));
+    expect(cachedMessageChars()).toBeLessThanOrEqual(CACHE_MAX_CHARS);
   });
 });

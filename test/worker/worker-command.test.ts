@@ -33,7 +33,16 @@ describe("i worker", () => {
       .map((l) => JSON.parse(l))
       .sort((a, b) => a.id - b.id);
     expect(replies).toEqual([
-      { id: 1, data: { protocol: 1, module: "cache", hooks: ["before_request"], tools: [] } },
+      {
+        id: 1,
+        data: {
+          protocol: 1,
+          module: "cache",
+          hooks: ["before_request"],
+          tools: [],
+          payloads: { before_request: "summary" },
+        },
+      },
       {
         id: 2,
         data: { provider: "anthropic", messages: [{ role: "system" }], hints: { cache_breakpoints: [0] } },

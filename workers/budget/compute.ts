@@ -9,7 +9,13 @@ import type {
   BudgetResult,
   Recommendation,
 } from "../../src/contract/compaction.ts";
-import { calibrate, ESTIMATOR, estimateRequest } from "../../src/contract/lib/estimator.ts";
+import {
+  calibrate,
+  ESTIMATOR,
+  estimateFromTallies,
+  estimateRequest,
+} from "../../src/contract/lib/estimator.ts";
+import type { HistorySummary } from "../../src/contract/protocol.ts";
 
 /** Room for the answer when budget.json sets no reserve_tokens: the model's output cap, bounded. */
 export const DEFAULT_OUTPUT_RESERVE = 8192;
@@ -30,15 +36,21 @@ export function computeBudget(input: BudgetInput): BudgetResult {
       `budget.json: reserve_tokens ${reserve} leaves no room in the ${model.context_window}-token window of model ${model.name}; lower reserve_tokens`,
     );
   }
+  const { history, history_summary: summary } = input;
+  if (!history && !summary) throw new Error("budget: the data holds neither a history nor a history_summary");
+  const length = history ? history.length : (summary?.count ?? 0);
   const usage = input.usage;
-  const usable = usage !== undefined && usage.messages <= input.history.length ? usage : undefined;
-  const est = estimateRequest(
-    input.history,
-    input.system,
-    input.tools ?? [],
-    model.image_tokens,
-    usable?.messages,
-  );
+  const usable = usage !== undefined && usage.messages <= length ? usage : undefined;
+  const tools = input.tools ?? [];
+  const est = history
+    ? estimateRequest(history, input.system, tools, model.image_tokens, usable?.messages)
+    : estimateFromTallies(
+        summary as HistorySummary,
+        input.system,
+        tools,
+        model.image_tokens,
+        usable?.messages,
+      );
   const cal = usable ? calibrate(est, usable.input_tokens) : undefined;
   const effective = cal?.total ?? est.total;
   const ratio = effective / hardLimit;
@@ -55,7 +67,8 @@ export function computeBudget(input: BudgetInput): BudgetResult {
   }
 
   const result: BudgetResult = {
-    estimator: { ...ESTIMATOR },
+    // From a summary, the tallies are the core's: its estimator is the one to name.
+    estimator: history ? { ...ESTIMATOR } : { ...(summary as HistorySummary).estimator },
     estimates: {
       total: est.total,
       system: est.system,

@@ -1,8 +1,9 @@
 // Where to put prompt-cache breakpoints. Providers that cache prompt prefixes automatically (OpenAI Chat
 // Completions and Responses) need nothing; Anthropic caches only up to explicitly marked blocks, at most four.
+import { MODULES } from "../../src/contract/registry.ts";
 
-/** Providers whose API caches a prompt only up to explicit breakpoints. */
-export const EXPLICIT_CACHE_PROVIDERS: readonly string[] = ["anthropic"];
+/** Providers whose API caches a prompt only up to explicit breakpoints (the registry says, for the core too). */
+export const EXPLICIT_CACHE_PROVIDERS: readonly string[] = MODULES.cache.requestProviders ?? [];
 
 /**
  * History indexes to mark: the system message (tools and system text form the stable prefix) and the end of

@@ -1,41 +1,15 @@
 // The built-in compaction policy, read from config_dir/compact.json (the worker's cwd) on every
 // compaction so edits apply without a restart. Bad files are errors that name the file and the fix.
-import { readFileSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/contract/config.ts";
-import { UserError } from "../../src/contract/errors.ts";
+import { join } from "node:path";
+import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/contract/config.ts";
 import { PROMPTS } from "../../src/contract/generated/prompts.ts";
-import { parseWith, readJson } from "../../src/contract/lib/json-file.ts";
+import { loadCompactFile, readCompactPrompt } from "../../src/contract/lib/config-files.ts";
 import { substituteWorkspace } from "../sdk/read-text.ts";
 import { withSummaryInstructions } from "../sdk/summary-prompt.ts";
 
-// Only this worker reads compact.json: the core never loads it, so a replacement compactor owns its config.
-/** compact.json plus, when it names a prompt, a check that the prompt file exists and is ≤ 32000 chars. */
-export function loadCompactFile(dir: string): CompactFile {
-  const file = join(dir, "compact.json");
-  const compact = parseWith(file, CompactFile, readJson(file) ?? {});
-  if (compact.prompt !== undefined) readCompactPrompt(file, compact.prompt);
-  return compact;
-}
-
-/** The text of a compact.json prompt, resolved relative to that file. */
-export function readCompactPrompt(compactFile: string, prompt: string): string {
-  const path = resolve(dirname(compactFile), prompt);
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch {
-    throw new UserError(
-      `${compactFile}: field prompt: cannot read "${path}"; create it or fix the path (relative to compact.json)`,
-    );
-  }
-  if (text.length > MAX_PROMPT_CHARS) {
-    throw new UserError(
-      `${compactFile}: field prompt: "${path}" has ${text.length} characters, over the ${MAX_PROMPT_CHARS} limit; shorten it`,
-    );
-  }
-  return text;
-}
+// Only this worker (and the core's start-up check of built-in modules) reads compact.json: a replacement
+// compactor owns its config. The loader is shared with the core through the contract.
+export { loadCompactFile, readCompactPrompt };
 
 export const DEFAULT_KEEP_RECENT = 4;
 

@@ -1,7 +1,7 @@
 // The worker SDK: what every worker module shares. A module declares hook handlers and tool handlers; the
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
-import type { HookEvent, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
+import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -43,6 +43,11 @@ export interface WorkerModule {
   hooks: HookHandlers;
   /** tool declarations (built-in modules take them from the registry) and their handlers */
   tools?: ModuleTool[];
+  /**
+   * Hooks for which a summary of the history is enough (`history_summary` instead of the history field;
+   * the core restores the field in the reply). Built-in modules take this from the registry.
+   */
+  payloads?: Partial<Record<HookEvent, PayloadForm>>;
   /**
    * Checks the module's own config when the host starts it (at `hello`): a bad file fails the start with
    * one line naming it, instead of surfacing later in the middle of a turn.

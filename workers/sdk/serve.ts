@@ -47,6 +47,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       module: mod.name,
       hooks: Object.keys(mod.hooks),
       tools: (mod.tools ?? []).map((t) => t.decl),
+      ...(mod.payloads ? { payloads: mod.payloads } : {}),
     };
   }
   if (!mod) return req.data;

@@ -1,7 +1,9 @@
+// The web module: web_fetch always, web_search when web.json names a search endpoint.
+import { MAX_WEB_FETCH_BYTES } from "../../src/contract/config.ts";
 import { defineWorkerModule, toolError, toolText, type WorkerModule } from "../sdk/module.ts";
 import { defineTool } from "../sdk/tool.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";
-import { loadWebSettings, MAX_FETCH_BYTES, type WebSettings } from "./config.ts";
+import { loadWebSettings, type WebSettings } from "./config.ts";
 import { FetchRefused, fetchPage } from "./fetch-page.ts";
 import { pageText } from "./page-text.ts";
 import { webSearch } from "./search.ts";
@@ -16,7 +18,7 @@ function failure(tool: string, err: unknown, timeoutMs: number): string {
 export function createWebModule(settings: WebSettings): WorkerModule {
   const tools: NonNullable<WorkerModule["tools"]> = [
     defineTool("web", "web_fetch", async (args) => {
-      const maxBytes = Math.min(args.max_bytes ?? settings.maxBytes, settings.maxBytes, MAX_FETCH_BYTES);
+      const maxBytes = Math.min(args.max_bytes ?? settings.maxBytes, settings.maxBytes, MAX_WEB_FETCH_BYTES);
       try {
         const page = await fetchPage(args.url, { ...settings, maxBytes });
         const result = pageText(page);

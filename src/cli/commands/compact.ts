@@ -27,6 +27,7 @@ export const command = defineSubcommand(
       ...targetFlags(args),
       resume: args.resume,
       requireExisting: true,
+      keyOnlyWhenRequested: true,
       approve: "none",
       maxTurns: 1,
       emit,

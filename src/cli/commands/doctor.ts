@@ -1,34 +1,26 @@
-// `i doctor`: validate every config file and binding, start each worker of the active profile, check its
-// handshake and one round trip, and print a table. Config mistakes are one line and exit 2 (like every
-// command); a worker problem is a row marked FAILED, its cause below the table, and exit 1.
-
+// `i doctor`: every check a run makes, reported instead of stopping at the first — config files (absent
+// ones said to be absent), auth.json, the provider/model/reserve/key a run with the same flags would use,
+// desktop.json against what the current bindings generate, each module's own config file, and each
+// worker's start, handshake and one round trip; with --online one small model request. Exit 2 when a
+// run would exit 2 (a config or target problem), 1 when only workers or the endpoint failed, else 0.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig } from "../../config/load.ts";
+import { resolveWorkspace } from "../../agent/options.ts";
+import { moduleConfigProblem } from "../../config/module-configs.ts";
 import { configDir } from "../../config/paths.ts";
+import { UserError } from "../../contract/errors.ts";
+import type { Manifest } from "../../contract/manifest.ts";
+import type { ModuleName } from "../../contract/registry.ts";
+import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
+import { desktopRow } from "../../doctor/desktop.ts";
+import { type Row, section } from "../../doctor/report.ts";
+import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
+import { workerRows } from "../../doctor/workers.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
 import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
-
-function shellWord(s: string): string {
-  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
-}
-
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length))) ?? [];
-  return rows
-    .map((r) =>
-      r
-        .map((cell, c) => cell.padEnd(widths[c] ?? 0))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
-}
-
-const ms = (v: number | undefined) =>
-  v === undefined ? "-" : v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(0)} ms`;
+import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 /** Whether `--sandbox` would work here; informational (the sandbox is opt-in). */
 function sandboxLine(): string {
@@ -41,74 +33,149 @@ function sandboxLine(): string {
 export const command = defineSubcommand(
   {
     name: "i doctor",
-    description: "Check config files, bindings and every worker of the active profile",
+    description: "Check config files, credentials, the model target and every worker of the active profile",
     args: {
-      profile: { type: "string", description: "check this profile instead of the active one" },
+      ...TARGET_ARGS,
+      online: { type: "boolean", description: "also send one small request to the model endpoint" },
     },
   },
   async (args) => {
     const dir = configDir();
-    const cfg = loadConfig(dir);
+    const flags = targetFlags(args);
+    const files = checkConfigFiles(dir);
+    const out: string[] = [];
+    const problems: Row[] = [];
+    const note = (rows: Row[]) => problems.push(...rows.filter((r) => r.status === "FAILED"));
+
+    // The manifest a run would use: --manifest as-is, else generated from the profile and bindings.
     const [{ generateManifest }, { loadManifestFile }] = await Promise.all([
       import("../../manifest/generate.ts"),
       import("../../manifest/load.ts"),
     ]);
-    // desktop.json is a hand-written (or saved) manifest: it passes the checks of any loaded manifest.
-    const desktop = join(dir, "desktop.json");
-    if (existsSync(desktop)) loadManifestFile(desktop);
-    // The console always adds steering (bound or built-in) with a queue file: check it the same way.
-    const { withSteering } = await import("../../manifest/steering.ts");
-    const queueDir = mkdtempSync(join(tmpdir(), "i-doctor-"));
-    const manifest = withSteering(
-      generateManifest({
-        profile: args.profile || undefined,
-        configDir: dir,
-        plugins: cfg.plugins,
-        bindings: cfg.bindings,
-      }),
-      join(queueDir, "queue.jsonl"),
-      { binding: cfg.bindings.steering },
-    );
-
-    const { WorkerHost } = await import("../../worker/host.ts");
-    const { checkWorkers } = await import("../../worker/doctor-check.ts");
-    const host = new WorkerHost(manifest, { workspace: process.cwd(), configDir: dir });
-    let checks: Awaited<ReturnType<typeof checkWorkers>>;
+    let manifest: Manifest | undefined;
+    const manifestRow: Row = { name: "manifest", status: "ok", detail: "" };
     try {
-      checks = await checkWorkers(manifest, host);
-    } finally {
-      await host.close();
-      rmSync(queueDir, { recursive: true, force: true });
+      if (flags.manifest) manifest = loadManifestFile(flags.manifest);
+      else if (files.plugins && files.bindings)
+        manifest = generateManifest({
+          ...(flags.profile ? { profile: flags.profile } : {}),
+          configDir: dir,
+          plugins: files.plugins,
+          bindings: files.bindings,
+        });
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      Object.assign(manifestRow, { status: "FAILED", problem: err.message });
     }
-
-    const out: string[] = [
-      `config ${dir}: ok (config.json, plugins.json, bindings.json, budget.json; module files are checked by their workers below)`,
+    const builtinWeb = manifest?.modules.some((m) => m.name === "web" && m.builtin) ?? false;
+    const fileRows = [
+      ...files.rows,
+      webRow(dir, builtinWeb),
+      desktopRow(dir, flags.manifest ? undefined : manifest),
     ];
     out.push(
-      `profile ${manifest.profile}: ${manifest.modules.length} module(s), with steering (the console adds it)`,
-      sandboxLine(),
-      "",
+      ...section(
+        `config_dir ${dir}${existsSync(dir) ? "" : " (does not exist yet: `i init` creates it)"}`,
+        fileRows,
+      ),
     );
-    const rows = [["MODULE", "KIND", "EXEC", "STATUS", "START", "ROUND TRIP"]];
-    for (const c of checks) {
-      // Built-ins: which modules share the process; the throwaway queue path would only add noise.
-      const exec = c.builtin
-        ? `i worker ${c.exec[c.exec.indexOf("worker") + 1] ?? ""}`
-        : c.exec.map(shellWord).join(" ");
-      const kind = c.builtin ? "built-in" : "bound";
-      rows.push([c.module, kind, exec, c.ok ? "ok" : "FAILED", ms(c.startMs), ms(c.roundTripMs)]);
+    note(fileRows);
+    out.push("", sandboxLine());
+
+    const target = files.config ? checkTarget(flags, dir, files.config, files.budget) : undefined;
+    const targetRows = target?.rows ?? [
+      { name: "target", status: "-" as const, detail: "not checked: config.json is invalid" },
+    ];
+
+    if (!manifest) {
+      if (manifestRow.status === "FAILED") targetRows.push(manifestRow);
+      out.push("", ...section("target", targetRows));
+      note(targetRows);
+      out.push("", "workers: not checked: the manifest cannot be built (fix the lines above first)");
+      return finish(out, problems, 0);
     }
-    out.push(table(rows), "");
-    const failed = checks.filter((c) => !c.ok);
-    for (const c of failed) out.push(`${c.module}: ${c.problem}`);
-    if (failed.length) out.push(`worker logs: ${join(dir, "logs")}`);
-    out.push(
-      failed.length
-        ? `${failed.length} of ${checks.length} module(s) FAILED`
-        : `all ${checks.length} module(s) ok`,
-    );
-    // Worker names, problems and paths come from config files and worker output: shown inert.
-    process.stdout.write(`${sanitize(out.join("\n"))}\n`);
-    return failed.length ? 1 : 0;
+
+    // A module whose own config file is bad is reported alone and left out of the worker start, so the
+    // built-ins sharing its process are still checked.
+    const badConfig = new Map<ModuleName, string>();
+    for (const m of manifest.modules) {
+      const problem = moduleConfigProblem(m, dir);
+      if (problem) badConfig.set(m.name, problem);
+    }
+    const workspace = resolveWorkspace(flags.workspace);
+    const queueDir = mkdtempSync(join(tmpdir(), "i-doctor-"));
+    try {
+      const { withSteering } = await import("../../manifest/steering.ts");
+      const { WorkerHost } = await import("../../worker/host.ts");
+      const startable =
+        badConfig.size && !flags.manifest
+          ? generateManifest({
+              ...(flags.profile ? { profile: flags.profile } : {}),
+              configDir: dir,
+              plugins: {
+                ...files.plugins,
+                disabled: [...(files.plugins?.disabled ?? []), ...badConfig.keys()],
+              },
+              bindings: files.bindings ?? {},
+            })
+          : manifest;
+      // The console always adds steering (bound or built-in) with a queue file: check it the same way.
+      const checked = withSteering(startable, join(queueDir, "queue.jsonl"), {
+        binding: files.bindings?.steering,
+      });
+      const host = new WorkerHost(checked, { workspace, configDir: dir });
+      try {
+        if (target?.target) {
+          // The Responses wire needs its module: the run refuses a manifest without one, so doctor does.
+          const { createProvider } = await import("../../provider/index.ts");
+          const { NO_KEY } = await import("../../provider/credentials.ts");
+          try {
+            createProvider({ provider: target.target.provider, apiKey: NO_KEY, hooks: host });
+          } catch (err) {
+            if (!(err instanceof UserError)) throw err;
+            targetRows.push({ name: "wire", status: "FAILED", detail: "", problem: err.message });
+          }
+        }
+        const workers = await workerRows(manifest, checked, host, badConfig);
+        const endpoint =
+          args.online && target
+            ? await checkEndpoint(target, host)
+            : {
+                name: "endpoint",
+                status: "-" as const,
+                detail: "not contacted (`i doctor --online` sends one small request)",
+              };
+        targetRows.push(endpoint);
+        out.push("", ...section("target", targetRows));
+        note(targetRows.filter((r) => r !== endpoint));
+        out.push("", ...workers.lines);
+        // A module's file is often also a row above (compact.json, web.json): count each problem once.
+        for (const [, problem] of badConfig)
+          if (!problems.some((p) => p.problem === problem))
+            problems.push({ name: "module", status: "FAILED", detail: "", problem });
+        const soft = workers.failed + (endpoint.status === "FAILED" ? 1 : 0) - badConfig.size;
+        if (workers.failed) out.push(`worker logs: ${join(dir, "logs")}`);
+        return finish(out, problems, soft);
+      } finally {
+        await host.close();
+      }
+    } finally {
+      rmSync(queueDir, { recursive: true, force: true });
+    }
   },
 );
+
+/** Print the report and its verdict: exit 2 for what would make a run exit 2, 1 for the rest. */
+function finish(out: string[], problems: Row[], softFailures: number): number {
+  out.push(
+    "",
+    problems.length
+      ? `${problems.length} problem(s) a run would stop at (exit 2): fix the lines above`
+      : softFailures
+        ? `${softFailures} check(s) FAILED`
+        : "all checks ok",
+  );
+  // File names, problems and paths come from config files and worker output: shown inert.
+  process.stdout.write(`${sanitize(out.join("\n"))}\n`);
+  return problems.length ? 2 : softFailures ? 1 : 0;
+}

@@ -1,8 +1,11 @@
 // `i init`: create config_dir with commented defaults. Never overwrites an existing file; says which it kept.
+// desktop.json is written last, from the bindings and profile now in config_dir (existing ones included).
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../../contract/config.ts";
+import { UserError } from "../../contract/errors.ts";
 import { PROMPTS } from "../../contract/generated/prompts.ts";
 import { writeFileAtomic } from "../../contract/lib/atomic-write.ts";
 import { generateManifest } from "../../manifest/generate.ts";
@@ -14,7 +17,7 @@ function json(value: unknown): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-export function defaultFiles(dir: string): Record<string, string> {
+export function defaultFiles(): Record<string, string> {
   return {
     "config.json": json({
       $schema: `${SCHEMA_BASE}/config.json`,
@@ -51,10 +54,17 @@ export function defaultFiles(dir: string): Record<string, string> {
       rearm_ratio: DEFAULT_REARM_RATIO,
     }),
     "prompts/compact.txt": PROMPTS.compact,
-    "desktop.json": json(
-      generateManifest({ profile: "standard", configDir: dir, plugins: {}, bindings: {} }),
-    ),
   };
+}
+
+/**
+ * desktop.json as the current plugins.json and bindings.json generate it (read after the defaults are
+ * written, so an existing bindings.json with a replacement compactor is in it). Packaged desktop launches
+ * use this file as-is; `i doctor` says when it no longer matches.
+ */
+export function desktopManifest(dir: string): string {
+  const plugins = loadPluginsFile(dir);
+  return json(generateManifest({ configDir: dir, plugins, bindings: loadBindingsFile(dir) }));
 }
 
 export const command = defineSubcommand(
@@ -66,7 +76,7 @@ export const command = defineSubcommand(
   async () => {
     const dir = configDir();
     mkdirSync(dir, { recursive: true });
-    for (const [rel, text] of Object.entries(defaultFiles(dir))) {
+    for (const [rel, text] of Object.entries(defaultFiles())) {
       const path = join(dir, rel);
       if (existsSync(path)) {
         process.stdout.write(`kept    ${path} (exists)\n`);
@@ -76,6 +86,20 @@ export const command = defineSubcommand(
       writeFileAtomic(path, text);
       process.stdout.write(`created ${path}\n`);
     }
+    const desktop = join(dir, "desktop.json");
+    if (existsSync(desktop)) {
+      process.stdout.write(`kept    ${desktop} (exists; \`i doctor\` says whether it is current)\n`);
+      return 0;
+    }
+    try {
+      writeFileAtomic(desktop, desktopManifest(dir));
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      throw new UserError(
+        `${err.message} (desktop.json was not written: fix this, then run \`i init\` again)`,
+      );
+    }
+    process.stdout.write(`created ${desktop} (from the current bindings)\n`);
     return 0;
   },
 );

@@ -24,7 +24,7 @@ export const RUN_ARGS = {
     type: "string",
     description: "run bash in a bubblewrap sandbox (Linux): workspace-write or workspace-write,network",
   },
-  "max-turns": { type: "string", description: "stop after this many model requests (default 200)" },
+  "max-turns": { type: "string", description: "stop after this many model requests (default: no limit)" },
 } satisfies ArgsDef;
 
 async function readStdin(): Promise<string> {
@@ -33,8 +33,9 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** No cap unless asked for: a healthy long session must be able to finish. */
 function parseMaxTurns(v: string | undefined): number {
-  if (v === undefined) return 200;
+  if (v === undefined) return Number.POSITIVE_INFINITY;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1)
     throw new UserError(`--max-turns: "${v}" is not a positive whole number`);

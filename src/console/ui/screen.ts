@@ -20,6 +20,10 @@
 // through src/terminal/sanitize.ts — plus an optional cursor(): {row, col} placing the terminal cursor
 // (the input editor's caret), relative to that component's lines.
 //
+// The console mounts, by key and ORDER (src/console/view.ts): "stream" 10, "activity" 50, "status" 80,
+// "input" 100. The input editor (src/console/input) mounts under "input" (taking keys itself, calling
+// invalidate() on each); an approval or completion menu mounts between status and input.
+//
 // Without cursor control (TERM=dumb, stdout not a TTY) nothing is redrawn: commit() appends plain lines and
 // live components are never drawn, so their owners commit whatever must stay in the transcript.
 import type { TermCaps } from "../../terminal/style.ts";

@@ -93,6 +93,14 @@ export interface RawEstimate {
  * system message; `system`, when given, is what is actually sent in its place). `imageTokens` undefined
  * means unknown: images then add nothing and the caller must say so.
  */
+/** The text the system message contributes: its string content, or its text parts joined by newlines. */
+export function systemText(first: unknown): string {
+  const content = (first as { content?: unknown } | undefined)?.content;
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) return content.map((p) => (p as { text?: string }).text ?? "").join("\n");
+  return "";
+}
+
 export function estimateRequest(
   history: readonly unknown[],
   system: string | undefined,
@@ -100,30 +108,52 @@ export function estimateRequest(
   imageTokens: number | undefined,
   covered?: number,
 ): RawEstimate {
-  const first = history[0] as { content?: unknown } | undefined;
-  const sysText =
-    system ??
-    (typeof first?.content === "string"
-      ? first.content
-      : Array.isArray(first?.content)
-        ? first.content.map((p) => (p as { text?: string }).text ?? "").join("\n")
-        : "");
-  const systemTokens = Math.ceil(MESSAGE_OVERHEAD + textTokens(sysText));
-  const toolTokens = Math.ceil(toolsTokens(tools));
+  const systemTokens = Math.ceil(MESSAGE_OVERHEAD + textTokens(system ?? systemText(history[0])));
   const t: MessageTally = { text: 0, images: 0 };
-  let prefixText = 0;
-  let prefixImages = 0;
+  let prefix: MessageTally = t;
   for (let i = 1; i < history.length; i++) {
-    if (i === covered) {
-      prefixText = t.text;
-      prefixImages = t.images;
-    }
+    if (i === covered) prefix = { ...t };
     tallyMessage(history[i], t);
   }
-  if (covered !== undefined && covered >= history.length) {
-    prefixText = t.text;
-    prefixImages = t.images;
+  return finish(systemTokens, Math.ceil(toolsTokens(tools)), t, prefix, imageTokens, covered);
+}
+
+/**
+ * The same estimate from per-message tallies (a history summary's `tokens` and `images`, index for index
+ * with the history): figures identical to estimateRequest's. Tallies are multiples of a quarter token, so
+ * summing them per message or all at once gives exactly the same number. Without `system`, the system
+ * message's own tally stands for it (the same figure for a string system message; the core always sends
+ * `system`).
+ */
+export function estimateFromTallies(
+  tallies: { tokens: readonly number[]; images: readonly number[] },
+  system: string | undefined,
+  tools: readonly unknown[],
+  imageTokens: number | undefined,
+  covered?: number,
+): RawEstimate {
+  const systemTokens = Math.ceil(
+    system === undefined ? (tallies.tokens[0] ?? MESSAGE_OVERHEAD) : MESSAGE_OVERHEAD + textTokens(system),
+  );
+  const t: MessageTally = { text: 0, images: 0 };
+  let prefix: MessageTally = t;
+  for (let i = 1; i < tallies.tokens.length; i++) {
+    if (i === covered) prefix = { ...t };
+    t.text += tallies.tokens[i] as number;
+    t.images += tallies.images[i] ?? 0;
   }
+  return finish(systemTokens, Math.ceil(toolsTokens(tools)), t, prefix, imageTokens, covered);
+}
+
+/** `prefix` is the tally of history[1..covered), or `t` itself when covered reaches the end. */
+function finish(
+  systemTokens: number,
+  toolTokens: number,
+  t: MessageTally,
+  prefix: MessageTally,
+  imageTokens: number | undefined,
+  covered: number | undefined,
+): RawEstimate {
   const perImage = imageTokens ?? 0;
   const messages = Math.ceil(t.text);
   const images = t.images * perImage;
@@ -136,7 +166,9 @@ export function estimateRequest(
     total: systemTokens + toolTokens + messages + images,
   };
   if (covered !== undefined) {
-    est.prefix = systemTokens + toolTokens + Math.ceil(prefixText) + prefixImages * perImage;
+    // covered ≤ 1 never reached a message: the prefix is system + tools alone.
+    const p = covered <= 1 ? { text: 0, images: 0 } : prefix;
+    est.prefix = systemTokens + toolTokens + Math.ceil(p.text) + p.images * perImage;
   }
   return est;
 }

@@ -1,25 +1,48 @@
 // Reading a user's JSON file and turning any problem into one clear line: file, field, what is wrong, fix.
-import { readFileSync } from "node:fs";
 import type { z } from "zod";
 import { describeIssue, UserError } from "../errors.ts";
+import { findDuplicateKey } from "./duplicate-keys.ts";
+import { readRegularFile } from "./regular-file.ts";
 
-/**
- * The parsed JSON of `file`, or undefined when it does not exist. Malformed JSON is a UserError ending
- * with `fix`, what the user should do about it.
- */
-export function readJson(file: string, fix = "fix the syntax or delete the file"): unknown {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw new UserError(`${file}: cannot read: ${(err as Error).message}`);
-  }
+/** Config files are small; a bigger one is a mistake (or /dev/zero), refused before it costs memory. */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+
+function parseText(file: string, text: string, fix: string): unknown {
   try {
     return JSON.parse(text);
   } catch (err) {
     throw new UserError(`${file}: malformed JSON (${(err as Error).message}); ${fix}`);
   }
+}
+
+/**
+ * The parsed JSON of `file`, or undefined when it does not exist. Only a regular file is read, at most
+ * `maxBytes` of it. Malformed JSON is a UserError ending with `fix`, what the user should do about it.
+ */
+export function readJson(
+  file: string,
+  fix = "fix the syntax or delete the file",
+  maxBytes = Number.MAX_SAFE_INTEGER,
+): unknown {
+  const text = readRegularFile(file, maxBytes);
+  return text === undefined ? undefined : parseText(file, text, fix);
+}
+
+/**
+ * A config_dir file (or a manifest): like readJson, capped at MAX_CONFIG_BYTES, and stricter than
+ * JSON.parse: `null` is not an empty config and a key given twice is an error, not "last one wins".
+ */
+export function readConfigJson(file: string): unknown {
+  const text = readRegularFile(file, MAX_CONFIG_BYTES, "a config file");
+  if (text === undefined) return undefined;
+  const value = parseText(file, text, "fix the syntax or delete the file");
+  if (value === null) throw new UserError(`${file}: is null; write an object such as {} or delete the file`);
+  const dup = findDuplicateKey(text);
+  if (dup)
+    throw new UserError(
+      `${file}: duplicate key "${dup.key}" in ${dup.path}; keep one of them (JSON would silently use the last)`,
+    );
+  return value;
 }
 
 /** Validate parsed JSON against a schema, throwing a UserError (exit 2) with one clear line. */

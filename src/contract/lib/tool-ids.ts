@@ -2,30 +2,44 @@
 // unique. Models and local servers do not always oblige: some omit ids, some reuse "call_0" every turn.
 import { createHash, randomUUID } from "node:crypto";
 import type { History } from "../history.ts";
+import { PrefixCache } from "./prefix-cache.ts";
 
 export function newToolCallId(): string {
   return `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 }
 
+/** The tool-call ids of a history, kept per history array and extended as it grows (one reply per request). */
+const historyIds = new PrefixCache<Set<string>>(
+  () => new Set(),
+  (ids, m) => {
+    for (const c of (m as { tool_calls?: { id: string }[] }).tool_calls ?? []) ids.add(c.id);
+  },
+);
+
 /** Hands out tool-call ids for one reply, unique within it and against the history it answers. */
 export class ToolIdAllocator {
-  private readonly taken = new Set<string>();
+  private readonly inHistory: ReadonlySet<string>;
+  private readonly claimed = new Set<string>();
 
   constructor(history: History = []) {
-    for (const m of history) for (const c of m.tool_calls ?? []) this.taken.add(c.id);
+    this.inHistory = historyIds.of(history);
+  }
+
+  private taken(id: string): boolean {
+    return this.claimed.has(id) || this.inHistory.has(id);
   }
 
   /** The id to use for a call the model labelled `id` (possibly missing or already used). */
   claim(id: string | undefined | null): string {
     let out = id?.trim() ? id : undefined;
-    if (out !== undefined && this.taken.has(out)) {
+    if (out !== undefined && this.taken(out)) {
       const base = out;
-      for (let n = 2; this.taken.has(out); n++) out = `${base}_${n}`;
+      for (let n = 2; this.taken(out); n++) out = `${base}_${n}`;
     }
     if (out === undefined)
       do out = newToolCallId();
-      while (this.taken.has(out));
-    this.taken.add(out);
+      while (this.taken(out));
+    this.claimed.add(out);
     return out;
   }
 }

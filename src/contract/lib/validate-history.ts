@@ -68,10 +68,24 @@ function hasImagePart(m: unknown): boolean {
   return Array.isArray(c) && c.some((p) => isPlainObject(p) && p.type === "image");
 }
 
+/**
+ * Messages whose shape has been checked. A message is never mutated once it is in a history (changes make
+ * a new object), so a message checked before every request need not be checked again: the validation of a
+ * growing history costs its new messages plus the tool-call pass. Weak, so it holds nothing alive.
+ */
+const shapeChecked = new WeakSet<object>();
+
 function shapeError(m: unknown, i: number, name = "history"): string | undefined {
-  if (quickShapeOk(m) && !hasImagePart(m)) return undefined;
+  if (typeof m === "object" && m !== null && shapeChecked.has(m)) return undefined;
+  if (quickShapeOk(m) && !hasImagePart(m)) {
+    shapeChecked.add(m as object);
+    return undefined;
+  }
   const r = MessageSchema.safeParse(m);
-  if (r.success) return undefined;
+  if (r.success) {
+    shapeChecked.add(m as object);
+    return undefined;
+  }
   return describeIssue(`${name}[${i}]`, r.error);
 }
 
@@ -95,6 +109,29 @@ interface MessageLike {
   tool_call_id?: string;
 }
 
+/** Where a validation of one history array got to: its messages so far and the tool-call state after them. */
+interface Progress {
+  prefix: unknown[];
+  seenIds: Set<string>;
+  pending: Set<string>;
+  batchOwner: number;
+}
+
+/**
+ * Per history array, how far it has been validated. The history is validated before every request and
+ * every checkpoint, and between two of them it only grows: so a validation picks up after the messages
+ * already checked, provided they are all still there, the very same objects (checked one by one — a cheap
+ * pointer comparison — since messages are never mutated once in a history). Weak: dropped with the array.
+ */
+const progress = new WeakMap<unknown[], Progress>();
+
+function resumable(h: unknown[]): Progress | undefined {
+  const p = progress.get(h);
+  if (!p || p.prefix.length > h.length) return undefined;
+  for (let i = 0; i < p.prefix.length; i++) if (p.prefix[i] !== h[i]) return undefined;
+  return p;
+}
+
 /**
  * Why `h` is not a valid history, naming the message index; undefined when it is valid.
  * Rules: history[0] is the only system message; every assistant tool call is answered by exactly one
@@ -107,11 +144,23 @@ export function validateHistory(h: unknown, opts: ValidateOptions = {}): string 
     return `history: ${r.success ? "not an array" : (r.error.issues[0]?.message ?? "not an array")}`;
   }
   if (h.length === 0) return "history is empty: history[0] must be the system message";
-  const seenIds = new Set<string>();
-  // The assistant whose batch we are in, its unanswered call ids, and its answered ones.
-  let batchOwner = -1;
-  const pending = new Set<string>();
-  for (let i = 0; i < h.length; i++) {
+  const p = resumable(h) ?? { prefix: [], seenIds: new Set(), pending: new Set(), batchOwner: -1 };
+  const from = p.prefix.length;
+  // The state is advanced in place; a history that fails is validated from scratch next time.
+  progress.delete(h);
+  const reason = scan(h, from, p);
+  if (reason !== undefined) return reason;
+  for (let i = from; i < h.length; i++) p.prefix.push(h[i]);
+  progress.set(h, p);
+  if (p.pending.size > 0 && !opts.allowPendingToolCalls) return unanswered(p.batchOwner, p.pending);
+  return undefined;
+}
+
+/** Checks h[from..] given the tool-call state after h[..from), advancing that state. */
+function scan(h: unknown[], from: number, state: Progress): string | undefined {
+  // Every call id so far, and the unanswered ones of the batch of state.batchOwner (the assistant).
+  const { seenIds, pending } = state;
+  for (let i = from; i < h.length; i++) {
     const shape = shapeError(h[i], i);
     if (shape) return shape;
     const m = h[i] as MessageLike;
@@ -122,17 +171,17 @@ export function validateHistory(h: unknown, opts: ValidateOptions = {}): string 
       const id = m.tool_call_id;
       if (id === undefined) return `history[${i}]: tool message without tool_call_id`;
       if (m.tool_calls !== undefined) return `history[${i}]: a tool message cannot carry tool_calls`;
-      if (batchOwner < 0) return orphanReason(h, i, id);
+      if (state.batchOwner < 0) return orphanReason(h, i, id);
       if (!pending.delete(id)) {
-        if (seenIds.has(id) && findCall(h, batchOwner, id))
-          return `history[${i}]: tool call "${id}" of history[${batchOwner}] is answered more than once`;
-        return orphanReason(h, i, id, batchOwner);
+        if (seenIds.has(id) && findCall(h, state.batchOwner, id))
+          return `history[${i}]: tool call "${id}" of history[${state.batchOwner}] is answered more than once`;
+        return orphanReason(h, i, id, state.batchOwner);
       }
       continue;
     }
     // Any non-tool message ends the current batch, which must then be complete.
-    if (pending.size > 0) return unanswered(batchOwner, pending);
-    batchOwner = -1;
+    if (pending.size > 0) return unanswered(state.batchOwner, pending);
+    state.batchOwner = -1;
     if (m.tool_call_id !== undefined) return `history[${i}]: only tool messages may carry tool_call_id`;
     if (m.tool_calls !== undefined && m.role !== "assistant")
       return `history[${i}]: only assistant messages may carry tool_calls`;
@@ -142,10 +191,9 @@ export function validateHistory(h: unknown, opts: ValidateOptions = {}): string 
         seenIds.add(c.id);
         pending.add(c.id);
       }
-      batchOwner = i;
+      state.batchOwner = i;
     }
   }
-  if (pending.size > 0 && !opts.allowPendingToolCalls) return unanswered(batchOwner, pending);
   return undefined;
 }
 

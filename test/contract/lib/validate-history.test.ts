@@ -181,3 +181,57 @@ test("large histories are checked structurally, not skipped", () => {
   h[2500] = { ...tool("c833"), tool_call_id: "nope" };
   expect(validateHistory(h)).toMatch(/^history\[2500\]/);
 });
+
+describe("validation resumes where it left off on a growing history", () => {
+  const sys = { role: "system", content: "s" };
+  const call = (id: string) => ({
+    role: "assistant",
+    content: "",
+    tool_calls: [{ id, name: "bash", arguments: "{}" }],
+  });
+  const result = (id: string) => ({ role: "tool", tool_call_id: id, content: "ok" });
+
+  test("each step agrees with a validation from scratch (a fresh copy of the array)", () => {
+    const steps: unknown[] = [
+      { role: "user", content: "go" },
+      call("a"),
+      result("a"),
+      call("b"),
+      result("b"),
+      { role: "assistant", content: "done" },
+      { role: "user", content: "again" },
+      call("a"), // duplicate id: invalid from here on
+    ];
+    const h: unknown[] = [sys];
+    for (const m of steps) {
+      h.push(m);
+      for (const allowPendingToolCalls of [true, false]) {
+        const opts = { allowPendingToolCalls };
+        expect(validateHistory(h, opts)).toBe(validateHistory([...h], opts));
+      }
+    }
+    expect(validateHistory(h)).toBe('history[8]: duplicate tool call id "a"');
+  });
+
+  test("a message replaced in place is seen, not skipped", () => {
+    const h: unknown[] = [sys, { role: "user", content: "go" }, call("a"), result("a")];
+    expect(validateHistory(h)).toBeUndefined();
+    h[1] = { role: "system", content: "second system" };
+    expect(validateHistory(h)).toBe("history[1]: a system message may only be history[0]");
+    h[1] = { role: "user", content: "go" };
+    expect(validateHistory(h)).toBeUndefined();
+    h.length = 3;
+    expect(validateHistory(h)).toBe(
+      'history[2]: tool call "a" not answered by a tool message right after it',
+    );
+  });
+
+  test("a batch left open with allowPendingToolCalls is checked when it continues", () => {
+    const h: unknown[] = [sys, { role: "user", content: "go" }, call("a")];
+    expect(validateHistory(h, { allowPendingToolCalls: true })).toBeUndefined();
+    h.push({ role: "user", content: "interrupting" });
+    expect(validateHistory(h, { allowPendingToolCalls: true })).toBe(
+      'history[2]: tool call "a" not answered by a tool message right after it',
+    );
+  });
+});

@@ -75,7 +75,8 @@ test("both wire hooks through the host, with the budget module in the same proce
 });
 
 test("i doctor --profile full: the responses module is ok", async () => {
-  const r = await runCliAsync(["doctor", "--profile", "full"], {
+  const r = await runCliAsync(["doctor", "--profile", "full", "-m", "gpt-4o", "--provider", "responses"], {
+    OPENAI_API_KEY: "sk-test-key-not-real-0000000000",
     I_CONFIG_DIR: configDir,
     I_DATA_DIR: join(root, "data"),
   });

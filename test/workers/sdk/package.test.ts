@@ -84,7 +84,11 @@ describe("the worker SDK package", () => {
       JSON.stringify({ compact: { exec: [binary, "--keep", "4"] } }),
     );
     const env = { ...process.env, I_CONFIG_DIR: config, I_DATA_DIR: join(config, "data"), HOME: config };
-    const doctor = sh(BUN, [MAIN, "doctor"], app, env);
+    // A model and a key, so the target checks doctor also makes pass and the worker rows decide.
+    const doctor = sh(BUN, [MAIN, "doctor", "-m", "gpt-4o"], app, {
+      ...env,
+      OPENAI_API_KEY: "sk-test-key-not-real-0000000000",
+    });
     expect(doctor.code).toBe(0);
     const row = doctor.out.split("\n").find((l) => l.startsWith("compact "));
     expect(row).toContain(binary);

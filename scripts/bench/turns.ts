@@ -1,0 +1,162 @@
+// Per-turn cost of `i` against the floor (S0: N one-line bash tool turns, then a final answer). The mock
+// model server runs in this process and timestamps each model request as it arrives; the figure is the
+// median time between two consecutive requests: everything the agent does between a reply and the next
+// request (parse the stream, run the command, checkpoint, hooks, encode). In the same run, interleaved
+// with the agent runs, scripts/bench/turn-floor.ts does the minimal loop in the same runtime (same HTTP
+// request with the same system prompt and tools, same bash command, append, next request): the
+// difference is what the agent adds. The peak RSS of each run's whole process tree is printed too.
+// Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
+//   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
+//                              [--data-dir DIR]
+// --data-dir puts the session (and the floor's log) elsewhere, e.g. /dev/shm: there fsync costs nothing,
+// which separates the agent's own work from the disk's sync latency (on a VM whose disk other jobs keep
+// busy, each fsync can take 10+ ms).
+// A mode may also be the path of another checkout (e.g. the previous commit, extracted with git archive),
+// run from source: --mode source,/tmp/before compares a change A/B in the same run.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  agentArgv,
+  benchDirs,
+  benchMock,
+  describePeak,
+  type Mode,
+  parseModes,
+  printArgs,
+  runSampled,
+  type Shape,
+  s0,
+} from "./agent-run.ts";
+import { fmt, median, quantile } from "./stats.ts";
+import { mb, type TreePeak } from "./tree-rss.ts";
+
+const { values } = parseArgs({
+  options: {
+    turns: { type: "string", default: "100,300" },
+    runs: { type: "string", default: "3" },
+    mode: { type: "string", default: "source,compiled" },
+    profile: { type: "string", default: "standard" },
+    "data-dir": { type: "string" },
+  },
+});
+const under = values["data-dir"];
+const TURN_COUNTS = values.turns.split(",").map(Number);
+const RUNS = Number(values.runs);
+const MODES = parseModes(values.mode);
+
+const mock = await benchMock();
+
+/** Median gap between consecutive model requests of the run just finished, ms. */
+function perTurn(expected: number, who: string): { ms: number; p10: number } {
+  const at = mock.arrivals;
+  if (at.length !== expected) throw new Error(`${who}: ${at.length} model requests, expected ${expected}`);
+  const gaps = at.slice(1).map((t, i) => t - (at[i] as number));
+  // The 10th percentile too: on a shared machine the median includes turns that waited for a CPU.
+  return { ms: median(gaps), p10: quantile(gaps, 0.1) };
+}
+
+function shapeOf(body: unknown): Shape {
+  const b = body as { model: string; messages: { content: string }[]; tools: unknown[]; max_tokens?: number };
+  return {
+    model: b.model,
+    system: b.messages[0]?.content ?? "",
+    prompt: b.messages[1]?.content ?? "",
+    tools: b.tools,
+    ...(b.max_tokens !== undefined ? { max_tokens: b.max_tokens } : {}),
+  };
+}
+
+interface Sample {
+  ms: number;
+  p10: number;
+  memory: TreePeak | undefined;
+}
+
+async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; shape: Shape }> {
+  const dirs = benchDirs({ contextWindow: 4_000_000, profile: values.profile, ...(under ? { under } : {}) });
+  try {
+    mock.reset(s0(turns));
+    const r = await runSampled(
+      [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10)],
+      dirs.env,
+      dirs.workspace,
+    );
+    if (r.code !== 0) throw new Error(`i (${mode}) exited ${r.code}: ${r.stderr.trim()}`);
+    return {
+      sample: { ...perTurn(turns + 1, `i (${mode})`), memory: r.memory },
+      shape: shapeOf(mock.first),
+    };
+  } finally {
+    dirs.remove();
+  }
+}
+
+async function floorRun(turns: number, shape: Shape): Promise<Sample> {
+  const dirs = benchDirs({ contextWindow: 1, ...(under ? { under } : {}) });
+  try {
+    const shapeFile = join(dirs.root, "shape.json");
+    writeFileSync(shapeFile, JSON.stringify(shape));
+    mock.reset(s0(turns));
+    const argv = [process.execPath, join(import.meta.dirname, "turn-floor.ts"), mock.url, shapeFile];
+    const r = await runSampled([...argv, join(dirs.dataDir, "log.jsonl")], dirs.env, dirs.workspace);
+    if (r.code !== 0) throw new Error(`floor exited ${r.code}: ${r.stderr.trim()}`);
+    return { ...perTurn(turns + 1, "floor"), memory: r.memory };
+  } finally {
+    dirs.remove();
+  }
+}
+
+const peakMb = (s: Sample) => (s.memory ? mb(s.memory.peak) : Number.NaN);
+
+console.log(
+  `S0 per-turn profile: one-line bash tool turns, profile ${values.profile}, ${RUNS} runs per size, modes ${MODES.join(", ")} interleaved with the floor; sessions in ${under ?? "the temp dir"}`,
+);
+const summary: string[] = [];
+try {
+  for (const turns of TURN_COUNTS) {
+    const agent = new Map<Mode, Sample[]>(MODES.map((m) => [m, []]));
+    const floor: Sample[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      // Rotate the order so a slow phase of the machine does not always hit the same side.
+      const order = run % 2 === 0 ? MODES : [...MODES].reverse();
+      let shape: Shape | undefined;
+      const line: string[] = [];
+      for (const mode of order) {
+        const a = await agentRun(mode, turns);
+        shape = a.shape;
+        agent.get(mode)?.push(a.sample);
+        line.push(`${mode} ${fmt(a.sample.ms)} ms (p10 ${fmt(a.sample.p10)})`);
+      }
+      const f = await floorRun(turns, shape as Shape);
+      floor.push(f);
+      line.push(`floor ${fmt(f.ms)} ms (p10 ${fmt(f.p10)})`);
+      console.log(`  ${turns} turns, run ${run + 1}: ${line.join(", ")}`);
+    }
+    const floorMs = median(floor.map((s) => s.ms));
+    console.log(`${turns} turns (median of ${RUNS} runs, each the median gap between model requests):`);
+    console.log(
+      `  floor  ${fmt(floorMs)} ms/turn (best run ${fmt(Math.min(...floor.map((s) => s.ms)))})   peak tree RSS ${fmt(median(floor.map(peakMb)), 1)} MB`,
+    );
+    for (const mode of MODES) {
+      const xs = agent.get(mode) ?? [];
+      const ms = median(xs.map((s) => s.ms));
+      const diff = median(xs.map((s, i) => s.ms - (floor[i]?.ms ?? Number.NaN)));
+      const best = Math.min(...xs.map((s) => s.ms));
+      console.log(
+        `  i (${mode})  ${fmt(ms)} ms/turn (best run ${fmt(best)})   difference ${fmt(diff)} ms/turn   peak tree RSS ${fmt(median(xs.map(peakMb)), 1)} MB`,
+      );
+      const last = xs[xs.length - 1];
+      if (last) console.log(`    last run's tree: ${describePeak(last.memory)}`);
+      const p10 = median(xs.map((s) => s.p10));
+      const floorP10 = median(floor.map((s) => s.p10));
+      summary.push(
+        `${String(turns).padStart(5)} turns  i (${mode}) ${fmt(ms)}  floor ${fmt(floorMs)}  difference ${fmt(diff)} ms/turn;  p10: i ${fmt(p10)}, floor ${fmt(floorP10)}, difference ${fmt(p10 - floorP10)}`,
+      );
+    }
+  }
+  console.log(`\nsummary (target: difference ≤ 3 ms/turn, flat in the number of turns)`);
+  for (const s of summary) console.log(`  ${s}`);
+} finally {
+  await mock.close();
+}
