@@ -323,6 +323,17 @@ export class Session {
     this.writeMeta();
   }
 
+  /**
+   * Record the model (and provider) later requests use, so -c/-r resume with what the user switched to
+   * rather than what the session started with.
+   */
+  recordModel(model: string, provider?: string): void {
+    if (this.meta.model === model && (provider === undefined || this.meta.provider === provider)) return;
+    this.meta.model = model;
+    if (provider !== undefined) this.meta.provider = provider;
+    this.writeMeta();
+  }
+
   /** The automatic-compaction state saved with the session (absent in a new or older session). */
   get compactionState(): CompactionState | undefined {
     return this.meta.compaction;
