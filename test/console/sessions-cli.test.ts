@@ -1,4 +1,5 @@
-// The console's session commands through the real CLI (input piped): /model recorded for -c.
+// The console's session commands through the real CLI (input piped): /model recorded for -c, /new,
+// /sessions, /resume N with its replay, and /cost's token counts.
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -44,4 +45,53 @@ test("/model is recorded in the session: -c later resumes with the switched mode
   expect(bodyOf(rig, 1)).toContain(`"model":"other-model"`);
   expect(bodyOf(rig, 2)).toContain(`"model":"other-model"`);
   expect(bodyOf(rig, 2)).toContain("hello");
+}, 60_000);
+
+test("/new starts a fresh session, /sessions lists both, /resume N replays the chosen one", async () => {
+  rig = await makeRig({
+    script: [{ text: "the first answer" }, { text: "the second answer" }, { text: "back in the first" }],
+  });
+  const r = await console(
+    rig,
+    "first question\n/new\nsecond question\n/sessions\n/resume 2\nthird question\n/exit\n",
+  );
+  expect(r.code).toBe(0);
+  const ids = sessionIds(rig);
+  expect(ids).toHaveLength(2);
+  const fresh = /› \/new\nnew session (\S+)/.exec(r.stdout)?.[1];
+  expect(fresh && ids.includes(fresh)).toBe(true);
+  const first = ids.find((id) => id !== fresh) ?? "";
+  // The fresh session's first request carries none of the first session's exchange.
+  expect(bodyOf(rig, 1)).toContain("second question");
+  expect(bodyOf(rig, 1)).not.toContain("first question");
+  // /sessions: newest first, the current one marked, each with its title and id.
+  expect(r.stdout).toMatch(/ {2}1\. second question \(this one\) [^\n]*\d+ messages · /);
+  expect(r.stdout).toMatch(/ {2}2\. first question {2}[^\n]*\d+ messages · /);
+  expect(r.stdout).toContain(first);
+  // /resume 2 switches back and replays that session's exchange; the next request continues it.
+  expect(r.stdout).toContain(`resumed session ${first}`);
+  const after = r.stdout.slice(r.stdout.indexOf("› /resume 2"));
+  expect(after).toContain("› first question");
+  expect(after).toContain("the first answer");
+  expect(after).toContain("── resumed: the conversation continues here ──");
+  const third = bodyOf(rig, 2);
+  expect(third).toContain("first question");
+  expect(third).toContain("third question");
+  expect(third).not.toContain("second question");
+}, 60_000);
+
+test("/cost shows the tokens in and out of this run and of the session", async () => {
+  rig = await makeRig({
+    script: [
+      { text: "one", usage: { input_tokens: 1200, output_tokens: 34 } },
+      { text: "two", usage: { input_tokens: 1300, output_tokens: 56 } },
+    ],
+  });
+  const r = await console(rig, "a\nb\n/cost\n/exit\n");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain("this run: 2500 tokens in · 90 out");
+  expect(r.stdout).toContain("session (requests still in the history): 2500 in · 90 out over 2 requests");
+  expect(r.stdout).toContain(
+    'cost: unknown (no price for mock-model; add "price" to its entry in config.json models)',
+  );
 }, 60_000);
