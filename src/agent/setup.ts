@@ -231,6 +231,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       session,
       emit: opts.emit,
       manifest,
+      turnSignal,
     });
     const approvals = new Approvals({
       policy: opts.approve,

@@ -38,6 +38,12 @@ export interface ControllerDeps {
   emit: EmitEvent;
   /** the manifest the hooks run, to name the modules in each compaction record */
   manifest?: Manifest;
+  /**
+   * The running turn's abort signal (the slot the agent loop publishes it in). An automatic compaction
+   * that ends while it is aborted was cancelled by the user: that is their choice, not a failure, so it
+   * leaves the circuit breaker's count as it was.
+   */
+  turnSignal?: { current?: AbortSignal };
 }
 
 export class CompactionController {
@@ -176,6 +182,8 @@ export class CompactionController {
         throw new BudgetExceededError(total, b.hard_limit, `the compactor declined: ${this.lastDecline}`);
       return history;
     } catch (err) {
+      // Cancelled: the caller sees its aborted signal and ends the turn as interrupted, not as too long.
+      if (err instanceof CompactionError && this.cancelled) return history;
       if (err instanceof CompactionError && over)
         throw new BudgetExceededError(total, b.hard_limit, err.message);
       if (err instanceof CompactionError) return history; // still fits: the run goes on, the failure was reported
@@ -281,7 +289,7 @@ export class CompactionController {
         err instanceof CompactionError ? err : new CompactionError("compact_plan", errorMessage(err));
       announce();
       emit({ type: "compaction", phase: "failed", reason, error: error.message });
-      if (automatic) this.countFailure();
+      if (automatic && !this.cancelled) this.countFailure();
       throw error;
     }
     if (outcome.status === "declined") {
@@ -321,6 +329,11 @@ export class CompactionController {
       });
     this.notifyCheckpoint(outcome.history.length);
     return outcome.history;
+  }
+
+  /** The running turn was cancelled (Ctrl-C/Esc): a compaction ending now failed by the user's choice. */
+  private get cancelled(): boolean {
+    return this.deps.turnSignal?.current?.aborted === true;
   }
 
   /** The trigger and breaker state goes into the session (written only when it changed). */

@@ -298,6 +298,31 @@ describe("circuit breaker", () => {
     expect(plans()).toBe(5);
   });
 
+  test("an automatic compaction the user cancelled leaves the failure count unchanged", async () => {
+    rig = fixtureRig(["--bloat-unless-forced"]);
+    const turn: { current?: AbortSignal } = {};
+    const c = rig.controller({ ...WINDOW, turnSignal: turn });
+    const over = historyAt(1.02, HARD, 20);
+    rig.session.checkpoint(over);
+    // One real failure while the turn runs: counted.
+    turn.current = new AbortController().signal;
+    await expect(c.prepareRequest(over, [])).rejects.toBeInstanceOf(BudgetExceededError);
+    expect(c.consecutiveFailures).toBe(1);
+    // The same attempt ending while the turn is cancelled (Ctrl-C/Esc), three times: not counted.
+    const cancelled = new AbortController();
+    cancelled.abort();
+    turn.current = cancelled.signal;
+    // The history comes back unchanged, so the loop ends the turn as interrupted rather than too long.
+    for (let i = 0; i < 3; i++) expect(await c.prepareRequest(over, [])).toBe(over);
+    expect(c.consecutiveFailures).toBe(1);
+    expect(c.breakerOpen).toBe(false);
+    expect(rig.session.compactionState?.failures).toBe(1);
+    // The next uncancelled failure counts again.
+    turn.current = new AbortController().signal;
+    await c.prepareRequest(over, []).catch(() => undefined);
+    expect(c.consecutiveFailures).toBe(2);
+  });
+
   test("manual failures do not count toward the breaker", async () => {
     rig = fixtureRig(["--summary", "bloat"]);
     const c = rig.controller(WINDOW);
