@@ -265,20 +265,17 @@ export class SessionLoop {
     const { ui } = this.io;
     const ctl = new AbortController();
     this.running = ctl;
-    try {
-      const r = await this.rt.agent.send(content, ctl.signal);
-      this.io.replyEnded();
-      if (r.stop === "cancelled")
-        ui.print(
-          ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"),
-        );
-    } catch (err) {
-      this.io.replyEnded();
-      ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
-    } finally {
-      this.running = undefined;
-      this.io.sessionChanged(this.rt);
-    }
+    const r = await this.rt.agent.send(content, ctl.signal).then(
+      (res) => ({ res }),
+      (err: unknown) => ({ err }),
+    );
+    this.running = undefined;
+    // Before the turn's status line: it shows the title this turn may have given the session.
+    this.io.sessionChanged(this.rt);
+    this.io.replyEnded();
+    if ("err" in r) ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
+    else if (r.res.stop === "cancelled")
+      ui.print(ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"));
   }
 
   private async shell(command: string): Promise<void> {

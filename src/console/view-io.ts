@@ -24,6 +24,8 @@ const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 export class ViewIo implements ConsoleIo {
   input!: InputSide;
   readonly ui: ConsoleUi;
+  /** the session the status line's figures belong to */
+  private sessionId: string | undefined;
 
   constructor(
     private readonly view: ConsoleView,
@@ -107,6 +109,12 @@ export class ViewIo implements ConsoleIo {
     if (price) st.price = price;
     else delete st.price;
     if (rt.session.meta.title) st.title = rt.session.meta.title;
+    else delete st.title;
+    // Another session (/new, /resume): the status line counts that session's tokens, not the last one's.
+    if (rt.session.id !== this.sessionId) {
+      this.sessionId = rt.session.id;
+      this.view.countUsage(rt.agent.history);
+    }
     this.screen.invalidate();
   }
 }

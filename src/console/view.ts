@@ -110,8 +110,10 @@ export class ConsoleView {
     else if (this.tool) this.busy(this.tool.name);
   }
 
-  /** Tokens of the session so far (a resumed session counts its earlier replies). */
+  /** Tokens of the session so far (a resumed session counts its earlier replies; a new one starts at 0). */
   countUsage(history: readonly Message[]): void {
+    this.status.state.tokensIn = 0;
+    this.status.state.tokensOut = 0;
     for (const m of history) this.addUsage(m);
   }
 

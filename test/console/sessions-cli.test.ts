@@ -49,7 +49,11 @@ test("/model is recorded in the session: -c later resumes with the switched mode
 
 test("/new starts a fresh session, /sessions lists both, /resume N replays the chosen one", async () => {
   rig = await makeRig({
-    script: [{ text: "the first answer" }, { text: "the second answer" }, { text: "back in the first" }],
+    script: [
+      { text: "the first answer", usage: { input_tokens: 1000, output_tokens: 10 } },
+      { text: "the second answer", usage: { input_tokens: 2000, output_tokens: 20 } },
+      { text: "back in the first", usage: { input_tokens: 3000, output_tokens: 30 } },
+    ],
   });
   const r = await console(
     rig,
@@ -78,6 +82,10 @@ test("/new starts a fresh session, /sessions lists both, /resume N replays the c
   expect(third).toContain("first question");
   expect(third).toContain("third question");
   expect(third).not.toContain("second question");
+  // The status line follows the session: its own title and tokens, none carried over from the other.
+  expect(r.stdout).toContain("↑1.0k ↓10 · first question\n› /new");
+  expect(r.stdout).toContain("↑2.0k ↓20 · second question\n› /sessions");
+  expect(r.stdout).toContain("↑4.0k ↓40 · first question\n› /exit");
 }, 60_000);
 
 test("/cost shows the tokens in and out of this run and of the session", async () => {
