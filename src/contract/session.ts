@@ -40,6 +40,14 @@ export const SessionStartEvent = z.looseObject({
   model: z.string().optional(),
 });
 
+/** The user switched the model (`/model`): a session rebuilt from the log resumes with the last one. */
+export const ModelEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("model"),
+  model: z.string().min(1),
+  provider: z.string().optional(),
+});
+
 /** history[index] became `message`; anything after it was dropped (replay: length = index, then push). */
 export const MessageEvent = z.looseObject({
   ts: z.string(),
@@ -80,4 +88,5 @@ export const RESERVED_EVENT_TYPES: readonly string[] = [
   "truncate",
   "compaction",
   "recovered",
+  "model",
 ];

@@ -331,6 +331,10 @@ export class Session {
     if (this.meta.model === model && (provider === undefined || this.meta.provider === provider)) return;
     this.meta.model = model;
     if (provider !== undefined) this.meta.provider = provider;
+    // Logged too: meta.json is a cache, and one rebuilt from the log must not fall back to the first model.
+    this.events.append([
+      { ts: now(), type: "model", model, ...(provider !== undefined ? { provider } : {}) },
+    ]);
     this.writeMeta();
   }
 

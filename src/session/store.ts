@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
-import { SessionMeta, SessionStartEvent } from "../contract/session.ts";
+import { ModelEvent, SessionMeta, SessionStartEvent } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
 import { SESSION_ID_PATTERN } from "./session-id.ts";
 
@@ -82,6 +82,10 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
   const s = start && SessionStartEvent.safeParse(start);
   if (!s?.success) return undefined;
   const last = events[events.length - 1];
+  // The model the session last switched to, else the one it started with.
+  const switched = events.findLast((e) => e.type === "model");
+  const m = switched && ModelEvent.safeParse(switched);
+  const target = m?.success ? m.data : s.data;
   const { history } = replayEvents(events);
   const title = sessionTitle(history);
   return {
@@ -90,8 +94,8 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
       workspace: s.data.workspace,
       created: s.data.ts,
       updated: last?.ts ?? s.data.ts,
-      ...(s.data.provider ? { provider: s.data.provider } : {}),
-      ...(s.data.model ? { model: s.data.model } : {}),
+      ...((target.provider ?? s.data.provider) ? { provider: target.provider ?? s.data.provider } : {}),
+      ...(target.model ? { model: target.model } : {}),
       ...(title ? { title } : {}),
       messages: history.length,
       compactions: events.filter((e) => e.type === "compaction").length,

@@ -1,7 +1,7 @@
 // The console's session commands through the real CLI (input piped): /model recorded for -c, /new,
 // /sessions, /resume N with its replay, and /cost's token counts.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import { runCliAsync } from "../helpers/cli.ts";
@@ -45,6 +45,24 @@ test("/model is recorded in the session: -c later resumes with the switched mode
   expect(bodyOf(rig, 1)).toContain(`"model":"other-model"`);
   expect(bodyOf(rig, 2)).toContain(`"model":"other-model"`);
   expect(bodyOf(rig, 2)).toContain("hello");
+}, 60_000);
+
+test("the switched model is in the log too: a session whose meta.json is lost resumes with it", async () => {
+  rig = await makeRig({
+    script: [{ text: "first" }, { text: "second" }],
+    config: {
+      models: {
+        "mock-model": { context_window: 100_000, max_output_tokens: 4096 },
+        "other-model": { context_window: 50_000, max_output_tokens: 2048 },
+      },
+    },
+  });
+  expect((await console(rig, "hello\n/model other-model\n/exit\n")).code).toBe(0);
+  const [id] = sessionIds(rig);
+  rmSync(join(rig.dataDir, id ?? "", "meta.json"));
+  const r = await console(rig, "again\n/exit\n", ["-c"], withoutModel(rig));
+  expect(r.code).toBe(0);
+  expect(bodyOf(rig, 1)).toContain(`"model":"other-model"`);
 }, 60_000);
 
 test("/new starts a fresh session, /sessions lists both, /resume N replays the chosen one", async () => {
