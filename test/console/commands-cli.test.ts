@@ -5,6 +5,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import { runCliAsync } from "../helpers/cli.ts";
+import { TWO_MODELS } from "./two-models.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -41,12 +42,7 @@ test("/help lists every command with one line each", async () => {
 test("/model shows the model and switches it: the next request uses the new one", async () => {
   rig = await makeRig({
     script: [{ text: "first" }, { text: "second" }],
-    config: {
-      models: {
-        "mock-model": { context_window: 100_000, max_output_tokens: 4096 },
-        "other-model": { context_window: 50_000, max_output_tokens: 2048 },
-      },
-    },
+    config: TWO_MODELS,
   });
   const r = await console(rig, "hello\n/model\n/model other-model\n/model no-such-model\nagain\n/exit\n");
   expect(r.code).toBe(0);

@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import { runCliAsync } from "../helpers/cli.ts";
+import { TWO_MODELS } from "./two-models.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -27,12 +28,7 @@ const withoutModel = (r: Rig) => r.flags.filter((f, i) => f !== "-m" && r.flags[
 test("/model is recorded in the session: -c later resumes with the switched model", async () => {
   rig = await makeRig({
     script: [{ text: "first" }, { text: "second" }, { text: "third" }],
-    config: {
-      models: {
-        "mock-model": { context_window: 100_000, max_output_tokens: 4096 },
-        "other-model": { context_window: 50_000, max_output_tokens: 2048 },
-      },
-    },
+    config: TWO_MODELS,
   });
   expect((await console(rig, "hello\n/model other-model\nagain\n/exit\n")).code).toBe(0);
   const [id] = sessionIds(rig);
@@ -50,12 +46,7 @@ test("/model is recorded in the session: -c later resumes with the switched mode
 test("the switched model is in the log too: a session whose meta.json is lost resumes with it", async () => {
   rig = await makeRig({
     script: [{ text: "first" }, { text: "second" }],
-    config: {
-      models: {
-        "mock-model": { context_window: 100_000, max_output_tokens: 4096 },
-        "other-model": { context_window: 50_000, max_output_tokens: 2048 },
-      },
-    },
+    config: TWO_MODELS,
   });
   expect((await console(rig, "hello\n/model other-model\n/exit\n")).code).toBe(0);
   const [id] = sessionIds(rig);
