@@ -3,6 +3,7 @@ import { realpathSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ConfigFile, ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
+import { baseUrlProblem } from "../contract/lib/base-url.ts";
 
 export interface RunFlags {
   model?: string;
@@ -51,16 +52,8 @@ export function resolveTarget(
     throw new UserError('no model chosen: pass -m NAME, set I_MODEL, or set "model" in config.json');
   }
   const baseUrl = flags.baseUrl ?? fromEnv("I_BASE_URL") ?? config.base_url;
-  if (baseUrl !== undefined) {
-    try {
-      const u = new URL(baseUrl);
-      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("scheme");
-    } catch {
-      throw new UserError(
-        `base URL "${baseUrl}" is not an http(s) URL; fix --base-url, I_BASE_URL or config.json base_url`,
-      );
-    }
-  }
+  const problem = baseUrl === undefined ? undefined : baseUrlProblem(baseUrl);
+  if (problem) throw new UserError(`${problem}; fix --base-url, I_BASE_URL or config.json base_url`);
   return { provider: provider as ProviderName, model, ...(baseUrl ? { baseUrl } : {}) };
 }
 

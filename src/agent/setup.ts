@@ -236,6 +236,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     const approvals = new Approvals({
       policy: opts.approve,
       ...(opts.ask ? { ask: opts.ask } : {}),
+      // Not consola.warn: a warning stays one `i: …` line on stderr, without a badge or a TTY-only icon.
       warn: (line) => process.stderr.write(`i: ${line}\n`),
     });
     const toolContext = { workspace, approvals, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) };

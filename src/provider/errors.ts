@@ -3,6 +3,7 @@
 
 import type { ProviderName } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
+import { redactKeyShapes } from "../contract/lib/key-shapes.ts";
 import { parseRetryAfter } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
 
@@ -42,13 +43,11 @@ export function looksLikeContextOverflow(text: string): boolean {
   return OVERFLOW_PATTERNS.some((re) => re.test(lower));
 }
 
-/** Known API-key shapes, scrubbed even when they are not the key we sent (a proxy may echo another). */
-const KEY_SHAPES = /\b(sk-[A-Za-z0-9_*.-]{8,}|sk_[A-Za-z0-9]{16,}|Bearer\s+\S+)/g;
-
 export function redact(text: string, apiKey?: string): string {
   let out = text;
   if (apiKey && apiKey.length >= 4) out = out.split(apiKey).join("[redacted]");
-  return out.replace(KEY_SHAPES, "[redacted]");
+  // Known key shapes too, even when they are not the key we sent (a proxy may echo another).
+  return redactKeyShapes(out);
 }
 
 /**

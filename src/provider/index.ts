@@ -2,6 +2,7 @@
 
 import type { ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
+import { baseUrlProblem } from "../contract/lib/base-url.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
@@ -34,20 +35,9 @@ export interface CreateProviderOptions {
   hooks?: HookRunner;
 }
 
-function checkBaseUrl(baseUrl: string): void {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw new UserError(`base URL "${baseUrl}" is not a valid URL; give one like http://localhost:11434/v1`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UserError(`base URL "${baseUrl}" must start with http:// or https://`);
-  }
-}
-
 export function createProvider(opts: CreateProviderOptions): Provider {
-  if (opts.baseUrl !== undefined) checkBaseUrl(opts.baseUrl);
+  const problem = opts.baseUrl === undefined ? undefined : baseUrlProblem(opts.baseUrl);
+  if (problem) throw new UserError(`${problem}; give one like http://localhost:11434/v1`);
   const settings: ProviderSettings = {
     apiKey: opts.apiKey,
     retry: {

@@ -40,6 +40,8 @@ export interface WorkerHostOptions {
   env?: NodeJS.ProcessEnv;
   /** longest line either way; default MAX_LINE_BYTES (tests lower it) */
   maxLineBytes?: number;
+  /** told of every process the host starts, with the modules it serves (tests record pids and respawns) */
+  observer?: (proc: WorkerProcess, modules: readonly ModuleName[]) => void;
 }
 
 /** One worker process as the manifest describes it: the modules it serves, how to start it. */
@@ -112,8 +114,7 @@ export class WorkerHost implements HookRunner {
   /** per module, the hooks for which it declared at hello that a history summary is enough */
   private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
   private closed = false;
-  /** processes started so far (tests use it to prove respawns) */
-  spawned = 0;
+  private readonly observer: WorkerHostOptions["observer"];
 
   constructor(
     private readonly manifest: Manifest,
@@ -122,6 +123,7 @@ export class WorkerHost implements HookRunner {
     this.workspace = resolve(opts.workspace);
     this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
     this.maxLineBytes = opts.maxLineBytes;
+    this.observer = opts.observer;
     this.logDir = opts.logDir ?? join(opts.configDir, "logs");
     this.env = workerEnv({ workspace: this.workspace, configDir: opts.configDir, parent: opts.env });
     for (const m of manifest.modules) this.modules.set(m.name, m);
@@ -238,19 +240,6 @@ export class WorkerHost implements HookRunner {
     await Promise.all([...byGroup].map(([g, m]) => this.ensure(g, m, "hello")));
   }
 
-  /** The pid of the process currently serving `module`, if one is running. */
-  pidOf(module: ModuleName): number | undefined {
-    const group = this.groups.get(module);
-    const slot = group && this.slots.get(group.key);
-    return slot?.proc.alive ? slot.proc.pid : undefined;
-  }
-
-  /** Requests written to the process currently serving `module` (hello included). */
-  requestsOf(module: ModuleName): number {
-    const group = this.groups.get(module);
-    return (group && this.slots.get(group.key)?.proc.requests) ?? 0;
-  }
-
   async close(): Promise<void> {
     this.closed = true;
     const procs = [...this.slots.values()].map((s) => s.proc);
@@ -287,7 +276,6 @@ export class WorkerHost implements HookRunner {
   }
 
   private spawn(group: Group): WorkerProcess {
-    this.spawned++;
     const logName = group.modules.length === 1 ? (group.modules[0] as string) : "builtin";
     // Built-in workers run in config_dir, which `i` owns; on a first run without `i init` it does not
     // exist yet. A bound module's own cwd is the user's to create: its absence stays an error.
@@ -307,6 +295,7 @@ export class WorkerHost implements HookRunner {
         if (slot && slot.proc === proc) this.slots.delete(group.key);
       },
     });
+    this.observer?.(proc, group.modules);
     return proc;
   }
 

@@ -16,8 +16,8 @@ import { createProvider } from "../../src/provider/index.ts";
 import type { Provider } from "../../src/provider/types.ts";
 import { Session } from "../../src/session/session.ts";
 import { Approvals } from "../../src/tools/approvals.ts";
-import { WorkerHost } from "../../src/worker/host.ts";
 import type { MockServer } from "../fixtures/mock-server/index.ts";
+import { ObservedHost } from "../helpers/observed-host.ts";
 import { BUN, manifestOf, TempDirs } from "../worker/helpers.ts";
 
 export const FIXTURE_COMPACTOR = join(import.meta.dirname, "fixtures", "fixture-compactor.ts");
@@ -62,7 +62,7 @@ export interface Rig {
   dataDir: string;
   workspace: string;
   manifest: Manifest;
-  host: WorkerHost;
+  host: ObservedHost;
   session: Session;
   events: AgentEvent[];
   controller(opts?: {
@@ -103,7 +103,7 @@ export function makeRig(opts: {
   const workspace = dirs.make("i-compaction-ws-");
   const bindings = typeof opts.bindings === "function" ? opts.bindings(configDir) : (opts.bindings ?? {});
   const manifest = opts.manifest?.(configDir) ?? manifestOf(opts.modules, configDir, bindings);
-  const host = new WorkerHost(manifest, {
+  const host = new ObservedHost(manifest, {
     workspace,
     configDir,
     ...(opts.deadlineMs ? { deadlineMs: opts.deadlineMs } : {}),

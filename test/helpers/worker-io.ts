@@ -7,10 +7,10 @@ import { MAX_LINE_BYTES } from "../../src/contract/protocol.ts";
 import { MODULE_NAMES, type ModuleName } from "../../src/contract/registry.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { withSteering } from "../../src/manifest/steering.ts";
-import { WorkerHost } from "../../src/worker/host.ts";
 import type { WorkerModule } from "../../workers/sdk/module.ts";
 import { serve } from "../../workers/sdk/serve.ts";
 import { MAIN } from "./cli.ts";
+import { ObservedHost } from "./observed-host.ts";
 
 export type Reply = { id: number; data?: Record<string, unknown>; error?: string };
 
@@ -136,7 +136,7 @@ export interface HostOptions {
  * A WorkerHost running the named built-in modules from source as real `i worker a,b` processes, exactly as
  * the generated manifest binds them (one shared process for built-ins, steering with `--queue PATH`).
  */
-export function hostFor(modules: ModuleName[], opts: HostOptions): WorkerHost {
+export function hostFor(modules: ModuleName[], opts: HostOptions): ObservedHost {
   const self = [process.execPath, MAIN];
   const generated = generateManifest({
     profile: "full",
@@ -150,7 +150,7 @@ export function hostFor(modules: ModuleName[], opts: HostOptions): WorkerHost {
     if (opts.queue === undefined) throw new Error("hostFor: the steering module needs a queue");
     manifest = withSteering(generated, opts.queue, { self });
   }
-  return new WorkerHost(manifest, {
+  return new ObservedHost(manifest, {
     workspace: opts.workspace,
     configDir: opts.configDir,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", I_DATA_DIR: opts.dataDir },

@@ -5,11 +5,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BindingsFile } from "../../src/contract/config.ts";
 import type { ModuleName } from "../../src/contract/registry.ts";
-import { WorkerError, WorkerHost } from "../../src/worker/host.ts";
+import { WorkerError } from "../../src/worker/host.ts";
+import { ObservedHost } from "../helpers/observed-host.ts";
 import { BUDGET_REPLY, BUN, MISBEHAVE, manifestOf, misbehaving, pidExists, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
-const hosts: WorkerHost[] = [];
+const hosts: ObservedHost[] = [];
 
 /** A host for one module; `bindings` may depend on the path of the request-count file. */
 function setup(
@@ -20,7 +21,7 @@ function setup(
   const dir = temp.make();
   const count = join(dir, "count.txt");
   const b = typeof bindings === "function" ? bindings(count) : bindings;
-  const h = new WorkerHost(manifestOf([module], dir, b), { workspace: dir, configDir: dir, ...opts });
+  const h = new ObservedHost(manifestOf([module], dir, b), { workspace: dir, configDir: dir, ...opts });
   hosts.push(h);
   return { h, dir, count };
 }
@@ -233,7 +234,7 @@ describe("shared built-in process", () => {
     const dir = temp.make();
     const count = join(dir, "count.txt");
     const manifest = manifestOf(["budget", "cache"], dir, {}, [BUN, MISBEHAVE, "--count", count, ...flags]);
-    const h = new WorkerHost(manifest, { workspace: dir, configDir: dir });
+    const h = new ObservedHost(manifest, { workspace: dir, configDir: dir });
     hosts.push(h);
     return { h, count };
   }

@@ -4,14 +4,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Manifest } from "../../src/contract/manifest.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
+import { ObservedHost } from "../helpers/observed-host.ts";
 import { BUDGET_REPLY, BUN, ECHO, manifestOf, PY_CACHE, pidExists, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
-const hosts: WorkerHost[] = [];
+const hosts: ObservedHost[] = [];
 const dir = temp.make();
 
-function host(manifest: Manifest, deadlineMs?: number): WorkerHost {
-  const h = new WorkerHost(manifest, { workspace: dir, configDir: dir, deadlineMs });
+function host(manifest: Manifest, deadlineMs?: number): ObservedHost {
+  const h = new ObservedHost(manifest, { workspace: dir, configDir: dir, deadlineMs });
   hosts.push(h);
   return h;
 }

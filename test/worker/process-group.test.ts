@@ -5,11 +5,12 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { WorkerError, WorkerHost } from "../../src/worker/host.ts";
+import { WorkerError } from "../../src/worker/host.ts";
+import { ObservedHost } from "../helpers/observed-host.ts";
 import { BUN, MISBEHAVE, manifestOf, misbehaving, ROOT, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
-const hosts: WorkerHost[] = [];
+const hosts: ObservedHost[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
 });
@@ -43,7 +44,7 @@ function pidsIn(file: string, event: string): number[] {
     .map((p) => Number(p[0]));
 }
 
-async function evicted(h: WorkerHost): Promise<WorkerError> {
+async function evicted(h: ObservedHost): Promise<WorkerError> {
   try {
     await h.runHook("budget", { n: 1 });
   } catch (err) {
@@ -57,7 +58,7 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
   test("a helper the worker forked is gone after eviction", async () => {
     const dir = temp.make();
     const count = join(dir, "count.txt");
-    const h = new WorkerHost(
+    const h = new ObservedHost(
       manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", count) }),
       {
         workspace: dir,
@@ -81,7 +82,7 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
     const inner = [BUN, MISBEHAVE, "--module", "budget", "--mode", "stuck", "--count", count].join(" ");
     // The trailing command keeps sh from exec'ing the worker: sh stays the parent, the worker its child.
     const wrapper = ["/bin/sh", "-c", `${inner}; echo wrapper-done >&2`];
-    const h = new WorkerHost(manifestOf(["budget"], dir, { budget: { exec: wrapper } }), {
+    const h = new ObservedHost(manifestOf(["budget"], dir, { budget: { exec: wrapper } }), {
       workspace: dir,
       configDir: dir,
       deadlineMs: 2000,
@@ -100,7 +101,7 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
   test("close() takes the helper with it", async () => {
     const dir = temp.make();
     const count = join(dir, "count.txt");
-    const h = new WorkerHost(
+    const h = new ObservedHost(
       manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", count) }),
       {
         workspace: dir,

@@ -14,10 +14,10 @@ import type { Manifest } from "../../contract/manifest.ts";
 import type { ModuleName } from "../../contract/registry.ts";
 import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
 import { desktopRow } from "../../doctor/desktop.ts";
-import { type Row, section } from "../../doctor/report.ts";
+import { type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
-import { sanitize } from "../../terminal/sanitize.ts";
+import { stdoutStyle } from "../../terminal/style.ts";
 import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
@@ -43,7 +43,7 @@ export const command = defineSubcommand(
     const dir = configDir();
     const flags = targetFlags(args);
     const files = checkConfigFiles(dir);
-    const out: string[] = [];
+    const out: Line[] = [];
     const problems: Row[] = [];
     const note = (rows: Row[]) => problems.push(...rows.filter((r) => r.status === "FAILED"));
 
@@ -166,16 +166,15 @@ export const command = defineSubcommand(
 );
 
 /** Print the report and its verdict: exit 2 for what would make a run exit 2, 1 for the rest. */
-function finish(out: string[], problems: Row[], softFailures: number): number {
-  out.push(
-    "",
-    problems.length
-      ? `${problems.length} problem(s) a run would stop at (exit 2): fix the lines above`
-      : softFailures
-        ? `${softFailures} check(s) FAILED`
-        : "all checks ok",
-  );
-  // File names, problems and paths come from config files and worker output: shown inert.
-  process.stdout.write(`${sanitize(out.join("\n"))}\n`);
+function finish(out: Line[], problems: Row[], softFailures: number): number {
+  const failed = problems.length > 0 || softFailures > 0;
+  const verdict = problems.length
+    ? `${problems.length} problem(s) a run would stop at (exit 2): fix the lines above`
+    : softFailures
+      ? `${softFailures} check(s) FAILED`
+      : "all checks ok";
+  out.push("", new Painted(failed ? stdoutStyle.red(verdict) : stdoutStyle.green(verdict)));
+  // File names, problems and paths come from config files and worker output: render shows them inert.
+  process.stdout.write(`${render(out)}\n`);
   return problems.length ? 2 : softFailures ? 1 : 0;
 }

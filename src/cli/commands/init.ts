@@ -76,6 +76,8 @@ export const command = defineSubcommand(
   async () => {
     const dir = configDir();
     mkdirSync(dir, { recursive: true });
+    // Plain writes, not consola: "created/kept PATH" is a listing scripts read line by line, and consola's
+    // reporter would prefix badges that differ between a TTY and CI.
     for (const [rel, text] of Object.entries(defaultFiles())) {
       const path = join(dir, rel);
       if (existsSync(path)) {

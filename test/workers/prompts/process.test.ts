@@ -3,14 +3,14 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { WorkerHost } from "../../../src/worker/host.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";
+import type { ObservedHost } from "../../helpers/observed-host.ts";
 import { hostFor } from "../../helpers/worker-io.ts";
 
 let root: string;
 let configDir: string;
 let workspace: string;
-let host: WorkerHost;
+let host: ObservedHost;
 
 beforeEach(() => {
   root = tempDir("i-prompts-proc-");

@@ -3,13 +3,13 @@
 import { afterEach, beforeEach, expect, test } from "bun:test";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { WorkerHost } from "../../../src/worker/host.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";
+import type { ObservedHost } from "../../helpers/observed-host.ts";
 import { hostFor } from "../../helpers/worker-io.ts";
 
 let root: string;
 let queue: string;
-let host: WorkerHost;
+let host: ObservedHost;
 
 const line = (id: string, text: string) => `${JSON.stringify({ id, text })}\n`;
 
