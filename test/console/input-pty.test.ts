@@ -5,8 +5,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
-import { MAIN } from "../helpers/cli.ts";
-import { Pty } from "../helpers/pty.ts";
+import { consoleIn, Pty } from "../helpers/pty.ts";
 
 let rig: Rig | undefined;
 let pty: Pty | undefined;
@@ -22,10 +21,7 @@ const PTY_TEST_MS = 120_000;
 
 async function consoleWith(script: MockStep[], args: string[] = []): Promise<Pty> {
   rig = await makeRig({ script });
-  pty = await Pty.start({
-    argv: [process.execPath, MAIN, ...rig.flags, ...args],
-    env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root },
-  });
+  pty = await Pty.start(consoleIn(rig, args));
   await pty.waitFor("Ctrl-C cancels");
   return pty;
 }
@@ -166,10 +162,7 @@ test(
     rig = await makeRig({ script: [{ text: "the capital is Paris" }, { text: "welcome back" }] });
     const first = await rig.run(["-p", "what is the capital of France?"]);
     expect(first.code).toBe(0);
-    pty = await Pty.start({
-      argv: [process.execPath, MAIN, ...rig.flags, "-c"],
-      env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root },
-    });
+    pty = await Pty.start(consoleIn(rig, ["-c"]));
     const screen = await pty.waitFor("the conversation continues here");
     expect(screen).toContain("› what is the capital of France?");
     expect(screen).toContain("the capital is Paris");
@@ -188,10 +181,7 @@ test(
       ],
     });
     writeFileSync(join(rig.configDir, "compact.json"), JSON.stringify({ keep_recent: 1 }));
-    pty = await Pty.start({
-      argv: [process.execPath, MAIN, ...rig.flags],
-      env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root },
-    });
+    pty = await Pty.start(consoleIn(rig));
     const p = pty;
     await p.waitFor("Ctrl-C cancels");
     await p.type("one");
@@ -238,11 +228,7 @@ test(
   "TERM=dumb (plain lines): Ctrl-D at the prompt exits with the exit line on a line of its own",
   async () => {
     rig = await makeRig({ script: [{ text: "plain answer" }] });
-    pty = await Pty.start({
-      argv: [process.execPath, MAIN, ...rig.flags],
-      env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root },
-      term: "dumb",
-    });
+    pty = await Pty.start(consoleIn(rig, [], { term: "dumb" }));
     await pty.waitFor("Ctrl-C cancels");
     await pty.type("hi");
     await pty.press("Enter");
@@ -265,10 +251,7 @@ test(
       join(rig.configDir, "bindings.json"),
       JSON.stringify({ budget: misbehaving("budget", "hang") }),
     );
-    pty = await Pty.start({
-      argv: [process.execPath, MAIN, ...rig.flags],
-      env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root },
-    });
+    pty = await Pty.start(consoleIn(rig));
     const p = pty;
     await p.waitFor("Ctrl-C cancels");
     await p.type("hello");
@@ -291,11 +274,7 @@ test(
   async () => {
     const r = await makeRig({ script: [{ text: "pasted ok" }, { text: "second run" }] });
     rig = r;
-    const start = () =>
-      Pty.start({
-        argv: [process.execPath, MAIN, ...r.flags],
-        env: { ...r.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: r.root },
-      });
+    const start = () => Pty.start(consoleIn(r));
     pty = await start();
     await pty.waitFor("Ctrl-C cancels");
     const lines = Array.from({ length: 10 }, (_, i) => `pasted line ${i + 1}`);

@@ -4,8 +4,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
-import { MAIN } from "../helpers/cli.ts";
-import { flat, Pty } from "../helpers/pty.ts";
+import { consoleIn, flat, Pty } from "../helpers/pty.ts";
 
 let rig: Rig | undefined;
 let pty: Pty | undefined;
@@ -31,12 +30,13 @@ async function consoleWith(
   } = {},
 ): Promise<Pty> {
   rig = await makeRig({ script, ...(opts.files ? { files: opts.files } : {}) });
-  pty = await Pty.start({
-    argv: [process.execPath, MAIN, ...rig.flags, ...(opts.args ?? [])],
-    env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root, ...opts.env },
-    cols: opts.cols ?? 80,
-    rows: opts.rows ?? 24,
-  });
+  pty = await Pty.start(
+    consoleIn(rig, opts.args, {
+      ...(opts.env ? { env: opts.env } : {}),
+      cols: opts.cols ?? 80,
+      rows: opts.rows ?? 24,
+    }),
+  );
   // Ready: the help line is printed once setup is done.
   await pty.waitFor("Ctrl-C cancels");
   return pty;

@@ -24,6 +24,26 @@ export interface PtyOptions {
 
 export const WAIT_MS = 45_000;
 
+/** What a test rig gives the console: its CLI flags, its environment and its root (HOME inside the pane). */
+export interface ConsoleRig {
+  flags: string[];
+  env: Record<string, string>;
+  root: string;
+}
+
+/** Options that run this checkout's real console for `rig`, with `args` after the rig's flags. */
+export function consoleIn(
+  rig: ConsoleRig,
+  args: string[] = [],
+  opts: Omit<PtyOptions, "argv"> = {},
+): PtyOptions {
+  return {
+    ...opts,
+    argv: [process.execPath, MAIN, ...rig.flags, ...args],
+    env: { ...rig.env, PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: rig.root, ...opts.env },
+  };
+}
+
 /** Runs of whitespace (line breaks from wrapping included) as one space. */
 export function flat(s: string): string {
   return s.replace(/\s+/g, " ");
