@@ -44,6 +44,28 @@ function pidsIn(file: string, event: string): number[] {
     .map((p) => Number(p[0]));
 }
 
+/**
+ * A script standing in for i: it starts a host whose budget worker forks a helper (pids land in
+ * `count`), then runs `tail`. Returns the script's path and the count file.
+ */
+async function hostScript(name: string, tail: string): Promise<{ script: string; count: string }> {
+  const dir = temp.make();
+  const count = join(dir, "count.txt");
+  const script = join(dir, name);
+  const src = (p: string) => JSON.stringify(join(ROOT, p));
+  await Bun.write(
+    script,
+    `import { WorkerHost } from ${src("src/worker/host.ts")};
+import { manifestOf, misbehaving } from ${src("test/worker/helpers.ts")};
+const dir = ${JSON.stringify(dir)};
+const h = new WorkerHost(manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", ${JSON.stringify(count)}) }), { workspace: dir, configDir: dir });
+await h.start();
+${tail}
+`,
+  );
+  return { script, count };
+}
+
 async function evicted(h: ObservedHost): Promise<WorkerError> {
   try {
     await h.runHook("budget", { n: 1 });
@@ -116,20 +138,9 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
 
   for (const sig of ["SIGINT", "SIGTERM"] as const) {
     test(`a ${sig} nobody handles ends i and every worker group with it`, async () => {
-      const dir = temp.make();
-      const count = join(dir, "count.txt");
-      const script = join(dir, "wait.ts");
-      const src = (p: string) => JSON.stringify(join(ROOT, p));
-      await Bun.write(
-        script,
-        `import { WorkerHost } from ${src("src/worker/host.ts")};
-import { manifestOf, misbehaving } from ${src("test/worker/helpers.ts")};
-const dir = ${JSON.stringify(dir)};
-const h = new WorkerHost(manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", ${JSON.stringify(count)}) }), { workspace: dir, configDir: dir });
-await h.start();
-process.stdout.write("ready\\n");
-setInterval(() => {}, 1000);
-`,
+      const { script, count } = await hostScript(
+        "wait.ts",
+        'process.stdout.write("ready\\n");\nsetInterval(() => {}, 1000);',
       );
       const child = Bun.spawn([BUN, script], { stdout: "pipe" });
       const reader = child.stdout.getReader();
@@ -144,20 +155,7 @@ setInterval(() => {}, 1000);
   }
 
   test("when i exits without closing its host, every worker group dies with it", async () => {
-    const dir = temp.make();
-    const count = join(dir, "count.txt");
-    const script = join(dir, "exit-early.ts");
-    const src = (p: string) => JSON.stringify(join(ROOT, p));
-    await Bun.write(
-      script,
-      `import { WorkerHost } from ${src("src/worker/host.ts")};
-import { manifestOf, misbehaving } from ${src("test/worker/helpers.ts")};
-const dir = ${JSON.stringify(dir)};
-const h = new WorkerHost(manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", ${JSON.stringify(count)}) }), { workspace: dir, configDir: dir });
-await h.start();
-process.exit(130);
-`,
-    );
+    const { script, count } = await hostScript("exit-early.ts", "process.exit(130);");
     const r = spawnSync(BUN, [script], { encoding: "utf8", timeout: 20_000 });
     expect(r.status).toBe(130);
     const [helper] = pidsIn(count, "helper");
