@@ -85,6 +85,41 @@ describe("the built-in prune stage", () => {
     });
   });
 
+  /** bulkyHistory(4) after a 25,000-token `big` message: 0.92 of the hard limit; pruning gets it to 0.77. */
+  function behind(big: Message): History {
+    const h = bulkyHistory(4);
+    h.splice(1, 0, big);
+    return h;
+  }
+  const notes = "summary line that repeats\n".repeat(Math.round((25_000 * 4) / 26));
+
+  test("next to a summary too big to re-arm the trigger, pruning below the trigger is chosen over a summary", async () => {
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    // The previous summary and the suffix alone pass 70%: a new summary could not re-arm either.
+    const history = behind({ role: "user", content: notes, meta: { summary: true, untrusted: true } });
+    t.rig.session.checkpoint(history);
+    const c = t.rig.controller({ ...WINDOW, provider: noProvider });
+    const out = await c.prepareRequest(history, []);
+    expect(lastOf(t.rig.events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
+    const ratio = (lastOf(t.rig.events, "budget") as { ratio: number }).ratio;
+    expect(ratio).toBeGreaterThan(0.7);
+    expect(ratio).toBeLessThan(0.85);
+    expect(out[1]).toEqual(history[1] as Message);
+    // Not re-armed: the next compaction waits for the hard limit instead of running on every request.
+    expect(c.isArmed).toBe(false);
+  });
+
+  test("the same context whose bulk a summary could shrink gets the summary", async () => {
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    const history = behind({ role: "user", content: notes });
+    t.rig.session.checkpoint(history);
+    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
+    expect(t.rig.events.some((e) => e.type === "compaction" && e.route === "prune")).toBe(false);
+    expect(String((lastOf(t.rig.events, "compaction") as { error?: string }).error)).toContain(
+      "summary_request",
+    );
+  });
+
   test("compact.json prune.enabled:false, and manual compaction, go straight to the summary", async () => {
     for (const setup of ["disabled", "manual"] as const) {
       t.rig = makeRig({ modules: ["budget", "compact"] });
