@@ -3,8 +3,8 @@
 // ideal summariser that writes back every fact it is shown), through the real agent loop and the
 // built-in budget and compact workers. Printed per run: facts kept in the final request, summary
 // requests (model requests without tools: summaries, chunks, continuations, condensing), compactions by
-// route, and the median wall time per turn over the first and the last tenth of the run (flat = the
-// cost per turn does not grow with the session). The floor is a tool turn with a one-line output: the
+// route, the median wall time per turn over the first and the last tenth of the run (flat = the cost per
+// turn does not grow with the session), and compactions per 100 turns through the run. The floor is a tool turn with a one-line output: the
 // loop, a worker round trip and a checkpoint, no compaction.
 // Usage: bun scripts/bench/facts.ts [turns,turns,…] [--prune-only]   (runs up to 1,000 turns also without prune)
 import { runFactsSession } from "../../test/fixtures/facts-session.ts";
@@ -37,6 +37,14 @@ for (const turns of sizes) {
         fmt(r.wallMs / 1000, 1),
       ].join(" | "),
     );
+    if (turns >= 300) {
+      const per100 = Array.from({ length: Math.ceil(turns / 100) }, () => 0);
+      for (const c of r.compactions) {
+        const k = Math.min(per100.length - 1, Math.floor(c.turn / 100));
+        per100[k] = (per100[k] ?? 0) + 1;
+      }
+      console.log(`  compactions per 100 turns: ${per100.join(" ")}`);
+    }
     if (r.failures.length > 0) console.log(`  failures: ${r.failures.slice(0, 3).join(" / ")}`);
   }
 }
