@@ -208,11 +208,10 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     };
   }
   req.onCut?.(cut);
-  // How long the summary may be: what the context affords once the cut is known (summary-cap.ts).
+  // How long the summary may be: what the window affords once the cut is known (summary-cap.ts).
   const cap = summaryCap({
     model,
     baseline: baseline.budget,
-    triggerRatio: deps.policy.trigger_ratio,
     kept: keptTokens(history, cut, req.tools, model),
   });
   // Opaque compactor state: planning → preparation → postprocessing → commit, each may update it.

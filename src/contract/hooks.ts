@@ -121,7 +121,7 @@ export const BeforeCompactData = z.looseObject({
   reason: CompactionReason,
   /**
    * The most tokens (as the core's estimator counts text) this compaction's summary may have: the room
-   * the compacted context affords below the trigger. A longer model summary is sent back to be
+   * the window affords next to what the candidate keeps. A longer model summary is sent back to be
    * condensed; a longer local summary is rejected.
    */
   summary_cap: Count.optional(),

@@ -1,6 +1,6 @@
-// The summary cap is what the compacted context affords: the room below the trigger after the system
-// message, tools, recent suffix and the restoration allowance; never below the fixed quarter-window rule,
-// never above a third of the window. Unit figures, then the rule at work through the real pipeline.
+// The summary cap is what the window affords: the room the hard limit leaves after the system message,
+// tools, recent suffix and the restoration allowance; never below the fixed quarter-window rule, never
+// above a third of the window. Unit figures, then the rule at work through the real pipeline.
 import { expect, test } from "bun:test";
 import {
   fixedSummaryCap,
@@ -38,31 +38,27 @@ function baseline(hard: number, factor?: number): BudgetResult {
   return b;
 }
 
-test("the cap is the room below the trigger after what the candidate keeps and the restore allowance", () => {
-  // 0.85 × 30,000 = 25,500; minus 1,500 allowance (5% of the hard limit) and 15,000 kept = 9,000, over
-  // the fixed rule's 8,000 and under a third of the window (10,666).
+test("the cap is the room the hard limit leaves after what the candidate keeps and the restore allowance", () => {
+  // 30,000 less 1,500 allowance (5% of the hard limit) and 19,500 kept = 9,000, over the fixed rule's
+  // 8,000 and under a third of the window (10,666).
   expect(RESTORE_ALLOWANCE_SHARE).toBe(0.05);
-  expect(summaryCap({ model, baseline: baseline(30_000), triggerRatio: 0.85, kept: 15_000 })).toBe(9_000);
+  expect(summaryCap({ model, baseline: baseline(30_000), kept: 19_500 })).toBe(9_000);
 });
 
 test("never below the fixed quarter-window rule, never above a third of the window", () => {
   expect(fixedSummaryCap(model)).toBe(8_000);
   // A suffix that leaves little room: the fixed rule still holds (the candidate check decides the fit).
-  expect(summaryCap({ model, baseline: baseline(30_000), triggerRatio: 0.85, kept: 20_000 })).toBe(8_000);
+  expect(summaryCap({ model, baseline: baseline(30_000), kept: 25_000 })).toBe(8_000);
   // A nearly empty candidate: a third of the window at most.
-  expect(summaryCap({ model, baseline: baseline(30_000), triggerRatio: 0.85, kept: 100 })).toBe(10_666);
+  expect(summaryCap({ model, baseline: baseline(30_000), kept: 100 })).toBe(10_666);
   // The fixed rule's own ceiling (20,000) is what a large window with a full suffix falls back to.
   const big: BudgetModel = { name: "big", context_window: 1_000_000 };
-  expect(summaryCap({ model: big, baseline: baseline(990_000), triggerRatio: 0.85, kept: 900_000 })).toBe(
-    20_000,
-  );
+  expect(summaryCap({ model: big, baseline: baseline(990_000), kept: 950_000 })).toBe(20_000);
 });
 
 test("a calibrated session measures the room in estimator tokens, as the summary is measured", () => {
-  // Real tokens run 1.25× the estimate: the 25,500-token trigger is 20,400 estimated, the allowance 1,200.
-  expect(summaryCap({ model, baseline: baseline(30_000, 1.25), triggerRatio: 0.85, kept: 10_000 })).toBe(
-    9_200,
-  );
+  // Real tokens run 1.25× the estimate: the 30,000-token hard limit is 24,000 estimated, the allowance 1,200.
+  expect(summaryCap({ model, baseline: baseline(30_000, 1.25), kept: 13_000 })).toBe(9_800);
 });
 
 test("what the candidate keeps is the system message, tools and the suffix from the cut on", () => {
@@ -104,7 +100,7 @@ test("before_compact is told the cap; a local summary over it is refused, naming
       maxOutput: 2_000,
     },
   );
-  expect(err.message).toMatch(/over this compaction's cap of \d+ \(the room below the compaction trigger/);
+  expect(err.message).toMatch(/over this compaction's cap of \d+ \(the room the hard limit leaves/);
   const prepared = t.rig.records().find((r) => r.event === "before_compact");
   expect(prepared?.keys).toContain("summary_cap");
 });
