@@ -93,10 +93,11 @@ describe("the built-in prune stage", () => {
   }
   const notes = "summary line that repeats\n".repeat(Math.round((25_000 * 4) / 26));
 
-  test("next to a summary too big to re-arm the trigger, pruning below the trigger is chosen over a summary", async () => {
+  test("next to a summary too big to re-arm the trigger, pruning is chosen when a summary would buy no turn", async () => {
     t.rig = makeRig({ modules: ["budget", "compact"] });
-    // The previous summary and the suffix alone pass 70%: a new summary could not re-arm either.
-    const history = behind({ role: "user", content: notes, meta: { summary: true, untrusted: true } });
+    // ~35,900 tokens (94%); pruned ~30,400 (80%). A summary would leave ~28,500 (75%: not re-armed either)
+    // and the latest turn's 11,000 (29%) would take that over the hard limit again.
+    const history = lastTurnSized(15_000, 0, 11_000);
     t.rig.session.checkpoint(history);
     const c = t.rig.controller({ ...WINDOW, provider: noProvider });
     const out = await c.prepareRequest(history, []);
@@ -104,6 +105,7 @@ describe("the built-in prune stage", () => {
     const ratio = (lastOf(t.rig.events, "budget") as { ratio: number }).ratio;
     expect(ratio).toBeGreaterThan(0.7);
     expect(ratio).toBeLessThan(0.85);
+    // A pruning restores nothing: the summary message is as it was.
     expect(out[1]).toEqual(history[1] as Message);
     // Not re-armed: the next compaction waits for the hard limit instead of running on every request.
     expect(c.isArmed).toBe(false);
@@ -112,6 +114,58 @@ describe("the built-in prune stage", () => {
   test("the same context whose bulk a summary could shrink gets the summary", async () => {
     t.rig = makeRig({ modules: ["budget", "compact"] });
     const history = behind({ role: "user", content: notes });
+    t.rig.session.checkpoint(history);
+    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
+    expect(t.rig.events.some((e) => e.type === "compaction" && e.route === "prune")).toBe(false);
+    expect(String((lastOf(t.rig.events, "compaction") as { error?: string }).error)).toContain(
+      "summary_request",
+    );
+  });
+
+  /**
+   * A `summary`-token summary, a `talk`-token user message, three old outputs of about 2,400 tokens, one
+   * more output (kept) and the latest turn's output of `latest` tokens: pruning frees about 5,500.
+   */
+  function lastTurnSized(summary: number, talk: number, latest: number): History {
+    const out = (id: string, tokens: number) =>
+      `FACT ${id}\n${"output line that repeats\n".repeat(Math.round((tokens * 4) / 25))}`;
+    const h: History = [
+      { role: "system", content: "You are a test agent." },
+      {
+        role: "user",
+        content: "summary line\n".repeat(Math.round((summary * 4) / 13)),
+        meta: { summary: true, untrusted: true },
+      },
+      { role: "user", content: "talk ".repeat(Math.round((talk * 4) / 5)) },
+    ];
+    for (let k = 0; k < 5; k++) {
+      h.push({
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: `c${k}`, name: "read", arguments: JSON.stringify({ path: `f${k}` }) }],
+      });
+      h.push({ role: "tool", tool_call_id: `c${k}`, content: out(`c${k}`, k === 4 ? latest : 2_400) });
+    }
+    return h;
+  }
+
+  test("when a summary would not survive another turn like the latest one, pruning below the trigger is chosen", async () => {
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    // ~34,900 tokens (92%); pruned ~29,400 (77%): above re-arm, below the trigger. A summary would leave
+    // ~19,500 (51%), and the latest turn's 14,000 would take that over the trigger again.
+    const history = lastTurnSized(3_000, 8_000, 14_000);
+    t.rig.session.checkpoint(history);
+    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
+    expect(lastOf(t.rig.events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
+    const ratio = (lastOf(t.rig.events, "budget") as { ratio: number }).ratio;
+    expect(ratio).toBeGreaterThan(0.7);
+    expect(ratio).toBeLessThan(0.85);
+  });
+
+  test("when a summary would leave room for another turn like the latest one, the summary runs", async () => {
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    // The same total and pruned figures; the latest turn is 8,000 tokens: a summary (~13,500) has room.
+    const history = lastTurnSized(3_000, 14_000, 8_000);
     t.rig.session.checkpoint(history);
     await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
     expect(t.rig.events.some((e) => e.type === "compaction" && e.route === "prune")).toBe(false);

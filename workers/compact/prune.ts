@@ -2,13 +2,14 @@
 // give up: each is shortened to exactly the head and tail a summariser would be shown of it
 // (shortenToolOutput), so pruning loses nothing a later summary would have kept, and the whole output
 // stays in events.jsonl. The plan takes the prune route, and no summary request is made, when pruning
-// does what a summary would: it brings the context below the budget's re-arm ratio (so the trigger
-// re-arms and the next request does not compact again), or — when even a summary could not re-arm it,
-// because the previous summary, the user messages it restored and what the cut keeps already pass the
-// re-arm ratio — below the trigger ratio, which is all a summary could do then. Otherwise it plans the
-// full summary. Without the second rule a long session whose summary has grown ends up summarising on
-// every turn. The recent window (prune.keep_recent messages, whole tool batches) is never touched, nor
-// is anything but tool output.
+// alone brings the context below the budget's re-arm ratio (the trigger re-arms), or when a summary would
+// buy no more than pruning does. Room until the next compaction is what counts: below the re-arm ratio
+// the trigger is next, above it the trigger stays disarmed until the hard limit. A summary leaves at best
+// the previous summary, the user messages it restored and what the cut keeps; when that leaves no room
+// for another turn as large as the latest one, or no more room than the pruned context, the summary
+// request would be spent for nothing. Without this a long session whose summary has grown summarises on
+// nearly every turn. Otherwise the full summary runs. The recent window (prune.keep_recent messages, whole
+// tool batches) is never touched, nor is anything but tool output.
 import type { History, Message } from "../../src/contract/history.ts";
 import { estimateRequest } from "../../src/contract/lib/estimator.ts";
 import { latestCut } from "../../src/contract/lib/tool-batches.ts";
@@ -60,6 +61,22 @@ export function summaryFloor(history: History, cut: number, toolTokens: number):
   return estimateRequest(kept, undefined, [], undefined).total + toolTokens;
 }
 
+/** Tokens the latest turn added: the last user or assistant message and the tool results after it. */
+export function latestTurnTokens(history: History): number {
+  let start = history.length - 1;
+  while (start > 1 && history[start]?.role === "tool") start--;
+  const system = [history[0]];
+  return (
+    estimateRequest([...system, ...history.slice(start)], undefined, [], undefined).total -
+    estimateRequest(system, undefined, [], undefined).total
+  );
+}
+
+/** Room until the next compaction at `level` (a share of the hard limit) right after one. */
+function roomAt(level: number, rearm: number, trigger: number): number {
+  return (level < rearm ? trigger : 1) - level;
+}
+
 /**
  * The cut of the prune route when pruning does what a summary would, else undefined. Contexts are
  * estimated with the budget's own calibration and compared with its re-arm and trigger ratios.
@@ -79,9 +96,11 @@ export function planPrune(data: Data, history: History, keepRecent: number): num
   const after = ((total - saved) * factor) / hard;
   if (after < rearm) return cut;
   const trigger = num(policy?.trigger_ratio);
-  if (trigger === undefined || after >= trigger) return undefined;
+  if (trigger === undefined || after >= 1) return undefined;
   const floor = (summaryFloor(history, cut, num(budget?.estimates?.tools) ?? 0) * factor) / hard;
-  return floor >= rearm ? cut : undefined;
+  const latest = (latestTurnTokens(history) * factor) / hard;
+  const summaryRoom = roomAt(floor, rearm, trigger);
+  return summaryRoom <= latest || roomAt(after, rearm, trigger) >= summaryRoom ? cut : undefined;
 }
 
 /** history[1..cut] with every long tool output shortened; all other messages untouched (same objects). */
