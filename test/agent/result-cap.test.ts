@@ -75,3 +75,42 @@ test("resuming a session whose last tool result is too big: shortened, the next 
   // Nothing lost: the full output is still in the session's log.
   expect(readFileSync(join(s.dir, "events.jsonl"), "utf8")).toContain(BIG.slice(-2000));
 });
+
+test("`i compact` on a saved session whose tool result is too big: shortened first, then compacted; the log keeps it all", async () => {
+  rig = await makeRig({ contextWindow: WINDOW, script: [{ text: "SUMMARY: the user read big.txt" }] });
+  const s = Session.create({
+    dataDir: rig.dataDir,
+    workspace: rig.workspace,
+    provider: "openai",
+    model: "mock-model",
+  });
+  const turns = [1, 2, 3].flatMap((n) => [
+    { role: "user" as const, content: `question ${n}` },
+    { role: "assistant" as const, content: `answer ${n}` },
+  ]);
+  s.checkpoint([
+    { role: "system", content: "you are a test" },
+    { role: "user", content: "read big.txt" },
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "c1", name: "read", arguments: '{"path":"big.txt"}' }],
+    },
+    { role: "tool", tool_call_id: "c1", content: BIG },
+    { role: "assistant", content: "read it" },
+    ...turns,
+  ]);
+  const r = await rig.run(["compact", "-r", s.id]);
+  expect(r.stderr).toContain("shortened 1 tool result(s) too large for mock-model's context window");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(new RegExp(`^compacted session ${s.id}: \\d+ → \\d+ tokens \\(model summary\\)`));
+  // The one model request is the summary, and what it was shown fits the window.
+  expect(rig.mock.requests.length).toBe(1);
+  const sent = JSON.stringify(rig.mock.requests[0]?.body);
+  expect(sent).toContain("output shortened to fit the model's context window");
+  expect(sent).not.toContain(BIG.slice(-2000));
+  const after = JSON.parse(readFileSync(join(s.dir, "history.json"), "utf8")) as { content: unknown }[];
+  expect(JSON.stringify(after)).toContain("SUMMARY: the user read big.txt");
+  // Nothing lost: the full output is still in the session's log.
+  expect(readFileSync(join(s.dir, "events.jsonl"), "utf8")).toContain(BIG.slice(-2000));
+});
