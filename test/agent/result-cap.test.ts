@@ -5,6 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultTokenCap } from "../../src/agent/result-cap.ts";
+import type { History } from "../../src/contract/history.ts";
 import { textTokens } from "../../src/contract/lib/estimator.ts";
 import { Session } from "../../src/session/session.ts";
 import { makeRig, type Rig } from "./rig.ts";
@@ -32,6 +33,28 @@ function toolMessages(body: unknown): string[] {
     .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
 }
 
+/** A saved session of this rig whose tool result (BIG) is too large for WINDOW, then `more`. */
+function savedWithBigResult(r: Rig, more: History = []): Session {
+  const s = Session.create({
+    dataDir: r.dataDir,
+    workspace: r.workspace,
+    provider: "openai",
+    model: "mock-model",
+  });
+  s.checkpoint([
+    { role: "system", content: "you are a test" },
+    { role: "user", content: "read big.txt" },
+    {
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id: "c1", name: "read", arguments: '{"path":"big.txt"}' }],
+    },
+    { role: "tool", tool_call_id: "c1", content: BIG },
+    ...more,
+  ]);
+  return s;
+}
+
 test("a 70 KB read on a 12k-window model is shortened with a note, and the next turn succeeds", async () => {
   rig = await makeRig({
     contextWindow: WINDOW,
@@ -50,22 +73,7 @@ test("a 70 KB read on a 12k-window model is shortened with a note, and the next 
 
 test("resuming a session whose last tool result is too big: shortened, the next turn succeeds, the log keeps it all", async () => {
   rig = await makeRig({ contextWindow: WINDOW, script: [{ text: "carried on" }] });
-  const s = Session.create({
-    dataDir: rig.dataDir,
-    workspace: rig.workspace,
-    provider: "openai",
-    model: "mock-model",
-  });
-  s.checkpoint([
-    { role: "system", content: "you are a test" },
-    { role: "user", content: "read big.txt" },
-    {
-      role: "assistant",
-      content: "",
-      tool_calls: [{ id: "c1", name: "read", arguments: '{"path":"big.txt"}' }],
-    },
-    { role: "tool", tool_call_id: "c1", content: BIG },
-  ]);
+  const s = savedWithBigResult(rig);
   const r = await rig.run(["-p", "go on", "-c"]);
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("carried on\n");
@@ -78,28 +86,11 @@ test("resuming a session whose last tool result is too big: shortened, the next 
 
 test("`i compact` on a saved session whose tool result is too big: shortened first, then compacted; the log keeps it all", async () => {
   rig = await makeRig({ contextWindow: WINDOW, script: [{ text: "SUMMARY: the user read big.txt" }] });
-  const s = Session.create({
-    dataDir: rig.dataDir,
-    workspace: rig.workspace,
-    provider: "openai",
-    model: "mock-model",
-  });
-  const turns = [1, 2, 3].flatMap((n) => [
+  const turns: History = [1, 2, 3].flatMap((n) => [
     { role: "user" as const, content: `question ${n}` },
     { role: "assistant" as const, content: `answer ${n}` },
   ]);
-  s.checkpoint([
-    { role: "system", content: "you are a test" },
-    { role: "user", content: "read big.txt" },
-    {
-      role: "assistant",
-      content: "",
-      tool_calls: [{ id: "c1", name: "read", arguments: '{"path":"big.txt"}' }],
-    },
-    { role: "tool", tool_call_id: "c1", content: BIG },
-    { role: "assistant", content: "read it" },
-    ...turns,
-  ]);
+  const s = savedWithBigResult(rig, [{ role: "assistant", content: "read it" }, ...turns]);
   const r = await rig.run(["compact", "-r", s.id]);
   expect(r.stderr).toContain("shortened 1 tool result(s) too large for mock-model's context window");
   expect(r.code).toBe(0);
