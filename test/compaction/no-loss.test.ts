@@ -116,3 +116,21 @@ test("a summary cut off by the output limit is continued and joined", async () =
   expect(second.at(-1)).toMatchObject({ role: "user", content: PROMPTS["continue-summary"] });
   expect(textOf(out[1])).toContain("first half, second half.");
 });
+
+test("a summary that fits one request is budget-checked once before it is sent", async () => {
+  t.rig = makeRig({ modules: ["budget", "compact"] });
+  t.mock = await startMockServer({ script: [{ text: "## Goal\nsummary" }] });
+  const host = t.rig.host;
+  const read = host.runHook.bind(host);
+  const budgetCalls: number[] = [];
+  host.runHook = (event, data, opts) => {
+    if (event === "budget") budgetCalls.push((data.history as unknown[]).length);
+    return read(event, data, opts);
+  };
+  const history = syntheticHistory({ turns: 12 });
+  t.rig.session.checkpoint(history);
+  const out = await t.rig.controller({ provider: openAiProvider(t.mock.url) }).compactNow(history, []);
+  expect(t.mock.requests.length).toBe(1);
+  // The baseline, the summary request (system + transcript) once, the candidate.
+  expect(budgetCalls).toEqual([history.length, 2, out.length]);
+});
