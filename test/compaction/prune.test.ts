@@ -174,6 +174,19 @@ describe("the built-in prune stage", () => {
     );
   });
 
+  test("when a summary would leave room for no more turns like the latest one than pruning, pruning is chosen", async () => {
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    // ~34,700 tokens (91%); pruned ~29,200 (77%), room for one turn of 6,840 (18%) before the hard limit.
+    // A summary would leave ~27,300 (72%, not re-armed): more room, but still for one such turn only.
+    const history = lastTurnSized(18_000, 0, 6_840);
+    t.rig.session.checkpoint(history);
+    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
+    expect(lastOf(t.rig.events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
+    const ratio = (lastOf(t.rig.events, "budget") as { ratio: number }).ratio;
+    expect(ratio).toBeGreaterThan(0.74);
+    expect(ratio).toBeLessThan(0.82);
+  });
+
   test("compact.json prune.enabled:false, and manual compaction, go straight to the summary", async () => {
     for (const setup of ["disabled", "manual"] as const) {
       t.rig = makeRig({ modules: ["budget", "compact"] });

@@ -3,13 +3,13 @@
 // (shortenToolOutput), so pruning loses nothing a later summary would have kept, and the whole output
 // stays in events.jsonl. The plan takes the prune route, and no summary request is made, when pruning
 // alone brings the context below the budget's re-arm ratio (the trigger re-arms), or when a summary would
-// buy no more than pruning does. Room until the next compaction is what counts: below the re-arm ratio
-// the trigger is next, above it the trigger stays disarmed until the hard limit. A summary leaves at best
-// the previous summary, the user messages it restored and what the cut keeps; when that leaves no room
-// for another turn as large as the latest one, or no more room than the pruned context, the summary
-// request would be spent for nothing. Without this a long session whose summary has grown summarises on
-// nearly every turn. Otherwise the full summary runs. The recent window (prune.keep_recent messages, whole
-// tool batches) is never touched, nor is anything but tool output.
+// buy no more turns before the next compaction than pruning does. Turns are counted as large as the
+// latest one, in the room left until the next compaction: below the re-arm ratio the trigger is next,
+// above it the trigger stays disarmed until the hard limit. A summary leaves at best the previous summary,
+// the user messages it restored and what the cut keeps. Without this a long session whose summary has
+// grown summarises on nearly every turn, each time buying nothing a pruning would not have. Otherwise the
+// full summary runs. The recent window (prune.keep_recent messages, whole tool batches) is never touched,
+// nor is anything but tool output.
 import type { History, Message } from "../../src/contract/history.ts";
 import { estimateRequest } from "../../src/contract/lib/estimator.ts";
 import { latestCut } from "../../src/contract/lib/tool-batches.ts";
@@ -72,9 +72,13 @@ export function latestTurnTokens(history: History): number {
   );
 }
 
-/** Room until the next compaction at `level` (a share of the hard limit) right after one. */
-function roomAt(level: number, rearm: number, trigger: number): number {
-  return (level < rearm ? trigger : 1) - level;
+/**
+ * Turns as large as `turn` that fit before the next compaction when one leaves the context at `level`
+ * (both shares of the hard limit).
+ */
+function turnsBefore(level: number, turn: number, rearm: number, trigger: number): number {
+  const room = (level < rearm ? trigger : 1) - level;
+  return turn > 0 ? Math.floor(room / turn) : room;
 }
 
 /**
@@ -99,8 +103,8 @@ export function planPrune(data: Data, history: History, keepRecent: number): num
   if (trigger === undefined || after >= 1) return undefined;
   const floor = (summaryFloor(history, cut, num(budget?.estimates?.tools) ?? 0) * factor) / hard;
   const latest = (latestTurnTokens(history) * factor) / hard;
-  const summaryRoom = roomAt(floor, rearm, trigger);
-  return summaryRoom <= latest || roomAt(after, rearm, trigger) >= summaryRoom ? cut : undefined;
+  const pruned = turnsBefore(after, latest, rearm, trigger);
+  return pruned >= turnsBefore(floor, latest, rearm, trigger) ? cut : undefined;
 }
 
 /** history[1..cut] with every long tool output shortened; all other messages untouched (same objects). */
