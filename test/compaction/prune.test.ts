@@ -85,42 +85,29 @@ describe("the built-in prune stage", () => {
     });
   });
 
-  /** bulkyHistory(4) after a 25,000-token `big` message: 0.92 of the hard limit; pruning gets it to 0.77. */
-  function behind(big: Message): History {
-    const h = bulkyHistory(4);
-    h.splice(1, 0, big);
-    return h;
+  /** An automatic compaction of `history` in a fresh rig; no model answers, so a summary attempt fails. */
+  async function autoCompact(history: History) {
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    t.rig.session.checkpoint(history);
+    const controller = t.rig.controller({ ...WINDOW, provider: noProvider });
+    return { controller, out: await controller.prepareRequest(history, []) };
   }
-  const notes = "summary line that repeats\n".repeat(Math.round((25_000 * 4) / 26));
 
-  test("next to a summary too big to re-arm the trigger, pruning is chosen when a summary would buy no turn", async () => {
-    t.rig = makeRig({ modules: ["budget", "compact"] });
-    // ~35,900 tokens (94%); pruned ~30,400 (80%). A summary would leave ~28,500 (75%: not re-armed either)
-    // and the latest turn's 11,000 (29%) would take that over the hard limit again.
-    const history = lastTurnSized(15_000, 0, 11_000);
-    t.rig.session.checkpoint(history);
-    const c = t.rig.controller({ ...WINDOW, provider: noProvider });
-    const out = await c.prepareRequest(history, []);
-    expect(lastOf(t.rig.events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
-    const ratio = (lastOf(t.rig.events, "budget") as { ratio: number }).ratio;
-    expect(ratio).toBeGreaterThan(0.7);
-    expect(ratio).toBeLessThan(0.85);
-    // A pruning restores nothing: the summary message is as it was.
-    expect(out[1]).toEqual(history[1] as Message);
-    // Not re-armed: the next compaction waits for the hard limit instead of running on every request.
-    expect(c.isArmed).toBe(false);
-  });
+  /** The compaction was a pruning that left the context between `low` and `high` of the hard limit. */
+  function expectPrunedTo(low: number, high: number): void {
+    const events = t.rig?.events ?? [];
+    expect(lastOf(events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
+    const ratio = (lastOf(events, "budget") as { ratio: number }).ratio;
+    expect(ratio).toBeGreaterThan(low);
+    expect(ratio).toBeLessThan(high);
+  }
 
-  test("the same context whose bulk a summary could shrink gets the summary", async () => {
-    t.rig = makeRig({ modules: ["budget", "compact"] });
-    const history = behind({ role: "user", content: notes });
-    t.rig.session.checkpoint(history);
-    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
-    expect(t.rig.events.some((e) => e.type === "compaction" && e.route === "prune")).toBe(false);
-    expect(String((lastOf(t.rig.events, "compaction") as { error?: string }).error)).toContain(
-      "summary_request",
-    );
-  });
+  /** The compaction went for the summary (and failed there: no model). */
+  function expectSummaryTried(): void {
+    const events = t.rig?.events ?? [];
+    expect(events.some((e) => e.type === "compaction" && e.route === "prune")).toBe(false);
+    expect(String((lastOf(events, "compaction") as { error?: string }).error)).toContain("summary_request");
+  }
 
   /**
    * A `summary`-token summary, a `talk`-token user message, three old outputs of about 2,400 tokens, one
@@ -149,42 +136,43 @@ describe("the built-in prune stage", () => {
     return h;
   }
 
+  test("next to a summary too big to re-arm the trigger, pruning is chosen when a summary would buy no turn", async () => {
+    // ~35,900 tokens (94%); pruned ~30,400 (80%). A summary would leave ~28,500 (75%: not re-armed either)
+    // and the latest turn's 11,000 (29%) would take that over the hard limit again.
+    const history = lastTurnSized(15_000, 0, 11_000);
+    const { controller, out } = await autoCompact(history);
+    expectPrunedTo(0.7, 0.85);
+    // A pruning restores nothing: the summary message is as it was.
+    expect(out[1]).toEqual(history[1] as Message);
+    // Not re-armed: the next compaction waits for the hard limit instead of running on every request.
+    expect(controller.isArmed).toBe(false);
+  });
+
+  test("the same context, with a conversation a summary could shrink instead, gets the summary", async () => {
+    const history = lastTurnSized(0, 15_000, 11_000);
+    history.splice(1, 1);
+    await autoCompact(history);
+    expectSummaryTried();
+  });
+
   test("when a summary would not survive another turn like the latest one, pruning below the trigger is chosen", async () => {
-    t.rig = makeRig({ modules: ["budget", "compact"] });
     // ~34,900 tokens (92%); pruned ~29,400 (77%): above re-arm, below the trigger. A summary would leave
     // ~19,500 (51%), and the latest turn's 14,000 would take that over the trigger again.
-    const history = lastTurnSized(3_000, 8_000, 14_000);
-    t.rig.session.checkpoint(history);
-    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
-    expect(lastOf(t.rig.events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
-    const ratio = (lastOf(t.rig.events, "budget") as { ratio: number }).ratio;
-    expect(ratio).toBeGreaterThan(0.7);
-    expect(ratio).toBeLessThan(0.85);
+    await autoCompact(lastTurnSized(3_000, 8_000, 14_000));
+    expectPrunedTo(0.7, 0.85);
   });
 
   test("when a summary would leave room for another turn like the latest one, the summary runs", async () => {
-    t.rig = makeRig({ modules: ["budget", "compact"] });
     // The same total and pruned figures; the latest turn is 8,000 tokens: a summary (~13,500) has room.
-    const history = lastTurnSized(3_000, 14_000, 8_000);
-    t.rig.session.checkpoint(history);
-    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
-    expect(t.rig.events.some((e) => e.type === "compaction" && e.route === "prune")).toBe(false);
-    expect(String((lastOf(t.rig.events, "compaction") as { error?: string }).error)).toContain(
-      "summary_request",
-    );
+    await autoCompact(lastTurnSized(3_000, 14_000, 8_000));
+    expectSummaryTried();
   });
 
   test("when a summary would leave room for no more turns like the latest one than pruning, pruning is chosen", async () => {
-    t.rig = makeRig({ modules: ["budget", "compact"] });
     // ~34,700 tokens (91%); pruned ~29,200 (77%), room for one turn of 6,840 (18%) before the hard limit.
     // A summary would leave ~27,300 (72%, not re-armed): more room, but still for one such turn only.
-    const history = lastTurnSized(18_000, 0, 6_840);
-    t.rig.session.checkpoint(history);
-    await t.rig.controller({ ...WINDOW, provider: noProvider }).prepareRequest(history, []);
-    expect(lastOf(t.rig.events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
-    const ratio = (lastOf(t.rig.events, "budget") as { ratio: number }).ratio;
-    expect(ratio).toBeGreaterThan(0.74);
-    expect(ratio).toBeLessThan(0.82);
+    await autoCompact(lastTurnSized(18_000, 0, 6_840));
+    expectPrunedTo(0.74, 0.82);
   });
 
   test("compact.json prune.enabled:false, and manual compaction, go straight to the summary", async () => {
