@@ -1,17 +1,11 @@
 // One `i` subcommand is a citty command: meta, argument definitions and a run function returning the exit
-// code. citty parses and renders usage; we add what it leaves to us (args.ts): unknown flags and missing
+// code. citty parses; we render --help (help.ts) and add what it leaves to us (args.ts): unknown flags and missing
 // values are usage errors, exit 2, one line; `--help` into a pipe carries no colour.
 import { stripVTControlCharacters } from "node:util";
-import {
-  type ArgsDef,
-  type CommandDef,
-  defineCommand,
-  type ParsedArgs,
-  renderUsage,
-  runCommand,
-} from "citty";
+import { type ArgsDef, type CommandDef, defineCommand, type ParsedArgs, runCommand } from "citty";
 import { UserError } from "../contract/errors.ts";
 import { checkStrict } from "./args.ts";
+import { renderHelp } from "./help.ts";
 
 /** What a command may ask of the CLI around it. */
 export interface CliContext {
@@ -52,11 +46,14 @@ export function definePassThrough(
   };
 }
 
-/** Usage text as citty renders it, without colour unless stdout is a terminal. */
-export async function usage(cmd: CommandDef<ArgsDef>): Promise<string> {
-  const text = await renderUsage(cmd);
-  // citty colours whenever NO_COLOR/CI are unset, even into a pipe or a file.
-  return process.stdout.isTTY ? `${text}\n` : `${stripVTControlCharacters(text)}\n`;
+/** A subcommand's `--help`: how it is typed, what it does, its arguments and flags. */
+export function usage(cmd: CommandDef<ArgsDef>): string {
+  const meta = (cmd.meta ?? {}) as { name?: string; description?: string };
+  return renderHelp({
+    name: meta.name ?? "i",
+    description: meta.description ?? "",
+    args: (cmd.args ?? {}) as ArgsDef,
+  });
 }
 
 function wantsHelp(raw: readonly string[]): boolean {
@@ -69,7 +66,7 @@ export async function invoke(cmd: CliCommand, raw: string[], cli: CliContext): P
   const name = String((cmd.meta as { name?: string } | undefined)?.name ?? "i");
   if (!cmd.raw) {
     if (wantsHelp(raw)) {
-      process.stdout.write(await usage(cmd));
+      process.stdout.write(usage(cmd));
       return 0;
     }
     checkStrict(name, raw, (cmd.args ?? {}) as ArgsDef);

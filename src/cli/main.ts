@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import type { ArgsDef } from "citty";
 // Entry point of `i`. Kept tiny so `i --version` starts fast: citty and every command load only when used.
 import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
@@ -8,7 +9,7 @@ import type { CliCommand } from "./command.ts";
 
 type Loader = () => Promise<CliCommand>;
 
-/** Every subcommand, imported only when named (citty resolves them lazily, also to list them in --help). */
+/** Every subcommand, imported only when named (or when `i --help` lists them). */
 const SUBCOMMANDS: Record<string, Loader> = {
   init: () => import("./commands/init.ts").then((m) => m.command),
   worker: () => import("./commands/worker.ts").then((m) => m.command),
@@ -21,21 +22,24 @@ const SUBCOMMANDS: Record<string, Loader> = {
 const runCommand: Loader = () => import("./commands/run.ts").then((m) => m.command);
 
 async function help(): Promise<number> {
-  const [{ defineCommand }, { usage }, run] = await Promise.all([
-    import("citty"),
-    import("./command.ts"),
+  const [{ renderHelp }, run, ...subs] = await Promise.all([
+    import("./help.ts"),
     runCommand(),
+    ...Object.values(SUBCOMMANDS).map((load) => load()),
   ]);
-  const root = defineCommand({
-    meta: {
+  const commands = Object.keys(SUBCOMMANDS).map((name, i) => {
+    const meta = subs[i]?.meta as { description?: string } | undefined;
+    return [name, meta?.description ?? ""] as const;
+  });
+  process.stdout.write(
+    renderHelp({
       name: "i",
       version: pkg.version,
       description: "a coding agent for the terminal with replaceable worker modules",
-    },
-    args: run.args ?? {},
-    subCommands: SUBCOMMANDS,
-  });
-  process.stdout.write(await usage(root));
+      args: (run.args ?? {}) as ArgsDef,
+      commands,
+    }),
+  );
   return 0;
 }
 

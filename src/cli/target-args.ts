@@ -4,12 +4,25 @@ import type { ArgsDef } from "citty";
 import { ProviderName } from "../contract/config.ts";
 
 export const TARGET_ARGS = {
-  model: { type: "string", alias: "m", description: "model name (default: config.json model, I_MODEL)" },
+  model: {
+    type: "string",
+    alias: "m",
+    valueHint: "name",
+    description: "model name (default: config.json model, I_MODEL)",
+  },
   provider: { type: "enum", options: [...ProviderName.options], description: "wire format" },
-  "base-url": { type: "string", description: "provider base URL (Ollama, vLLM, LM Studio, OpenRouter …)" },
-  profile: { type: "string", description: "module profile (default: plugins.json profile, else standard)" },
-  manifest: { type: "string", description: "run with this manifest as-is" },
-  workspace: { type: "string", description: "workspace directory (default: cwd)" },
+  "base-url": {
+    type: "string",
+    valueHint: "url",
+    description: "provider base URL (Ollama, vLLM, LM Studio, OpenRouter …)",
+  },
+  profile: {
+    type: "string",
+    valueHint: "name",
+    description: "module profile (default: plugins.json profile, else standard)",
+  },
+  manifest: { type: "string", valueHint: "file", description: "run with this manifest as-is" },
+  workspace: { type: "string", valueHint: "dir", description: "workspace directory (default: cwd)" },
 } satisfies ArgsDef;
 
 type TargetValues = { [K in keyof typeof TARGET_ARGS]?: string | undefined };

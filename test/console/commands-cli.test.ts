@@ -145,8 +145,9 @@ test("--help states the approval defaults: console ask, print mode read-only", a
   const { runCli } = await import("../helpers/cli.ts");
   const r = runCli(["--help"]);
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain("ask asks each time (console default");
-  expect(r.stdout).toContain("none is read-only (print mode default)");
+  const text = r.stdout.replace(/\s+/g, " ");
+  expect(text).toContain("ask asks each time (console default");
+  expect(text).toContain("none is read-only (print mode default)");
 }, 60_000);
 
 test("print mode with --approve ask: refused at once with a line on stderr, never a hang", async () => {

@@ -10,8 +10,13 @@ export const command = defineSubcommand(
     name: "i compact",
     description: "Compact a saved session now",
     args: {
-      resume: { type: "string", alias: "r", description: "session id (default: newest of this workspace)" },
-      instructions: { type: "string", description: "extra instructions for the summary" },
+      resume: {
+        type: "string",
+        alias: "r",
+        valueHint: "id",
+        description: "session id (default: newest of this workspace)",
+      },
+      instructions: { type: "string", valueHint: "text", description: "extra instructions for the summary" },
       ...TARGET_ARGS,
       json: { type: "boolean", description: "print events as NDJSON" },
     },

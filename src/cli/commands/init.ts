@@ -70,7 +70,8 @@ export function desktopManifest(dir: string): string {
 export const command = defineSubcommand(
   {
     name: "i init",
-    description: "Create config_dir with defaults; never overwrites an existing file",
+    description:
+      "Create the config directory (I_CONFIG_DIR, default ~/.i/config) with defaults; never overwrites an existing file",
     args: {},
   },
   async () => {

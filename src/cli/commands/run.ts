@@ -13,7 +13,7 @@ export const RUN_ARGS = {
   json: { type: "boolean", description: "with -p: stream every event as NDJSON on stdout" },
   ...TARGET_ARGS,
   continue: { type: "boolean", alias: "c", description: "resume the newest session of this workspace" },
-  resume: { type: "string", alias: "r", description: "resume the session with this id" },
+  resume: { type: "string", alias: "r", valueHint: "id", description: "resume the session with this id" },
   approve: {
     type: "enum",
     options: ["all", "ask", "none"],
@@ -22,9 +22,14 @@ export const RUN_ARGS = {
   },
   sandbox: {
     type: "string",
+    valueHint: "mode",
     description: "run bash in a bubblewrap sandbox (Linux): workspace-write or workspace-write,network",
   },
-  "max-turns": { type: "string", description: "stop after this many model requests (default: no limit)" },
+  "max-turns": {
+    type: "string",
+    valueHint: "n",
+    description: "stop after this many model requests (default: no limit)",
+  },
 } satisfies ArgsDef;
 
 async function readStdin(): Promise<string> {

@@ -49,9 +49,10 @@ export const command = defineSubcommand(
     name: "i sessions",
     description: "List sessions of this workspace",
     args: {
-      workspace: { type: "string", description: "workspace directory (default: cwd)" },
+      workspace: { type: "string", valueHint: "dir", description: "workspace directory (default: cwd)" },
       recover: {
         type: "string",
+        valueHint: "id",
         description: "print every message session ID ever held, from its events.jsonl",
       },
     },

@@ -11,7 +11,7 @@ export const command = defineSubcommand(
     args: {
       modules: { type: "positional", description: "module name(s), comma-separated", required: true },
       // Appended by the console for the steering module, which reads it from argv (workers/steering/README.md).
-      queue: { type: "string", description: "steering queue file (JSON lines)" },
+      queue: { type: "string", valueHint: "file", description: "steering queue file (JSON lines)" },
     },
   },
   async (args) => {
