@@ -1,5 +1,7 @@
 // The console's slash commands: one registry, each command with one line of help. Prompt templates join
 // as further commands; a template never hides a built-in.
+import { columns } from "../terminal/columns.ts";
+import { wrap } from "../terminal/width.ts";
 import type { PromptTemplate } from "./templates.ts";
 
 export interface SlashCommand {
@@ -74,8 +76,11 @@ export class CommandRegistry {
     ];
   }
 
-  /** One line per command, then the keys. */
-  help(): string[] {
+  /**
+   * The commands, then the keys, fitted to `width`: a description that wraps continues under itself (one
+   * line per command when there is room).
+   */
+  help(width = Number.POSITIVE_INFINITY): string[] {
     const rows = [
       ...BUILTIN_COMMANDS.map((c) => {
         const alias = c.aliases?.length ? ` (or ${c.aliases.map((a) => `/${a}`).join(", ")})` : "";
@@ -83,7 +88,12 @@ export class CommandRegistry {
       }),
       ...this.templates.map((t) => [`/${t.name} [args]`, `template: ${t.description || t.path}`]),
     ];
-    const width = Math.max(...rows.map((r) => (r[0] as string).length));
-    return [...rows.map(([a, b]) => `${(a as string).padEnd(width)}  ${b}`), KEYS_HELP];
+    const fit = Number.isFinite(width) ? width : Number.MAX_SAFE_INTEGER;
+    const [first = "", ...rest] = wrap(KEYS_HELP, Math.max(20, fit - 6));
+    return [
+      ...columns(rows as Array<[string, string]>, fit, { maxTerm: 28 }),
+      first,
+      ...rest.map((l) => `      ${l}`),
+    ];
   }
 }

@@ -22,6 +22,8 @@ export interface ConsoleUi {
   yellow(s: string): string;
   red(s: string): string;
   bold(s: string): string;
+  /** columns the transcript is wrapped to */
+  width(): number;
   clearScreen(): void;
 }
 
@@ -230,7 +232,7 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
   }
   switch (builtin.name) {
     case "help":
-      ui.print(...registry.help().map((l) => ui.dim(ui.clean(l))));
+      ui.print(...registry.help(ui.width()).map((l) => ui.dim(ui.clean(l))));
       return DONE;
     case "model":
       return model(cmd, ctx);

@@ -47,6 +47,7 @@ export class ViewIo implements ConsoleIo {
       yellow: s.yellow,
       red: s.red,
       bold: s.bold,
+      width: () => screen.width,
       clearScreen: () => {
         screen.flush();
         if (screen.caps.cursor) this.write(CLEAR_SCREEN);

@@ -281,3 +281,23 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "/help in a 60-column pane: descriptions wrap under their own column, never back to the left edge",
+  async () => {
+    const p = await consoleWith([], { cols: 60, rows: 40 });
+    await send(p, "/help");
+    const screen = await p.waitFor("!cmd runs a shell command");
+    const lines = screen.split("\n");
+    const from = lines.findIndex((l) => l.startsWith("› /help")) + 1;
+    const to = lines.findIndex((l) => l.startsWith("keys:"));
+    expect(from).toBeGreaterThan(0);
+    expect(to).toBeGreaterThan(from);
+    // Every line of the list is a command or the continuation of one, indented to the description column.
+    for (const l of lines.slice(from, to)) expect(l).toMatch(/^\/[a-z]|^ {10,}\S/);
+    expect(lines.slice(from, to).some((l) => /^ {10,}\S/.test(l))).toBe(true);
+    // The keys continue after "keys: ".
+    expect(lines[to + 1]).toMatch(/^ {6}\S/);
+  },
+  PTY_TEST_MS,
+);
