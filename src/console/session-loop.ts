@@ -23,6 +23,8 @@ export interface ConsoleIo {
   event(ev: AgentEvent): void;
   /** a reply ended (or, replayed, only its text block): close the text block */
   replyEnded(replayed?: boolean): void;
+  /** a resumed session's replay is over: nothing it showed is running (no spinner, no open block) */
+  replayEnded(): void;
   /** what the user sent (or sent earlier, when a resumed session is replayed), for the transcript */
   userLine(text: string, replayed: boolean): void;
   /** a transient hint under the input ("press Ctrl-C again to exit"); "" clears it */
@@ -119,6 +121,8 @@ export class SessionLoop {
       else if (item.kind === "event") this.io.event(item.event);
       else this.io.replyEnded(true);
     }
+    // Replayed tool calls and replies start the live activity as the live ones do; none of them runs now.
+    this.io.replayEnded();
     if (r.items.length > 0) ui.print(ui.dim("── resumed: the conversation continues here ──"));
   }
 
@@ -314,9 +318,7 @@ export class SessionLoop {
       await this.open({ resume: old.session.id, continue: false });
       return;
     }
-    ui.print(
-      ui.dim(resume ? `resumed session ${ui.clean(resume)}` : `new session ${ui.clean(this.rt.session.id)}`),
-    );
+    // The session event has said "new session ID" or "resumed session ID" already.
   }
 
   /** Save and close: lines still queued are shown rather than dropped. */

@@ -74,6 +74,10 @@ export class ViewIo implements ConsoleIo {
     this.input.idle();
   }
 
+  replayEnded(): void {
+    this.view.settle();
+  }
+
   userLine(text: string, replayed: boolean): void {
     // A terminal without a live region has echoed what was typed already.
     if (!replayed && !this.echoTyped) return;
@@ -123,6 +127,8 @@ export class ViewIo implements ConsoleIo {
     if (rt.session.id !== this.sessionId) {
       this.sessionId = rt.session.id;
       this.view.countUsage(rt.agent.history);
+      // The context figure was the last session's; this one's comes with its next budget reading.
+      delete st.context;
     }
     this.screen.invalidate();
   }

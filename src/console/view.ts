@@ -124,13 +124,19 @@ export class ConsoleView {
     this.status.state.tokensOut += u.output_tokens ?? 0;
   }
 
-  /** The turn is over (or stopped): nothing animates any more; without a live region, show the status. */
-  turnEnded(): void {
-    this.showCompacted();
+  /** Nothing is running: the stream closed, no activity, no tool. */
+  settle(): void {
     this.endStream();
     this.idle();
     this.inTurn = false;
     this.tool = undefined;
+    this.screen.invalidate();
+  }
+
+  /** The turn is over (or stopped): nothing animates any more; without a live region, show the status. */
+  turnEnded(): void {
+    this.showCompacted();
+    this.settle();
     if (!this.screen.caps.cursor) this.screen.commit([this.status.text(this.screen.width)]);
     this.screen.invalidate();
   }

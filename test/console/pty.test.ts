@@ -301,3 +301,30 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "/new says so once and drops the old context figure; /resume's replay leaves no spinner running",
+  async () => {
+    const p = await consoleWith(
+      [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "first done" }],
+      { args: ["--approve", "all"], rows: 40 },
+    );
+    await send(p, "run it");
+    await p.waitFor("first done");
+    await p.waitFor(/ctx \S+ \d+%/);
+    await send(p, "/new");
+    const afterNew =
+      (await p.waitFor(/› \/new\nnew session \S+ · .*\n(?:.*\n)*.*↑0 ↓0/)).split("› /new")[1] ?? "";
+    expect(afterNew.match(/new session/g)).toHaveLength(1);
+    expect(afterNew).not.toContain("ctx ");
+    await send(p, "/resume 2");
+    await p.waitFor("the conversation continues here");
+    // A spinner left running by the replayed tool call would still be drawn (and counting) a moment later.
+    await new Promise((r) => setTimeout(r, 1200));
+    const screen = await p.screen();
+    expect(screen).not.toMatch(/thinking|writing \d|bash \d+\.\d+s/);
+    const tail = screen.slice(screen.indexOf("continues here"));
+    expect(tail.match(/resumed session/g) ?? []).toHaveLength(0);
+  },
+  PTY_TEST_MS,
+);
