@@ -42,6 +42,9 @@ export function describeIssue(
     const keys = issue.keys.map((k) => `"${k}"`).join(", ");
     return `${subject}: unknown key ${keys} in ${where}; ${extra ?? "remove it (unknown keys are errors)"}`;
   }
+  // zod words a missing field as "expected number, received undefined": say it is missing.
+  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined") && issue.path.length > 0)
+    return `${subject}: field ${where} is missing; ${extra ?? `add it (a ${issue.expected})`}`;
   return `${subject}: field ${where}: ${issue.message}${extra ? `; ${extra}` : ""}`;
 }
 

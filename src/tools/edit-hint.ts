@@ -1,4 +1,5 @@
 // When `edit` cannot find old_text, say where the model probably meant, so its next attempt succeeds.
+import { levenshtein } from "../contract/lib/edit-distance.ts";
 
 const MAX_SHOWN = 160;
 /** Edit-distance work allowed for one hint (cells of the DP table), so huge files stay quick. */
@@ -10,21 +11,6 @@ function squash(s: string): string {
 
 function clip(s: string): string {
   return s.length > MAX_SHOWN ? `${s.slice(0, MAX_SHOWN)}…` : s;
-}
-
-function levenshtein(a: string, b: string): number {
-  let prev = new Array<number>(b.length + 1);
-  let cur = new Array<number>(b.length + 1);
-  for (let j = 0; j <= b.length; j++) prev[j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    cur[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const sub = (prev[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      cur[j] = Math.min(sub, (prev[j] as number) + 1, (cur[j - 1] as number) + 1);
-    }
-    [prev, cur] = [cur, prev];
-  }
-  return prev[b.length] as number;
 }
 
 /** The 1-based line where the lines of `old` appear when whitespace differences are ignored. */

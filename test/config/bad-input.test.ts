@@ -190,3 +190,44 @@ describe("compact.json rules", () => {
     expect(loadConfigFile(dir).stream_idle_timeout_ms).toBe(30_000);
   });
 });
+
+describe("config files as people write them", () => {
+  function runErr(): { code: number; line: string } {
+    const r = runCli(["-p", "hi", "-m", "some-model"], { I_CONFIG_DIR: dir, I_DATA_DIR: join(dir, "data") });
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    return { code: r.code, line: lines[0] ?? "" };
+  }
+
+  test("a mistyped key is named with the key it is closest to", () => {
+    write("config.json", { modls: {} });
+    expect(runErr()).toEqual({
+      code: 2,
+      line: `${join(dir, "config.json")}: unknown key "modls" in (top level); did you mean "models"? (unknown keys are errors)`,
+    });
+    write("config.json", { models: { "some-model": { context_window: 1000, max_output_tokns: 10 } } });
+    expect(runErr().line).toContain('did you mean "max_output_tokens"?');
+    write("config.json", { zzz: 1 });
+    expect(runErr().line).toContain('unknown key "zzz" in (top level); remove it');
+  });
+
+  test("a missing field says missing, not 'received undefined'", () => {
+    write("config.json", { models: { "some-model": { max_output_tokens: 10 } } });
+    const { code, line } = runErr();
+    expect(code).toBe(2);
+    expect(line).toBe(
+      `${join(dir, "config.json")}: field models.some-model.context_window is missing; add it (a number)`,
+    );
+  });
+
+  test("an empty file says empty; a UTF-8 byte-order mark (Notepad) is read as the JSON it marks", () => {
+    write("config.json", "\n");
+    expect(runErr()).toEqual({
+      code: 2,
+      line: `${join(dir, "config.json")}: is empty; write an object such as {} or delete the file`,
+    });
+    write("config.json", `\uFEFF${JSON.stringify({ modls: {} })}`);
+    // Parsed (the BOM is no syntax error): the error is the content's own.
+    expect(runErr().line).toContain('unknown key "modls"');
+  });
+});

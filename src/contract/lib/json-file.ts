@@ -2,6 +2,8 @@
 import type { z } from "zod";
 import { describeIssue, UserError } from "../errors.ts";
 import { findDuplicateKey } from "./duplicate-keys.ts";
+import { closestWord } from "./edit-distance.ts";
+import { knownKeys } from "./known-keys.ts";
 import { readRegularFile } from "./regular-file.ts";
 
 /** Config files are small; a bigger one is a mistake (or /dev/zero), refused before it costs memory. */
@@ -33,8 +35,12 @@ export function readJson(
  * JSON.parse: `null` is not an empty config and a key given twice is an error, not "last one wins".
  */
 export function readConfigJson(file: string): unknown {
-  const text = readRegularFile(file, MAX_CONFIG_BYTES, "a config file");
-  if (text === undefined) return undefined;
+  const raw = readRegularFile(file, MAX_CONFIG_BYTES, "a config file");
+  if (raw === undefined) return undefined;
+  // Editors on Windows (Notepad) save UTF-8 with a byte-order mark; it marks the encoding, it is no syntax.
+  const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
+  if (text.trim() === "")
+    throw new UserError(`${file}: is empty; write an object such as {} or delete the file`);
   const value = parseText(file, text, "fix the syntax or delete the file");
   if (value === null) throw new UserError(`${file}: is null; write an object such as {} or delete the file`);
   const dup = findDuplicateKey(text);
@@ -53,6 +59,14 @@ export function parseWith<S extends z.ZodType>(
   hint?: (issue: z.core.$ZodIssue) => string | undefined,
 ): z.infer<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw new UserError(describeIssue(file, r.error, hint));
+  if (!r.success) throw new UserError(describeIssue(file, r.error, (i) => hint?.(i) ?? typoHint(schema, i)));
   return r.data;
+}
+
+/** For a mistyped key ("modls"): the allowed key it is closest to. */
+function typoHint(schema: z.ZodType, issue: z.core.$ZodIssue): string | undefined {
+  if (issue.code !== "unrecognized_keys" || issue.keys.length !== 1) return undefined;
+  const key = issue.keys[0] as string;
+  const near = closestWord(key, knownKeys(schema, issue.path));
+  return near ? `did you mean "${near}"? (unknown keys are errors)` : undefined;
 }
