@@ -1,6 +1,7 @@
 // Resolves what one run needs from flags, environment and config.json, in that order of precedence.
 import { realpathSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
+import { configDir } from "../config/paths.ts";
 import { type ConfigFile, ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import { baseUrlProblem } from "../contract/lib/base-url.ts";
@@ -49,7 +50,9 @@ export function resolveTarget(
   const model =
     flags.model ?? (sameProvider ? recorded.model : undefined) ?? fromEnv("I_MODEL") ?? config.model;
   if (!model) {
-    throw new UserError('no model chosen: pass -m NAME, set I_MODEL, or set "model" in config.json');
+    // Named in full: on a first run the user has no config.json yet and does not know where it would go.
+    const file = join(configDir(env), "config.json");
+    throw new UserError(`no model chosen: pass -m NAME, set I_MODEL, or set "model" in ${file}`);
   }
   const baseUrl = flags.baseUrl ?? fromEnv("I_BASE_URL") ?? config.base_url;
   const problem = baseUrl === undefined ? undefined : baseUrlProblem(baseUrl);

@@ -66,6 +66,15 @@ describe("first run", () => {
     await everyCommandWorks();
   }, 60_000);
 
+  test("without a model: one line naming the full path of the config.json to set it in, exit 2", async () => {
+    const r = await i(["-p", "hello", "--base-url", mock.url]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe(
+      `no model chosen: pass -m NAME, set I_MODEL, or set "model" in ${join(CFG(), "config.json")}\n`,
+    );
+  }, 60_000);
+
   test("after i init", async () => {
     const init = await i(["init"]);
     expect(init.code).toBe(0);
