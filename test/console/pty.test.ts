@@ -328,3 +328,39 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "the approval's answers at 60 columns: each answer whole on one indented line, none run to the left edge",
+  async () => {
+    const p = await consoleWith(
+      [
+        { tool_calls: [{ name: "edit", arguments: { path: "a.txt", old_text: "one", new_text: "uno" } }] },
+        { text: "ok" },
+      ],
+      { cols: 60, rows: 30, files: { "a.txt": "one\n" } },
+    );
+    await send(p, "edit it");
+    const screen = await p.waitFor("allow? ›");
+    const lines = screen.split("\n");
+    const from = lines.findIndex((l) => l.startsWith("? allow edit:"));
+    const answers = lines.slice(
+      from + 2,
+      lines.findIndex((l) => l.startsWith("allow? ›")),
+    );
+    expect(answers.length).toBeGreaterThan(1);
+    for (const l of answers) expect(l).toMatch(/^ {2}\S/);
+    const text = answers.join("\n");
+    for (const a of [
+      "y = yes",
+      "a = yes to every edit this session",
+      "n = no",
+      "n REASON = no, and tell the model why",
+      "Esc = no, and cancel the turn",
+    ])
+      expect(text).toContain(a);
+    await p.type("n");
+    await p.press("Enter");
+    await p.waitFor("ok");
+  },
+  PTY_TEST_MS,
+);

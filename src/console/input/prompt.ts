@@ -35,6 +35,28 @@ export interface PromptText extends PickerText {
 
 export const PROMPT = "› ";
 
+/**
+ * The answers an approval offers, as few indented lines of `width` as they fit on, broken only between
+ * two answers: a wrap inside one ("Esc = no, and" | "cancel the turn") would misread as two.
+ */
+export function packChoices(
+  choices: readonly string[],
+  width: number,
+  measure: (s: string) => number,
+): string[] {
+  const lines: string[] = [];
+  let cur = "";
+  for (const c of choices) {
+    const next = cur === "" ? `  ${c}` : `${cur} · ${c}`;
+    if (cur !== "" && measure(next) > width) {
+      lines.push(cur);
+      cur = `  ${c}`;
+    } else cur = next;
+  }
+  if (cur !== "") lines.push(cur);
+  return lines;
+}
+
 /** `a` typed where "yes for the session" is not offered (a compound command): neither an answer nor a message. */
 export const ALWAYS_NOT_OFFERED =
   "a (yes for the session) is not offered for this command: it is not one simple command; answer y or n";
@@ -272,7 +294,7 @@ export class PromptController {
   }
 
   /** The question shown above the input while an approval waits. */
-  private questionLines(): string[] {
+  private questionLines(width: number): string[] {
     const a = this.approval;
     if (!a) return [];
     const { req } = a;
@@ -280,16 +302,21 @@ export class PromptController {
     const always =
       req.tool === "bash"
         ? req.prefix
-          ? ` · a = yes, and don't ask again for \`${t.clean(req.prefix)} …\``
-          : ""
-        : ` · a = yes to every ${req.tool} this session`;
+          ? [`a = yes, and don't ask again for \`${t.clean(req.prefix)} …\``]
+          : []
+        : [`a = yes to every ${req.tool} this session`];
     const summary = req.summary.split("\n").map((l) => `  │ ${t.clean(l)}`);
+    const choices = [
+      "y = yes",
+      ...always,
+      "n = no",
+      "n REASON = no, and tell the model why",
+      "Esc = no, and cancel the turn",
+    ];
     return [
       t.yellow(req.tool === "bash" ? "? allow this command to run:" : `? allow ${req.tool}:`),
       ...summary,
-      t.dim(
-        `  y = yes${always} · n = no · n REASON = no, and tell the model why · Esc = no, and cancel the turn`,
-      ),
+      ...packChoices(choices, width, t.width).map((l) => t.dim(l)),
     ];
   }
 
@@ -345,7 +372,7 @@ export class PromptController {
       this.caret = { row: lines.length - 1, col: Math.min(width - 1, this.text.width(lines.at(-1) ?? "")) };
       return lines;
     }
-    const head = this.questionLines();
+    const head = this.questionLines(width);
     const prompt = this.promptText();
     let body: string;
     let at: number;
