@@ -52,6 +52,12 @@ export const command = defineSubcommand(
       return 0;
     } catch (err) {
       if (err instanceof UserError) throw err;
+      // The compactor found nothing worth compacting: not a failure of anything, and no error to decode.
+      if (outcome?.type === "compaction" && outcome.phase === "skipped") {
+        const why = outcome.error ? `: ${sanitize(outcome.error)}` : "";
+        process.stderr.write(`i compact: nothing compacted${why}; the session is unchanged\n`);
+        return 1;
+      }
       process.stderr.write(`i compact: ${sanitize((err as Error).message)}; nothing was committed\n`);
       return 1;
     } finally {
