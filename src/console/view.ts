@@ -268,10 +268,19 @@ export class ConsoleView {
         // Shown with the budget reading that follows it, so its figures are the status line's.
         this.compacted = { ev, took };
         return;
-      case "failed":
+      case "failed": {
         this.resume();
-        this.say(s.red, `⟳ compaction failed after ${took}: ${ev.error ?? "unknown error"}`);
+        // The pipeline's own error starts "compaction failed at STEP: …"; said once, not twice.
+        const error = ev.error ?? "unknown error";
+        const m = /^compaction failed (at \S+?): ([\s\S]*)$/.exec(error);
+        this.say(
+          s.red,
+          m
+            ? `⟳ compaction failed ${m[1]} after ${took}: ${m[2]}`
+            : `⟳ compaction failed after ${took}: ${error}`,
+        );
         return;
+      }
       case "skipped":
         this.resume();
         this.say(s.yellow, `⟳ nothing compacted${ev.error ? `: ${ev.error}` : ""}`);

@@ -364,3 +364,31 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "a failed /compact says 'compaction failed at STEP' once, with the cause",
+  async () => {
+    const p = await consoleWith(
+      [
+        { text: "a1" },
+        { text: "a2" },
+        { text: "a3" },
+        { text: `## Goal\n${"a summary longer than the talk ".repeat(80)}` },
+      ],
+      { cols: 100, rows: 30 },
+    );
+    for (const [q, a] of [
+      ["q1", "a1"],
+      ["q2", "a2"],
+      ["q3", "a3"],
+    ] as const) {
+      await send(p, q);
+      await p.waitFor(a);
+    }
+    await send(p, "/compact");
+    const screen = flat(await p.waitFor("⟳ compaction failed"));
+    expect(screen).toMatch(/⟳ compaction failed at \S+ after \d+\.\ds: \S/);
+    expect(screen.match(/compaction failed/g)).toHaveLength(1);
+  },
+  PTY_TEST_MS,
+);
