@@ -8,6 +8,7 @@ import type { History } from "../contract/history.ts";
 import { resolveModel } from "../provider/models.ts";
 import type { Usage } from "../provider/types.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
+import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
 import { formatCost } from "./status-line.ts";
@@ -72,19 +73,34 @@ function age(iso: string, now = Date.now()): string {
   return `${Math.round(s / 86400)}d ago`;
 }
 
+const THIS_ONE = " (this one)";
+
 /** The /resume list's rows: title (this session marked), then age, size and id. */
 export function sessionRows(list: SessionMeta[], current: string): PickRow[] {
   return list.map((m) => ({
-    label: `${m.title ?? "(untitled)"}${m.id === current ? " (this one)" : ""}`,
+    label: `${m.title ?? "(untitled)"}${m.id === current ? THIS_ONE : ""}`,
     detail: `${age(m.updated)} · ${m.messages} messages · ${m.id}`,
   }));
 }
 
-/** The rows as numbered lines, for a console that cannot draw the picker (plain line input). */
+/**
+ * The rows as numbered lines (/sessions, and /resume where the picker cannot be drawn). Too wide for one
+ * line, a row puts its age, size and id on a second, indented line (a long title cut to fit), so the id
+ * — what /resume ID takes — is never broken across lines.
+ */
 export function pickerLines(list: SessionMeta[], current: string, ui: ConsoleUi): string[] {
-  return sessionRows(list, current).map(
-    (r, i) => `${String(i + 1).padStart(3)}. ${ui.clean(r.label)}  ${ui.dim(ui.clean(r.detail))}`,
-  );
+  const width = ui.width();
+  return sessionRows(list, current).flatMap((r, i) => {
+    const mine = list[i]?.id === current;
+    const title = ui.clean(mine ? r.label.slice(0, -THIS_ONE.length) : r.label);
+    const mark = mine ? THIS_ONE : "";
+    const detail = ui.clean(r.detail);
+    const num = `${String(i + 1).padStart(3)}. `;
+    if (visibleWidth(`${num}${title}${mark}  ${detail}`) <= width)
+      return [`${num}${title}${mark}  ${ui.dim(detail)}`];
+    const room = Math.max(12, width - num.length - mark.length);
+    return [`${num}${truncate(title, room)}${mark}`, `     ${ui.dim(detail)}`];
+  });
 }
 
 /** Sessions the picker offers at most (newest first); older ones are reached with /resume ID. */

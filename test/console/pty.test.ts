@@ -392,3 +392,30 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "/sessions at 60 columns: the id goes whole on an indented second line, a long title is cut to fit",
+  async () => {
+    const p = await consoleWith([{ text: "first answer" }, { text: "second answer" }], {
+      cols: 60,
+      rows: 30,
+    });
+    await send(p, "a very long first question that becomes the title of this session and goes on");
+    await p.waitFor("first answer");
+    await send(p, "/new");
+    await send(p, "short one");
+    await p.waitFor("second answer");
+    await send(p, "/sessions");
+    const screen = await p.waitFor(/ {2}2\. .*\n.*\n/);
+    const lines = screen.split("\n");
+    const at = lines.findIndex((l) => l.startsWith("› /sessions"));
+    const [one, oneDetail, two, twoDetail] = lines.slice(at + 1, at + 5);
+    expect(one).toBe("  1. short one (this one)");
+    expect(two).toMatch(/^ {2}2\. a very long first question.*…$/);
+    expect(two?.length).toBeLessThanOrEqual(59);
+    // The age, size and id on their own indented line: the id whole, as /resume ID takes it.
+    for (const d of [oneDetail, twoDetail])
+      expect(d).toMatch(/^ {5}\d+s ago · \d+ messages · \d{8}T\d{9}-[0-9a-f]{8}$/);
+  },
+  PTY_TEST_MS,
+);

@@ -78,7 +78,8 @@ test("/new starts a fresh session, /sessions lists both, /resume N replays the c
   expect(bodyOf(rig, 1)).toContain("second question");
   expect(bodyOf(rig, 1)).not.toContain("first question");
   // /sessions: newest first, the current one marked, each with its title and id.
-  expect(r.stdout).toMatch(/ {2}1\. second question \(this one\) [^\n]*\d+ messages · /);
+  // (80 columns into a pipe: the current row's age, size and id go on an indented second line)
+  expect(r.stdout).toMatch(/ {2}1\. second question \(this one\)\s+[^\n]*\d+ messages · /);
   expect(r.stdout).toMatch(/ {2}2\. first question {2}[^\n]*\d+ messages · /);
   expect(r.stdout).toContain(first);
   // /resume 2 switches back and replays that session's exchange; the next request continues it.
