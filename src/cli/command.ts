@@ -14,12 +14,18 @@ export interface CliContext {
 }
 
 /** A command as main.ts stores it; `raw` commands take their argv unparsed (the launcher passes it on). */
-export type CliCommand = CommandDef<ArgsDef> & { raw?: boolean };
+export type CliCommand = CommandDef<ArgsDef> & {
+  raw?: boolean;
+  /** the last positional takes every further word (`i -p fix the bug` is one prompt) */
+  rest?: boolean;
+};
 
 export interface CommandSpec<T extends ArgsDef> {
   name: string;
   description: string;
   args: T;
+  /** the last positional takes every further word; otherwise an extra word is a usage error */
+  rest?: boolean;
 }
 
 export function defineSubcommand<const T extends ArgsDef>(
@@ -31,7 +37,7 @@ export function defineSubcommand<const T extends ArgsDef>(
     args: spec.args,
     run: (ctx) => run(ctx.args, ctx.data as CliContext),
   });
-  return cmd as unknown as CliCommand;
+  return Object.assign(cmd as unknown as CliCommand, spec.rest ? { rest: true } : {});
 }
 
 /** A command that takes its argv as is: no parsing, no `--help` of its own. */
@@ -69,7 +75,7 @@ export async function invoke(cmd: CliCommand, raw: string[], cli: CliContext): P
       process.stdout.write(usage(cmd));
       return 0;
     }
-    checkStrict(name, raw, (cmd.args ?? {}) as ArgsDef);
+    checkStrict(name, raw, (cmd.args ?? {}) as ArgsDef, cmd.rest === true);
   }
   try {
     const { result } = await runCommand(cmd, { rawArgs: raw, data: cli });

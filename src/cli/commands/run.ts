@@ -8,7 +8,11 @@ import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 export const RUN_ARGS = {
-  prompt: { type: "positional", description: "first message (print mode: the whole task)", required: false },
+  prompt: {
+    type: "positional",
+    description: "first message (print mode: the whole task); the words after it belong to it, quotes or not",
+    required: false,
+  },
   print: { type: "boolean", alias: "p", description: "one non-interactive run; prints the final answer" },
   json: { type: "boolean", description: "with -p: stream every event as NDJSON on stdout" },
   ...TARGET_ARGS,
@@ -53,8 +57,10 @@ function sandboxOption(value: string | undefined): { sandbox?: SandboxSpec } {
 }
 
 export const command = defineSubcommand(
-  { name: "i", description: "A coding agent for the terminal", args: RUN_ARGS },
+  { name: "i", description: "A coding agent for the terminal", args: RUN_ARGS, rest: true },
   async (args) => {
+    // Every word is the prompt: `i -p fix the bug` must not send "fix" alone.
+    const words = args._.length > 0 ? args._.join(" ") : args.prompt;
     const common = {
       ...targetFlags(args),
       continue: args.continue,
@@ -64,7 +70,7 @@ export const command = defineSubcommand(
     };
     if (args.json && !args.print) throw new UserError("i: --json goes with -p (print mode)");
     if (args.print) {
-      let prompt = args.prompt ?? "";
+      let prompt = words ?? "";
       if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
       if (!prompt)
         throw new UserError('i -p: no prompt; pass it as an argument (i -p "fix the tests") or on stdin');
@@ -80,7 +86,7 @@ export const command = defineSubcommand(
     return runConsole({
       ...common,
       approve: (args.approve ?? "ask") as ApprovalPolicy,
-      ...(args.prompt ? { firstMessage: args.prompt } : {}),
+      ...(words ? { firstMessage: words } : {}),
     });
   },
 );
