@@ -12,6 +12,7 @@
 // echoes them (every hook returns its complete data) can be parsed without re-parsing them
 // (decode-reply.ts).
 
+import { encodeDataWith, isPlain, joinPieces } from "../contract/lib/encode-data.ts";
 import { messageJson } from "../contract/lib/message-json.ts";
 
 /** Message arrays at least this long (JSON characters) are reported in `sent`. */
@@ -23,55 +24,21 @@ export interface SentArray {
   value: readonly unknown[];
 }
 
-/** Top-level data fields that hold message arrays. */
-const MESSAGE_FIELDS = new Set(["history", "messages", "candidate"]);
-
 export { CACHE_MAX_CHARS, cachedMessageChars } from "../contract/lib/message-json.ts";
 
-function hasToJSON(v: unknown): boolean {
-  return typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function";
-}
-
-function isPlain(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || hasToJSON(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/** The JSON text of a message array from cached pieces, or undefined when an element is not a plain object. */
-function encodeMessages(list: readonly unknown[]): string | undefined {
-  const parts = new Array<string>(list.length);
-  for (let i = 0; i < list.length; i++) {
-    // A hole reads as undefined and is not plain: JSON.stringify writes it as null, so leave it to it.
-    const m = list[i];
-    if (!isPlain(m)) return undefined;
-    parts[i] = messageJson(m);
-  }
-  return `[${parts.join(",")}]`;
-}
+/** A message's cached text; other elements (holes, class instances, toJSON) are left to JSON.stringify. */
+const pieceOf = (m: unknown): string | undefined => (isPlain(m) ? messageJson(m) : undefined);
 
 /**
  * JSON.stringify(data), with message arrays assembled from cached per-message text; the large ones are
  * appended to `sent`.
  */
 export function encodeData(data: Record<string, unknown>, sent?: SentArray[]): string {
-  if (!isPlain(data)) return JSON.stringify(data);
-  let out = "";
-  for (const key of Object.keys(data)) {
-    const value = data[key];
-    // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
-    if (hasToJSON(value)) return JSON.stringify(data);
-    let text: string | undefined;
-    if (MESSAGE_FIELDS.has(key) && Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
-      text = encodeMessages(value);
-      if (sent && text !== undefined && text.length >= ECHO_MIN_CHARS) sent.push({ text, value: [...value] });
-    }
-    // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
-    text ??= JSON.stringify(value) as string | undefined;
-    if (text === undefined) continue;
-    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${text}`;
-  }
-  return `{${out}}`;
+  return encodeDataWith(data, (_key, list) => {
+    const text = joinPieces(list, pieceOf);
+    if (sent && text !== undefined && text.length >= ECHO_MIN_CHARS) sent.push({ text, value: [...list] });
+    return text;
+  });
 }
 
 export interface RequestFields {

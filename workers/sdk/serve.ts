@@ -12,6 +12,7 @@ import {
   ToolResult,
 } from "../../src/contract/protocol.ts";
 import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
+import { encodeReplyLine, parseRequestLine } from "./request-line.ts";
 
 export interface ServeIO {
   input: NodeJS.ReadableStream;
@@ -81,7 +82,7 @@ async function answer(
   if (line.trim() === "") return undefined;
   let req: Request;
   try {
-    const parsed = Request.safeParse(JSON.parse(line));
+    const parsed = Request.safeParse(parseRequestLine(line));
     if (!parsed.success) throw new Error(describeIssue("invalid request", parsed.error));
     req = parsed.data;
   } catch (err) {
@@ -89,7 +90,7 @@ async function answer(
     return undefined;
   }
   try {
-    return encodeLine({ id: req.id, data: await handle(modules, req, log) });
+    return encodeReplyLine(req.id, await handle(modules, req, log));
   } catch (err) {
     return encodeLine({ id: req.id, error: errorMessage(err) });
   }

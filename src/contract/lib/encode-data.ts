@@ -1,0 +1,67 @@
+// JSON.stringify of hook data with its message arrays assembled from ready-made pieces: the core sends
+// the history on almost every request and a worker hands it back in every reply, and re-serialising
+// megabytes of messages that did not change costs more than the hook itself. Both sides share this; each
+// brings its own source of pieces (the core: its per-message cache; a worker: the text the message
+// arrived as). The output is exactly what JSON.stringify gives for the same value; anything unusual (a
+// non-plain object, a toJSON method, an array subclass) is left to JSON.stringify.
+
+/** Top-level data fields that hold message arrays. */
+export const MESSAGE_FIELDS: ReadonlySet<string> = new Set(["history", "messages", "candidate"]);
+
+export function hasToJSON(v: unknown): boolean {
+  return typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function";
+}
+
+/** A plain object (Object.prototype or null prototype) without toJSON: its JSON text is its own fields. */
+export function isPlain(v: unknown): v is Record<string, unknown> {
+  if (typeof v !== "object" || v === null || hasToJSON(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A plain array (not a subclass, no toJSON): JSON.stringify writes it element by element. */
+export function isPlainArray(v: unknown): v is readonly unknown[] {
+  return Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype && !hasToJSON(v);
+}
+
+/**
+ * The JSON text of `list` from per-element pieces, or undefined when some element has no piece (then the
+ * caller stringifies the whole array). `pieceOf` must return exactly JSON.stringify(element) or undefined.
+ */
+export function joinPieces(
+  list: readonly unknown[],
+  pieceOf: (element: unknown) => string | undefined,
+): string | undefined {
+  const parts = new Array<string>(list.length);
+  for (let i = 0; i < list.length; i++) {
+    // A hole reads as undefined: pieceOf has none for it, and JSON.stringify (writing null) takes over.
+    const piece = pieceOf(list[i]);
+    if (piece === undefined) return undefined;
+    parts[i] = piece;
+  }
+  return `[${parts.join(",")}]`;
+}
+
+/**
+ * JSON.stringify(data), with the message fields' arrays encoded by `messages` (which returns their exact
+ * JSON text, or undefined to leave the array to JSON.stringify).
+ */
+export function encodeDataWith(
+  data: Record<string, unknown>,
+  messages: (key: string, list: readonly unknown[]) => string | undefined,
+): string {
+  if (!isPlain(data)) return JSON.stringify(data);
+  let out = "";
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
+    if (hasToJSON(value)) return JSON.stringify(data);
+    let text: string | undefined;
+    if (MESSAGE_FIELDS.has(key) && isPlainArray(value)) text = messages(key, value);
+    // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
+    text ??= JSON.stringify(value) as string | undefined;
+    if (text === undefined) continue;
+    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${text}`;
+  }
+  return `{${out}}`;
+}
