@@ -17,7 +17,13 @@
 // handler that assigns to one fails with a TypeError, which becomes an error reply, instead of the
 // change being silently lost.
 import { randomUUID } from "node:crypto";
-import { encodeDataWith, isPlain, joinPieces, MESSAGE_FIELDS } from "../../src/contract/lib/encode-data.ts";
+import {
+  encodeDataPieces,
+  isPlain,
+  joinPieces,
+  MESSAGE_FIELDS,
+  type Piece,
+} from "../../src/contract/lib/encode-data.ts";
 import { type SplitField, splitRequestLine } from "./json-split.ts";
 
 /** Lines shorter than this are parsed plainly: splitting only pays off on big histories. */
@@ -71,8 +77,42 @@ function parseElements(f: SplitField): unknown[] {
   return out;
 }
 
+/**
+ * The message arrays of one request as received: a reply that hands one back whole (the same array,
+ * the same elements) is written from the array's text, or straight from the request's bytes.
+ */
+export class ReceivedArrays {
+  private readonly arrays = new Map<
+    readonly unknown[],
+    { items: readonly unknown[]; text: string; bytes: Uint8Array | undefined }
+  >();
+
+  add(list: readonly unknown[], text: string, bytes: Uint8Array | undefined): void {
+    this.arrays.set(list, { items: [...list], text, bytes });
+  }
+
+  /** The received text (or bytes, when asked and known) of `list` if it is a received array unchanged. */
+  whole(list: readonly unknown[], asBytes: boolean): Piece | undefined {
+    const r = this.arrays.get(list);
+    if (!r || r.items.length !== list.length) return undefined;
+    for (let i = 0; i < list.length; i++) if (list[i] !== r.items[i]) return undefined;
+    // Every element was remembered by its text (all canonical), or the text is not what JSON.stringify writes.
+    for (const m of r.items)
+      if (typeof m !== "object" || m === null || !received.has(m) || !isPlain(m)) return undefined;
+    return asBytes && r.bytes ? r.bytes : r.text;
+  }
+}
+
+/** Where line.slice(start, end) lies in the line's UTF-8 bytes. */
+function byteRange(line: string, bytes: Uint8Array, start: number, end: number): Uint8Array {
+  // Same length: every character is one byte (ASCII), so the offsets are the same.
+  if (bytes.length === line.length) return bytes.subarray(start, end);
+  const from = Buffer.byteLength(line.slice(0, start));
+  return bytes.subarray(from, bytes.length - Buffer.byteLength(line.slice(end)));
+}
+
 /** The split parse, or undefined when the line is not one it can prove equal to JSON.parse(line). */
-function parseSplit(line: string): unknown {
+function parseSplit(line: string, bytes: Uint8Array | undefined, echo: ReceivedArrays | undefined): unknown {
   const fields = splitRequestLine(line, MESSAGE_FIELDS);
   if (!fields || fields.length === 0) return undefined;
   let rest = "";
@@ -97,12 +137,24 @@ function parseSplit(line: string): unknown {
     if (data[key] !== `${PLACEHOLDER}${i}`) return undefined;
     data[key] = elements[i];
   }
+  if (echo)
+    for (const [i, f] of fields.entries())
+      echo.add(
+        elements[i] as unknown[],
+        line.slice(f.start, f.end),
+        bytes && byteRange(line, bytes, f.start, f.end),
+      );
   return msg;
 }
 
-/** JSON.parse(line), with the message arrays of `data` frozen and their element texts remembered. */
-export function parseRequestLine(line: string): unknown {
-  const msg = (line.length >= SPLIT_MIN_CHARS ? parseSplit(line) : undefined) ?? JSON.parse(line);
+/**
+ * JSON.parse(line), with the message arrays of `data` frozen and their element texts remembered; the
+ * arrays themselves go to `echo` (with their bytes, when `bytes` is the line's UTF-8 and stays valid
+ * until the reply is written).
+ */
+export function parseRequestLine(line: string, bytes?: Uint8Array, echo?: ReceivedArrays): unknown {
+  const split = line.length >= SPLIT_MIN_CHARS ? parseSplit(line, bytes, echo) : undefined;
+  const msg = split ?? JSON.parse(line);
   // Small or unusual requests get the same rule: received messages are read-only either way.
   if (isRecord(msg)) freezeMessages(msg.data);
   return msg;
@@ -116,12 +168,28 @@ function pieceOf(m: unknown): string | undefined {
   return isPlain(m) ? JSON.stringify(m) : undefined;
 }
 
-/** The reply line for `data` (with the newline): exactly JSON.stringify({ id, data }) plus "\n". */
-export function encodeReplyLine(id: number, data: Record<string, unknown>): string {
+/**
+ * The reply for `data` as pieces (the newline included): exactly JSON.stringify({ id, data }) plus
+ * "\n" when joined, byte pieces standing for their text. Arrays handed back whole come from `echo`.
+ */
+export function encodeReplyPieces(
+  id: number,
+  data: Record<string, unknown>,
+  echo?: ReceivedArrays,
+  asBytes = false,
+): Piece[] {
   // A toJSON on data itself would be called with the key "data": leave that to JSON.stringify.
-  if (!isPlain(data)) return `${JSON.stringify({ id, data })}\n`;
-  const body = encodeDataWith(data, (_key, list) => joinPieces(list, pieceOf));
-  return `{"id":${JSON.stringify(id)},"data":${body}}\n`;
+  if (!isPlain(data)) return [`${JSON.stringify({ id, data })}\n`];
+  const body = encodeDataPieces(
+    data,
+    (_key, list) => echo?.whole(list, asBytes) ?? joinPieces(list, pieceOf),
+  );
+  return [`{"id":${JSON.stringify(id)},"data":`, ...body, "}\n"];
+}
+
+/** The reply line for `data` (with the newline): exactly JSON.stringify({ id, data }) plus "\n". */
+export function encodeReplyLine(id: number, data: Record<string, unknown>, echo?: ReceivedArrays): string {
+  return encodeReplyPieces(id, data, echo).join("");
 }
 
 /** The text a received message arrived as, when it will be written back from it (tests). */

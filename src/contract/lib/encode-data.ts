@@ -42,26 +42,46 @@ export function joinPieces(
   return `[${parts.join(",")}]`;
 }
 
+/** A piece of JSON output: text, or the exact UTF-8 bytes of some text (written as they are). */
+export type Piece = string | Uint8Array;
+
 /**
- * JSON.stringify(data), with the message fields' arrays encoded by `messages` (which returns their exact
- * JSON text, or undefined to leave the array to JSON.stringify).
+ * JSON.stringify(data) as pieces, with the message fields' arrays encoded by `messages` (which returns
+ * their exact JSON text or its bytes, or undefined to leave the array to JSON.stringify).
  */
+export function encodeDataPieces(
+  data: Record<string, unknown>,
+  messages: (key: string, list: readonly unknown[]) => Piece | undefined,
+): Piece[] {
+  if (!isPlain(data)) return [JSON.stringify(data)];
+  const out: Piece[] = [];
+  let text = "{";
+  let first = true;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
+    if (hasToJSON(value)) return [JSON.stringify(data)];
+    let piece: Piece | undefined;
+    if (MESSAGE_FIELDS.has(key) && isPlainArray(value)) piece = messages(key, value);
+    // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
+    piece ??= JSON.stringify(value) as string | undefined;
+    if (piece === undefined) continue;
+    text += `${first ? "" : ","}${JSON.stringify(key)}:`;
+    first = false;
+    if (typeof piece === "string") text += piece;
+    else {
+      out.push(text, piece);
+      text = "";
+    }
+  }
+  out.push(`${text}}`);
+  return out;
+}
+
+/** JSON.stringify(data), with the message fields' arrays encoded by `messages` (text, or undefined). */
 export function encodeDataWith(
   data: Record<string, unknown>,
   messages: (key: string, list: readonly unknown[]) => string | undefined,
 ): string {
-  if (!isPlain(data)) return JSON.stringify(data);
-  let out = "";
-  for (const key of Object.keys(data)) {
-    const value = data[key];
-    // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
-    if (hasToJSON(value)) return JSON.stringify(data);
-    let text: string | undefined;
-    if (MESSAGE_FIELDS.has(key) && isPlainArray(value)) text = messages(key, value);
-    // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
-    text ??= JSON.stringify(value) as string | undefined;
-    if (text === undefined) continue;
-    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${text}`;
-  }
-  return `{${out}}`;
+  return encodeDataPieces(data, messages).join("");
 }

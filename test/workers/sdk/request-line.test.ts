@@ -2,6 +2,8 @@
 // results must always equal JSON.parse(line) and JSON.stringify({ id, data }), whatever the line holds
 // and whatever the handler does with the messages.
 import { describe, expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { MESSAGE_FIELDS } from "../../../src/contract/lib/encode-data.ts";
 import { encodeRequest } from "../../../src/worker/encode-request.ts";
@@ -16,6 +18,8 @@ import {
 import { serve } from "../../../workers/sdk/serve.ts";
 
 type Msg = Record<string, unknown>;
+
+const HISTORY_WORKER = join(import.meta.dirname, "..", "..", "fixtures", "workers", "history-worker.ts");
 
 /** Messages full of what a scanner gets wrong: quotes, backslash runs, unicode, nested arrays. */
 function awkward(n: number): Msg[] {
@@ -247,5 +251,73 @@ describe("served", () => {
     expect(reply).toBe(
       plainReply(3, { ...data, history: data.history.map((m) => ({ ...m, content: "x" })) }),
     );
+  });
+});
+
+/** Run the history worker over real pipes; the reply lines, raw, for the requests written in chunks. */
+async function overStdio(mode: string, requests: string[], chunk: number): Promise<string[]> {
+  const child = spawn(process.execPath, [HISTORY_WORKER, mode], { stdio: ["pipe", "pipe", "inherit"] });
+  const out: Buffer[] = [];
+  const done = new Promise<void>((resolve) => child.stdout.on("end", resolve));
+  child.stdout.on("data", (c: Buffer) => out.push(c));
+  for (const r of requests) {
+    const bytes = Buffer.from(`${r}\n`);
+    for (let i = 0; i < bytes.length; i += chunk) child.stdin.write(bytes.subarray(i, i + chunk));
+  }
+  child.stdin.end();
+  await done;
+  return Buffer.concat(out)
+    .toString("utf8")
+    .split(/(?<=\n)/);
+}
+
+test("a handler that swaps an element of the received array in place gets the swap written", async () => {
+  const swap = defineWorkerModule({
+    name: "compact",
+    hooks: {
+      compact_plan: (d) => {
+        d.history[2] = { role: "user", content: "swapped" };
+        return d;
+      },
+    },
+  });
+  const [reply] = await serveChunked(swap, `${line}\n`, 1 << 20);
+  const data = (JSON.parse(line) as { data: { history: Msg[] } }).data;
+  data.history[2] = { role: "user", content: "swapped" };
+  expect(reply).toBe(plainReply(3, data));
+});
+
+describe("over stdio", () => {
+  const ascii = line;
+  const wide = encodeRequest({
+    id: 4,
+    event: "compact_plan",
+    workspace: "/wörk",
+    data: { note: "ünï 🧪", history: big, cut: null, after: "ü" },
+  });
+  const expected = (l: string, f: (d: { history: Msg[] }) => object) => {
+    const req = JSON.parse(l) as { id: number; data: { history: Msg[] } };
+    return plainReply(req.id, f(req.data));
+  };
+
+  test("a history handed back whole is written from the request's bytes, exactly", async () => {
+    for (const size of [4093, 1 << 20]) {
+      const replies = await overStdio("echo", [ascii, wide], size);
+      expect(replies).toEqual([
+        expected(ascii, (d) => ({ ...d, cut: 1 })),
+        expected(wide, (d) => ({ ...d, cut: 1 })),
+      ]);
+    }
+  });
+
+  test("a part of it, or an earlier request's history, is written from text, exactly", async () => {
+    expect(await overStdio("slice", [wide], 65_536)).toEqual([
+      expected(wide, (d) => ({ ...d, history: d.history.slice(1), cut: 1 })),
+    ]);
+    const first = JSON.parse(ascii) as { data: { history: Msg[] } };
+    expect(await overStdio("stash", [ascii, wide], 65_536)).toEqual([
+      expected(ascii, (d) => ({ ...d, cut: 1 })),
+      expected(wide, (d) => ({ ...d, history: first.data.history, cut: 1 })),
+    ]);
   });
 });
