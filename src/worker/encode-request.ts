@@ -8,19 +8,20 @@
 // Correctness rests on one rule the whole core follows: a message object is never mutated after it
 // enters a history (changes make a new object). A mutated message would be sent as it was when cached.
 //
-// Large message arrays are also reported back to the caller (`sent`), text and array, so the reply that
-// echoes them (every hook returns its complete data) can be parsed without re-parsing them
-// (decode-reply.ts).
+// The line goes out as bytes, each message's text encoded straight into one buffer (no joined copy of
+// the history first). Large message arrays are reported back to the caller (`sent`), their bytes in
+// that buffer and the array, so the reply that echoes them (every hook returns its complete data) can be
+// recognised byte for byte and parsed without decoding or parsing them again (decode-reply.ts).
 
-import { encodeDataWith, isPlain, joinPieces } from "../contract/lib/encode-data.ts";
+import { encodeDataPieces, encodeDataWith, isPlain, joinPieces } from "../contract/lib/encode-data.ts";
 import { messageJson } from "../contract/lib/message-json.ts";
 
-/** Message arrays at least this long (JSON characters) are reported in `sent`. */
-export const ECHO_MIN_CHARS = 64 * 1024;
+/** Message arrays at least this long (JSON bytes) are reported in `sent`. */
+export const ECHO_MIN_BYTES = 64 * 1024;
 
-/** A large message array as sent: its exact JSON text, and a snapshot of the array it encodes. */
+/** A large message array as sent: its exact JSON bytes (in the request line), and a snapshot of it. */
 export interface SentArray {
-  text: string;
+  bytes: Uint8Array;
   value: readonly unknown[];
 }
 
@@ -29,16 +30,32 @@ export { CACHE_MAX_CHARS, cachedMessageChars } from "../contract/lib/message-jso
 /** A message's cached text; other elements (holes, class instances, toJSON) are left to JSON.stringify. */
 const pieceOf = (m: unknown): string | undefined => (isPlain(m) ? messageJson(m) : undefined);
 
-/**
- * JSON.stringify(data), with message arrays assembled from cached per-message text; the large ones are
- * appended to `sent`.
- */
-export function encodeData(data: Record<string, unknown>, sent?: SentArray[]): string {
-  return encodeDataWith(data, (_key, list) => {
-    const text = joinPieces(list, pieceOf);
-    if (sent && text !== undefined && text.length >= ECHO_MIN_CHARS) sent.push({ text, value: [...list] });
-    return text;
-  });
+/** JSON.stringify(data), with message arrays assembled from cached per-message text. */
+export function encodeData(data: Record<string, unknown>): string {
+  return encodeDataWith(data, (_key, list) => joinPieces(list, pieceOf));
+}
+
+/** A message array as its elements' texts, or undefined when an element has no cached text. */
+class Texts {
+  constructor(
+    readonly list: readonly unknown[],
+    readonly texts: string[],
+  ) {}
+  static of(list: readonly unknown[]): Texts | undefined {
+    const texts = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const t = pieceOf(list[i]);
+      if (t === undefined) return undefined;
+      texts[i] = t;
+    }
+    return new Texts(list, texts);
+  }
+  /** UTF-8 length of `[t0,t1,…]` */
+  byteLength(): number {
+    let n = 2 + Math.max(0, this.texts.length - 1);
+    for (const t of this.texts) n += Buffer.byteLength(t);
+    return n;
+  }
 }
 
 export interface RequestFields {
@@ -50,12 +67,47 @@ export interface RequestFields {
   module?: string;
 }
 
+function head(req: RequestFields): string {
+  return `{"id":${req.id},"event":${JSON.stringify(req.event)},"workspace":${JSON.stringify(req.workspace)},"data":`;
+}
+
+function tail(req: RequestFields): string {
+  return `${req.module === undefined ? "" : `,"module":${JSON.stringify(req.module)}`}}`;
+}
+
 /**
  * One request line (without the newline): the same text as JSON.stringify of the request object, in
- * the protocol's field order. Large message arrays in the data are appended to `sent`.
+ * the protocol's field order.
  */
-export function encodeRequest(req: RequestFields, sent?: SentArray[]): string {
-  const { id, event, workspace, data, module } = req;
-  const tail = module === undefined ? "" : `,"module":${JSON.stringify(module)}`;
-  return `{"id":${id},"event":${JSON.stringify(event)},"workspace":${JSON.stringify(workspace)},"data":${encodeData(data, sent)}${tail}}`;
+export function encodeRequest(req: RequestFields): string {
+  return `${head(req)}${encodeData(req.data)}${tail(req)}`;
+}
+
+/**
+ * The request line as UTF-8 bytes, newline included: exactly the bytes of encodeRequest(req) + "\n".
+ * Large message arrays in the data are appended to `sent`.
+ */
+export function encodeRequestBytes(req: RequestFields, sent?: SentArray[]): Uint8Array {
+  const pieces = [head(req), ...encodeDataPieces(req.data, (_key, list) => Texts.of(list)), tail(req)];
+  let total = 1;
+  for (const p of pieces) total += typeof p === "string" ? Buffer.byteLength(p) : p.byteLength();
+  const buf = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const p of pieces) {
+    if (typeof p === "string") {
+      at += buf.write(p, at);
+      continue;
+    }
+    const start = at;
+    buf[at++] = 0x5b; // [
+    p.texts.forEach((t, i) => {
+      if (i > 0) buf[at++] = 0x2c; // ,
+      at += buf.write(t, at);
+    });
+    buf[at++] = 0x5d; // ]
+    if (sent && at - start >= ECHO_MIN_BYTES)
+      sent.push({ bytes: buf.subarray(start, at), value: [...p.list] });
+  }
+  buf[at] = 0x0a;
+  return buf;
 }

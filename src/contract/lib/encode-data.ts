@@ -46,22 +46,23 @@ export function joinPieces(
 export type Piece = string | Uint8Array;
 
 /**
- * JSON.stringify(data) as pieces, with the message fields' arrays encoded by `messages` (which returns
- * their exact JSON text or its bytes, or undefined to leave the array to JSON.stringify).
+ * JSON.stringify(data) as pieces, with the message fields' arrays encoded by `messages`: their exact
+ * JSON text, or something standing for it (bytes, element texts) kept as a piece of its own, or
+ * undefined to leave the array to JSON.stringify.
  */
-export function encodeDataPieces(
+export function encodeDataPieces<T extends object>(
   data: Record<string, unknown>,
-  messages: (key: string, list: readonly unknown[]) => Piece | undefined,
-): Piece[] {
+  messages: (key: string, list: readonly unknown[]) => string | T | undefined,
+): (string | T)[] {
   if (!isPlain(data)) return [JSON.stringify(data)];
-  const out: Piece[] = [];
+  const out: (string | T)[] = [];
   let text = "{";
   let first = true;
   for (const key of Object.keys(data)) {
     const value = data[key];
     // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
     if (hasToJSON(value)) return [JSON.stringify(data)];
-    let piece: Piece | undefined;
+    let piece: string | T | undefined;
     if (MESSAGE_FIELDS.has(key) && isPlainArray(value)) piece = messages(key, value);
     // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
     piece ??= JSON.stringify(value) as string | undefined;
@@ -83,5 +84,5 @@ export function encodeDataWith(
   data: Record<string, unknown>,
   messages: (key: string, list: readonly unknown[]) => string | undefined,
 ): string {
-  return encodeDataPieces(data, messages).join("");
+  return encodeDataPieces<never>(data, messages).join("");
 }

@@ -26,6 +26,8 @@ export class LineDecoder {
     private readonly maxBytes: number,
     private readonly onLine: LineHandler,
     private readonly onFault: (fault: FramingFault) => void,
+    /** offered each line's bytes before they are decoded: true when it took the line (then not decoded) */
+    private readonly claim?: (bytes: Uint8Array) => boolean,
   ) {}
 
   /** fill()'s buffer: bytes [0, filled) were read, [0, consumed) are lines already delivered */
@@ -117,6 +119,7 @@ export class LineDecoder {
 
   /** Decode and hand on one line; false when the decoder failed or was closed meanwhile. */
   private deliver(bytes: Uint8Array): boolean {
+    if (this.claim?.(bytes)) return !this.failed;
     let text: string;
     try {
       text = this.decoder.decode(bytes);
