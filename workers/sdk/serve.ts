@@ -108,8 +108,11 @@ async function answerText(modules: WorkerModule[], line: string, log: (m: string
   return (await answer(modules, line, log))?.join("");
 }
 
+/** One write for a reply that is all text (the common, small case); a piece at a time around bytes. */
 function writeReply(pieces: Piece[] | undefined): void {
-  for (const p of pieces ?? []) writeAll(1, p);
+  if (!pieces) return;
+  if (pieces.every((p) => typeof p === "string")) writeAll(1, pieces.join(""));
+  else for (const p of pieces) writeAll(1, p);
 }
 
 /** Serve over the given streams until input ends. Requests are answered as they complete, matched by id. */
