@@ -45,17 +45,24 @@ function freezeMessages(data: unknown): void {
   }
 }
 
-/** Freeze `v` and everything under it; returns how many object keys it has in all. */
+/**
+ * Freeze `v` and everything under it; returns how many object keys it has in all. Iterative: a value
+ * nested deeper than the call stack (JSON.parse accepts it) must not throw here.
+ */
 function deepFreeze(v: unknown): number {
-  if (typeof v !== "object" || v === null) return 0;
   let keys = 0;
-  if (Array.isArray(v)) for (const x of v) keys += deepFreeze(x);
-  else {
-    const own = Object.keys(v);
-    keys += own.length;
-    for (const k of own) keys += deepFreeze((v as Record<string, unknown>)[k]);
+  const stack: unknown[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop();
+    if (typeof x !== "object" || x === null) continue;
+    if (Array.isArray(x)) for (const y of x) stack.push(y);
+    else {
+      const own = Object.keys(x);
+      keys += own.length;
+      for (const k of own) stack.push((x as Record<string, unknown>)[k]);
+    }
+    Object.freeze(x);
   }
-  Object.freeze(v);
   return keys;
 }
 

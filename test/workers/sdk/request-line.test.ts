@@ -321,3 +321,24 @@ describe("over stdio", () => {
     ]);
   });
 });
+
+test("a message nested deeper than the call stack is frozen and parsed like any other", () => {
+  const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
+  const pad = "p".repeat(SPLIT_MIN_CHARS);
+  for (const l of [
+    `{"id":1,"event":"e","workspace":"/w","data":{"messages":[{"a":${deep}}],"pad":"${pad}"}}`,
+    `{"id":1,"event":"e","workspace":"/w","data":{"messages":[{"a":${deep}}]}}`,
+  ]) {
+    let expected: unknown;
+    try {
+      expected = JSON.parse(l);
+    } catch (err) {
+      // The engine's own limit: then it is the same error either way.
+      expect(() => parseRequestLine(l)).toThrow((err as Error).constructor as ErrorConstructor);
+      continue;
+    }
+    const got = parseRequestLine(l) as { data: { messages: Msg[] } };
+    expect(got.data.messages.length).toBe((expected as typeof got).data.messages.length);
+    expect(Object.isFrozen(got.data.messages[0])).toBe(true);
+  }
+});
