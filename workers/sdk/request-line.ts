@@ -70,11 +70,35 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/**
+ * The message texts and values of the last large array received. The next request often repeats them:
+ * before_compact carries history[1..cut] right after compact_plan carried the history, and a module that
+ * gets the full history before every request sees it again with a few messages added. An element whose
+ * text equals the one at the same place then is that value again (equal text, same value, and it is
+ * frozen), found by comparing strings instead of parsing them.
+ */
+let last: { pieces: string[]; values: unknown[] } | undefined;
+/** Where to look for the new array's first element among the last one's: offset 0 or 1 in practice. */
+const ALIGN_TRIES = 4;
+
+/** Where `pieces` starts among the last array's pieces, or -1. */
+function alignment(pieces: readonly string[]): number {
+  if (!last || pieces.length === 0) return -1;
+  for (let j = 0; j < Math.min(last.pieces.length, ALIGN_TRIES); j++)
+    if (last.pieces[j] === pieces[0]) return j;
+  return -1;
+}
+
 /** The elements of `f`, parsed and frozen, their canonical texts remembered; throws on a bad piece. */
 function parseElements(f: SplitField): unknown[] {
   const out = new Array<unknown>(f.pieces.length);
+  const offset = alignment(f.pieces);
   for (let i = 0; i < f.pieces.length; i++) {
     const text = f.pieces[i] as string;
+    if (offset >= 0 && last && last.pieces[offset + i] === text) {
+      out[i] = last.values[offset + i];
+      continue;
+    }
     const value: unknown = JSON.parse(text);
     const keys = deepFreeze(value);
     if (typeof value === "object" && value !== null && f.canonical[i] && keys === f.keys[i])
@@ -145,6 +169,12 @@ function parseSplit(line: string, bytes: Uint8Array | undefined, echo: ReceivedA
     if (data[key] !== `${PLACEHOLDER}${i}`) return undefined;
     data[key] = elements[i];
   }
+  // The longest array is the one most likely repeated next.
+  const longest = fields.reduce(
+    (a, f, i) => (f.pieces.length > (fields[a] as SplitField).pieces.length ? i : a),
+    0,
+  );
+  last = { pieces: (fields[longest] as SplitField).pieces, values: elements[longest] as unknown[] };
   if (echo)
     for (const [i, f] of fields.entries())
       echo.add(

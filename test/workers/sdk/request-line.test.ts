@@ -342,3 +342,24 @@ test("a message nested deeper than the call stack is frozen and parsed like any 
     expect(Object.isFrozen(got.data.messages[0])).toBe(true);
   }
 });
+
+test("messages repeated from the last large request are the same frozen values; changed ones are parsed anew", () => {
+  const first = parseRequestLine(line) as { data: { history: Msg[] } };
+  const changed = big.slice(1);
+  changed[5] = { ...(changed[5] as Msg), content: "edited" };
+  const next = encodeRequest({
+    id: 4,
+    event: "before_compact",
+    workspace: "/w",
+    data: { messages: changed },
+  });
+  const second = parseRequestLine(next) as { data: { messages: Msg[] } };
+  expect(second).toEqual(JSON.parse(next));
+  // history[1..] again: the values at offset 1, except the one whose text differs.
+  expect(second.data.messages[0]).toBe(first.data.history[1] as Msg);
+  expect(second.data.messages[4]).toBe(first.data.history[5] as Msg);
+  expect(second.data.messages[5]).not.toBe(first.data.history[6] as Msg);
+  expect(second.data.messages[5]?.content).toBe("edited");
+  const reply = { ...second.data, summary: "s" };
+  expect(encodeReplyLine(4, reply)).toBe(plainReply(4, reply));
+});
