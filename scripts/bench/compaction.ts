@@ -13,7 +13,7 @@
 // Usage: bun scripts/bench/compaction.ts [runs]
 
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompactionController } from "../../src/compaction/controller.ts";
@@ -108,7 +108,35 @@ const manifest = generateManifest({
   },
   self,
 });
-const host = new WorkerHost(manifest, { workspace, configDir });
+const workerPids = new Set<number>();
+const host = new WorkerHost(manifest, {
+  workspace,
+  configDir,
+  observer: (proc) => {
+    if (proc.pid !== undefined) workerPids.add(proc.pid);
+  },
+});
+
+/**
+ * CPU time the worker processes have used so far, in ms (Linux /proc, 10 ms ticks: meaningful as a mean
+ * over runs). Beside the wall-clock medians it shows the work itself, which load does not stretch.
+ */
+function workerCpuMs(): number {
+  let ticks = 0;
+  for (const pid of workerPids) {
+    const stat = `/proc/${pid}/stat`;
+    if (!existsSync(stat)) continue;
+    const text = readFileSync(stat, "utf8");
+    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+  }
+  return ticks * 10;
+}
+
+function coreCpuMs(): number {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+}
 await host.start();
 const hooks = new TimedHooks(host);
 
@@ -163,15 +191,17 @@ async function once(path: Path, history: History, contextWindow: number) {
       if (ev.type === "compaction" && ev.phase !== "start" && ev.phase !== "done") failure = ev.error ?? "";
     },
   });
+  const cpu0 = { core: coreCpuMs(), workers: workerCpuMs() };
   const t0 = performance.now();
   const out =
     path === "auto" ? await controller.prepareRequest(copy, []) : await controller.compactNow(copy, []);
   const t1 = performance.now();
+  const cpu = { core: coreCpuMs() - cpu0.core, workers: workerCpuMs() - cpu0.workers };
   if (!compacted || out.length >= copy.length)
     throw new Error(`${path}: the history was not compacted ${failure}`);
   rmSync(session.dir, { recursive: true, force: true });
   const afterBudget = t1 - (run.firstBudgetEnd ?? t0);
-  return { run, total: t1 - t0, afterBudget };
+  return { run, total: t1 - t0, afterBudget, cpu };
 }
 
 function printSteps(samples: RunTimes[], totals: number[]): void {
@@ -188,6 +218,16 @@ function printSteps(samples: RunTimes[], totals: number[]): void {
   );
 }
 
+/** Mean CPU per compaction (whole prepareRequest / compactNow), core and workers. */
+function printCpu([core, workers]: number[], n: number): void {
+  if (workerPids.size === 0 || !existsSync("/proc/self/stat")) return;
+  const c = (core as number) / n;
+  const w = (workers as number) / n;
+  console.log(
+    `    ${"CPU per compaction, mean: core + workers (/proc)".padEnd(60)} ${fmt(c, 1)} + ${fmt(w, 1)} = ${fmt(c + w, 1)} ms`,
+  );
+}
+
 const growth: Record<Path, [number, number][]> = { auto: [], manual: [] };
 const floors: [number, number][] = [];
 try {
@@ -197,8 +237,8 @@ try {
     // A window the history fills to ~90% of the hard limit: the budget recommends compaction (auto path).
     const estimate = estimateRequest(history, undefined, [], undefined).total;
     const contextWindow = Math.ceil(estimate / 0.9) + MAX_OUTPUT;
-    const auto = { steps: [] as RunTimes[], after: [] as number[], total: [] as number[] };
-    const manual = { steps: [] as RunTimes[], total: [] as number[] };
+    const auto = { steps: [] as RunTimes[], after: [] as number[], total: [] as number[], cpu: [0, 0] };
+    const manual = { steps: [] as RunTimes[], total: [] as number[], cpu: [0, 0] };
     const floor: number[] = [];
     for (let i = 0; i < runs + WARMUP; i++) {
       // Alternate the paths so machine noise affects both alike; the first runs warm up the JIT.
@@ -210,6 +250,8 @@ try {
       auto.steps.push(a.run);
       auto.after.push(a.afterBudget);
       auto.total.push(a.total);
+      auto.cpu = [(auto.cpu[0] as number) + a.cpu.core, (auto.cpu[1] as number) + a.cpu.workers];
+      manual.cpu = [(manual.cpu[0] as number) + m.cpu.core, (manual.cpu[1] as number) + m.cpu.workers];
       manual.steps.push(m.run);
       manual.total.push(m.total);
     }
@@ -217,8 +259,10 @@ try {
     report("  auto (baseline from the pre-request budget check): compaction", auto.after, "ms", 1);
     report("    whole prepareRequest (pre-request budget check + compaction)", auto.total, "ms", 1);
     printSteps(auto.steps, auto.total);
+    printCpu(auto.cpu, runs);
     report("  manual (fresh baseline): compaction", manual.total, "ms", 1);
     printSteps(manual.steps, manual.total);
+    printCpu(manual.cpu, runs);
     report("  floor: the history through a pipe and back, unparsed, twice", floor, "ms", 1);
     growth.auto.push([messages, median(auto.after)]);
     growth.manual.push([messages, median(manual.total)]);
