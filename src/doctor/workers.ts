@@ -11,7 +11,7 @@ import { shellWord, table } from "./report.ts";
 const ms = (v: number | undefined) =>
   v === undefined ? "-" : v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(0)} ms`;
 
-/** What the EXEC column shows: built-ins by the modules their process serves, bound ones by their argv. */
+/** A module's command line: built-ins by the modules their process serves, bound ones by their argv. */
 function execText(builtin: boolean, exec: readonly string[]): string {
   if (builtin) return `i worker ${exec[exec.indexOf("worker") + 1] ?? ""}`;
   return exec.map(shellWord).join(" ");
@@ -26,17 +26,32 @@ export async function workerRows(
   const checks = await checkWorkers(checked, host);
   const byName = new Map(checks.map((c) => [c.module, c]));
   const order = [...manifest.modules.map((m) => m.name), ...checked.modules.map((m) => m.name)];
-  const rows = [["MODULE", "KIND", "EXEC", "STATUS", "START", "ROUND TRIP"]];
+  // EXEC last, so a long command line runs off the end of its own row instead of pushing every column
+  // after it onto the next line; a process several built-ins share is written out once, under the table.
+  const rows = [["MODULE", "KIND", "STATUS", "START", "ROUND TRIP", "EXEC"]];
   const causes: string[] = [];
-  let failed = 0;
-  for (const name of new Set(order)) {
+  const entries = [...new Set(order)].map((name) => {
     const c = byName.get(name);
     const m = manifest.modules.find((x) => x.name === name);
-    const kind = (c?.builtin ?? m?.builtin) ? "built-in" : "bound";
-    const exec = c ? execText(c.builtin, c.exec) : m ? execText(m.builtin, m.exec) : "";
+    const builtin = c?.builtin ?? m?.builtin ?? false;
+    return { name, c, builtin, exec: c ? execText(c.builtin, c.exec) : m ? execText(m.builtin, m.exec) : "" };
+  });
+  const uses = new Map<string, number>();
+  for (const e of entries) if (e.builtin) uses.set(e.exec, (uses.get(e.exec) ?? 0) + 1);
+  const shared = [...uses].filter(([, n]) => n > 1).map(([exec]) => exec);
+  let failed = 0;
+  for (const { name, c, builtin, exec } of entries) {
     const problem = badConfig.get(name) ?? (c && !c.ok ? c.problem : undefined);
     if (problem !== undefined || !c?.ok) failed++;
-    rows.push([name, kind, exec, c?.ok ? "ok" : "FAILED", ms(c?.startMs), ms(c?.roundTripMs)]);
+    const shown = shared.length === 1 && shared[0] === exec ? "(shared process, below)" : exec;
+    rows.push([
+      name,
+      builtin ? "built-in" : "bound",
+      c?.ok ? "ok" : "FAILED",
+      ms(c?.startMs),
+      ms(c?.roundTripMs),
+      shown,
+    ]);
     if (problem) causes.push(`${name}: ${problem}`);
   }
   const total = rows.length - 1;
@@ -44,6 +59,7 @@ export async function workerRows(
     lines: [
       `profile ${manifest.profile}: ${total} module(s), with steering (the console adds it)`,
       table(rows),
+      ...(shared.length === 1 ? [`shared built-in process: ${shared[0]}`] : []),
       ...causes,
       failed ? `${failed} of ${total} module(s) FAILED` : `all ${total} module(s) ok`,
     ],
