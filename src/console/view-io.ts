@@ -93,6 +93,7 @@ export class ViewIo implements ConsoleIo {
   async ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
     // A file change is shown as the diff it would make, above the question.
     const change = req.diff?.();
+    if (change) this.view.diffAsked(change.path, change.diff);
     if (change)
       this.ui.print(
         ...diffLines(

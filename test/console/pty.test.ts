@@ -419,3 +419,25 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "an approved edit's diff is shown once, at the question; the result says it was applied as shown",
+  async () => {
+    const p = await consoleWith(
+      [
+        { tool_calls: [{ name: "edit", arguments: { path: "a.txt", old_text: "one", new_text: "uno" } }] },
+        { text: "edited it" },
+      ],
+      { cols: 80, rows: 40, files: { "a.txt": "one\ntwo\n" } },
+    );
+    await send(p, "edit it");
+    await p.waitFor("allow? ›");
+    await p.type("y");
+    await p.press("Enter");
+    const screen = await p.waitFor("edited it");
+    expect(screen.match(/1 - one/g)).toHaveLength(1);
+    expect(screen.match(/1 \+ uno/g)).toHaveLength(1);
+    expect(screen).toMatch(/⎿ a\.txt \+1 -1 · applied as shown/);
+  },
+  PTY_TEST_MS,
+);
