@@ -79,8 +79,8 @@ export class SessionLoop {
     const { ui } = this.io;
     if (answer.kind === "cancel") {
       // Deny-and-cancel: the tool is refused (nothing runs) and the whole turn stops.
+      // The tool's result line says it was not run, and why.
       this.running?.abort();
-      ui.print(ui.yellow(`  not run (${req.tool}): cancelled at the approval prompt`));
     } else if (answer.kind === "no") {
       ui.print(ui.dim(`  declined${answer.reason ? `: ${ui.clean(answer.reason)}` : ""}`));
     } else

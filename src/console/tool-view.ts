@@ -99,6 +99,13 @@ export function toolResultLines(
       ...preview(body, PREVIEW_LINES, width, code === 0 ? s.dim : s.red, s),
     ];
   }
+  // Refused (declined, read-only, cancelled at the question): nothing ran, so nothing "failed".
+  if (ev.is_error && /^refused\b/.test(ev.content)) {
+    return [
+      truncate(`  ${s.yellow("⊘")} ${s.yellow("not run")} ${s.dim(`· ${took}`)}`, width),
+      ...preview(ev.content, PREVIEW_LINES, width, s.dim, s),
+    ];
+  }
   if (ev.is_error) {
     return [
       truncate(`  ${s.red("✗")} ${s.red(`failed · ${took}`)}`, width),

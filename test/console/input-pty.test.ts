@@ -89,7 +89,7 @@ test(
     await p.press("Enter");
     await p.waitFor("allow? ›");
     await p.press("C-c");
-    await p.waitFor("not run (bash): cancelled at the approval prompt");
+    await p.waitFor(/⊘ not run · .*\n.*refused: the user cancelled the turn at the approval prompt/);
     await p.waitFor("cancelled; the model will see that it was interrupted");
     expect(existsSync(join(rig?.workspace ?? "", "ran.txt"))).toBe(false);
     expect(await p.exited()).toBe(false);

@@ -360,7 +360,9 @@ test(
       expect(text).toContain(a);
     await p.type("n");
     await p.press("Enter");
-    await p.waitFor("ok");
+    // Declined: nothing ran, so nothing "failed".
+    const after = await p.waitFor("⊘ not run");
+    expect(after).not.toContain("✗ failed");
   },
   PTY_TEST_MS,
 );
