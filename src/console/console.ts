@@ -10,7 +10,7 @@ import { detectCaps, makeStyle } from "../terminal/style.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
 import { queuePath } from "./queue.ts";
-import { LOGO } from "./render.ts";
+import { logoLines } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
 import { processTerminal, Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
@@ -46,7 +46,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     screen.stop();
     process.exit(130);
   };
-  io.ui.print(...LOGO.split("\n").map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
+  io.ui.print(...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
   liveInput?.start();
   screen.flush();
@@ -60,7 +60,9 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   }
   view.countUsage(loop.rt.agent.history);
   view.showStatus();
-  io.ui.print(s.dim("/help lists the commands and keys · Esc or Ctrl-C cancels a running turn"));
+  const tips = ["/help lists the commands and keys", "Esc or Ctrl-C cancels a running turn"];
+  const oneLine = tips.join(" · ");
+  io.ui.print(...(oneLine.length <= io.ui.width() ? [oneLine] : tips).map((t) => s.dim(t)));
   io.input.idle();
   screen.flush();
   try {

@@ -1,4 +1,6 @@
 // The console's logo.
+import { visibleWidth } from "../terminal/width.ts";
+
 export const LOGO = [
   "  ██╗",
   "  ╚═╝   i — a coding agent for the terminal",
@@ -6,3 +8,8 @@ export const LOGO = [
   "  ██║",
   "  ╚═╝",
 ].join("\n");
+
+/** The logo's lines for a pane `width` columns wide: a tagline that would wrap is left out, the mark stays. */
+export function logoLines(width: number): string[] {
+  return LOGO.split("\n").map((l) => (visibleWidth(l) <= width ? l : l.slice(0, 5).trimEnd()));
+}

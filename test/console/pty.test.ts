@@ -443,3 +443,20 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "startup in a 50-column pane: no line of the logo or the tips wraps",
+  async () => {
+    const p = await consoleWith([], { cols: 50, rows: 20 });
+    const screen = await p.waitFor("Ctrl-C cancels");
+    const lines = screen.split("\n");
+    const top = lines.slice(0, lines.findIndex((l) => l.startsWith("Esc or Ctrl-C cancels")) + 1);
+    expect(top).toContain("  ╚═╝   i — a coding agent for the terminal");
+    // The tagline is too wide: left out, not wrapped into a stray "your work" line.
+    expect(screen).not.toContain("your work");
+    expect(top).toContain("/help lists the commands and keys");
+    for (const l of top.filter((x) => !x.startsWith("new session") && !x.startsWith("· ")))
+      expect(l.length).toBeLessThanOrEqual(49);
+  },
+  PTY_TEST_MS,
+);
