@@ -81,7 +81,8 @@ test("i doctor --profile full: the responses module is ok", async () => {
     I_DATA_DIR: join(root, "data"),
   });
   expect(r.stderr).toBe("");
-  expect(r.stdout).toMatch(/^responses\s+built-in\s+i worker \S*responses\S*\s+ok\s/m);
+  expect(r.stdout).toMatch(/^responses\s+built-in\s+ok\s/m);
+  expect(r.stdout).toMatch(/^shared built-in process: i worker \S*responses/m);
   expect(r.stdout).toContain("all 10 module(s) ok");
   expect(r.code).toBe(0);
 });
