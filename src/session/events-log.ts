@@ -1,7 +1,7 @@
 // events.jsonl: the append-only log of a session. Every message and every compaction goes here, so a
 // history can be rebuilt from it and nothing is ever lost. Appends that matter are fsynced; a line torn
 // by a crash is skipped on read and never glued to the next append.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
+import { close, closeSync, fstatSync, fsync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import type { History, Message } from "../contract/history.ts";
 import { crashPoint } from "../contract/lib/fs-boundary.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
@@ -17,6 +17,42 @@ export class EventsLog {
   /** Append complete lines (each object one JSON line) in one write; fsync when `durable`. Returns the bytes written. */
   append(events: readonly Record<string, unknown>[], durable = true): number {
     if (events.length === 0) return 0;
+    const fd = this.write(events);
+    try {
+      if (durable) {
+        crashPoint("fsync", this.path);
+        fsyncSync(fd.fd);
+      }
+      return fd.bytes;
+    } finally {
+      closeSync(fd.fd);
+    }
+  }
+
+  /**
+   * Append like `append`, but fsync in the background (the thread pool), so the caller can do other work
+   * (send the next worker request) while the disk syncs. `synced` resolves once the lines are durable and
+   * rejects if the fsync fails; the lines are in the file (for every reader, and across a kill -9) at once.
+   */
+  appendSyncLater(events: readonly Record<string, unknown>[]): { bytes: number; synced: Promise<void> } {
+    if (events.length === 0) return { bytes: 0, synced: Promise.resolve() };
+    const w = this.write(events);
+    try {
+      crashPoint("fsync", this.path);
+    } catch (err) {
+      closeSync(w.fd);
+      throw err;
+    }
+    const synced = new Promise<void>((resolve, reject) => {
+      fsync(w.fd, (err) => {
+        close(w.fd, () => (err ? reject(err) : resolve()));
+      });
+    });
+    return { bytes: w.bytes, synced };
+  }
+
+  /** Open the log and write the lines in one write; the caller syncs and closes the descriptor. */
+  private write(events: readonly Record<string, unknown>[]): { fd: number; bytes: number } {
     let text = "";
     for (const e of events) text += `${JSON.stringify(e)}\n`;
     const fd = openSync(this.path, "a+", 0o600);
@@ -29,13 +65,10 @@ export class EventsLog {
       const bytes = Buffer.from(text, "utf8");
       crashPoint("write", this.path);
       writeAll(fd, bytes);
-      if (durable) {
-        crashPoint("fsync", this.path);
-        fsyncSync(fd);
-      }
-      return bytes.length;
-    } finally {
+      return { fd, bytes: bytes.length };
+    } catch (err) {
       closeSync(fd);
+      throw err;
     }
   }
 

@@ -241,10 +241,35 @@ export class Session {
    * The final assistant message may still have unanswered tool calls (a batch in progress).
    */
   checkpoint(history: History): void {
-    assertValidHistory(history, PENDING_OK);
-    if (history.length === this.logged.length && firstDifference(this.logged, history) === history.length)
-      return;
+    if (!this.isNew(history)) return;
     this.unsaved += this.events.append(this.messageLines(history));
+    this.updateCaches(history);
+  }
+
+  /**
+   * `checkpoint`, with the log's fsync running in the background: the returned promise resolves when
+   * the checkpoint is durable (and rejects if the sync fails). The messages are in the log at once, so a
+   * kill -9 loses nothing; only a power cut before the promise resolves could. The agent awaits it before
+   * its next model request, and meanwhile the next budget request goes to its worker.
+   */
+  checkpointSyncLater(history: History): Promise<void> {
+    if (!this.isNew(history)) return Promise.resolve();
+    const { bytes, synced } = this.events.appendSyncLater(this.messageLines(history));
+    this.unsaved += bytes;
+    this.updateCaches(history);
+    return synced;
+  }
+
+  /** Whether `history` (validated) differs from the last checkpoint. */
+  private isNew(history: History): boolean {
+    assertValidHistory(history, PENDING_OK);
+    return !(
+      history.length === this.logged.length && firstDifference(this.logged, history) === history.length
+    );
+  }
+
+  /** history.json (when due) and meta.json after the log holds `history`. */
+  private updateCaches(history: History): void {
     const d = this.disk;
     // Amortised: the bytes rewritten stay proportional to the bytes logged (see the top of the file).
     if (!d || d.logSize === undefined || d.size < HISTORY_REWRITE_ALWAYS_BYTES || this.unsaved >= d.size)
