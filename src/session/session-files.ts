@@ -46,7 +46,8 @@ export function removeStaleTemps(dir: string): void {
   }
 }
 
-function processAlive(pid: number): boolean {
+/** Whether process `pid` exists (EPERM: it does, but belongs to someone else). */
+export function processAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
