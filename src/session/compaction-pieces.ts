@@ -39,19 +39,23 @@ export function compactionPieces(before: History, after: History): CompactionPie
   };
   const pieces: CompactionPiece[] = [];
   let run: { from: number; to: number } | undefined;
+  // Where in `before` the next message most likely is: after the last match, or after the message a
+  // new one replaced (a pruned message stands where the original stood).
+  let cursor = 0;
   for (const m of after) {
-    const next = run?.to;
-    if (next !== undefined && run && next < before.length && sameMessage(before[next] as Message, m)) {
-      run.to++;
-      continue;
-    }
-    const i = indexOf(messageJson(m));
+    const i =
+      cursor < before.length && sameMessage(before[cursor] as Message, m) ? cursor : indexOf(messageJson(m));
     if (i === undefined) {
       run = undefined;
       pieces.push({ message: m });
+      cursor++;
+    } else if (run && run.to === i) {
+      run.to++;
+      cursor = i + 1;
     } else {
       run = { from: i, to: i + 1 };
       pieces.push(run);
+      cursor = i + 1;
     }
   }
   return pieces;

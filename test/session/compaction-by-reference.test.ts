@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { History, Message } from "../../src/contract/history.ts";
+import { compactionPieces, resolvePieces } from "../../src/session/compaction-pieces.ts";
 import { EventsLog, parseEventLines, replayEvents } from "../../src/session/events-log.ts";
 import { reconcile } from "../../src/session/reconcile.ts";
 import { allMessages } from "../../src/session/recover.ts";
@@ -105,6 +106,29 @@ describe("compaction events by reference", () => {
     expect("history" in (compactions[index] as object)).toBe(true);
     expect(replayLog(s)).toEqual(states[states.length - 1] as Message[]);
     expect(reopenFromLog(d.data, s).history()).toEqual(states[states.length - 1] as Message[]);
+  });
+
+  test("pieces: a prune is the kept runs and the pruned message; a summary is itself and the kept runs", () => {
+    const sys: Message = { role: "system", content: "sys" };
+    const h = [sys, ...turn(1, 400), ...turn(2, 400), ...turn(3, 400)];
+    // Fresh objects, as a history that came back from a worker: matched by content.
+    const copy = (m: Message) => JSON.parse(JSON.stringify(m)) as Message;
+    const pruned = h.map((m, i) => (i === 7 ? { ...m, content: "[pruned]" } : copy(m)));
+    expect(compactionPieces(h, pruned)).toEqual([
+      { from: 0, to: 7 },
+      { message: pruned[7] as Message },
+      { from: 8, to: 13 },
+    ]);
+    const summary: Message = { role: "user", content: "summary" };
+    const summarised = [sys, summary, ...h.slice(1, 5), ...h.slice(9)].map(copy);
+    expect(compactionPieces(h, summarised)).toEqual([
+      { from: 0, to: 1 },
+      { message: summary },
+      { from: 1, to: 5 },
+      { from: 9, to: 13 },
+    ]);
+    expect(resolvePieces(compactionPieces(h, summarised), h)).toEqual(summarised);
+    expect(resolvePieces([{ from: 9, to: 14 }], h)).toBeUndefined();
   });
 
   test("a delta that does not fit the history before it is a problem, not a wrong history", () => {
