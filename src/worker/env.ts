@@ -48,5 +48,7 @@ export function workerEnv(opts: WorkerEnvOptions): Record<string, string> {
   env.I_CONFIG_DIR = opts.configDir;
   env.I_WORKSPACE = opts.workspace;
   env.I_DATA_DIR = dataDir(parent);
+  // The memory diagnostic (a directory for per-process reports): on for the whole tree or for none of it.
+  if (parent.I_DEBUG_MEMORY) env.I_DEBUG_MEMORY = parent.I_DEBUG_MEMORY;
   return env;
 }
