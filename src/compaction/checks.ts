@@ -9,7 +9,7 @@ import { isSafeCut } from "../contract/lib/tool-batches.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 import { calibrationFactor, sameEstimator } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
-import { SUMMARY_MAX_TOKENS, SUMMARY_MAX_WINDOW_SHARE, summaryCap } from "./summary-request.ts";
+import { capRule } from "./summary-cap.ts";
 
 /** `2 <= cut < history.length`, an integer, at a user or assistant message, splitting no tool batch. */
 export function checkCut(history: History, cut: unknown): number {
@@ -28,14 +28,13 @@ export function checkCut(history: History, cut: unknown): number {
   return cut;
 }
 
-/** The summary may not crowd out the context it is meant to free. */
-export function checkSummarySize(summary: string, model: BudgetModel): void {
+/** The summary may not crowd out the context it is meant to free: at most `cap` (summary-cap.ts). */
+export function checkSummarySize(summary: string, cap: number, model: BudgetModel): void {
   const tokens = Math.ceil(textTokens(summary));
-  const cap = summaryCap(model);
   if (tokens > cap) {
     throw new CompactionError(
       "after_compact",
-      `the summary is oversized: about ${tokens} tokens, over the cap of ${cap} (at most ${SUMMARY_MAX_TOKENS} tokens and ${SUMMARY_MAX_WINDOW_SHARE * 100}% of the ${model.context_window}-token window)`,
+      `the summary is oversized: about ${tokens} tokens, over this compaction's cap of ${cap} (${capRule(model)})`,
     );
   }
 }

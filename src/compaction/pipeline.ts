@@ -30,6 +30,7 @@ import {
   checkSummarySize,
 } from "./checks.ts";
 import { CompactionError, type CompactionStep } from "./errors.ts";
+import { keptTokens, summaryCap } from "./summary-cap.ts";
 import { requestSummary } from "./summary-request.ts";
 import { wrapSummary } from "./transcript.ts";
 
@@ -117,6 +118,7 @@ export function summaryMessage(summary: string, retained: readonly ImagePart[]):
 async function summarise(
   deps: PipelineDeps,
   prepared: HookData,
+  cap: number,
 ): Promise<{ route: "local" | "model"; summary: string; retained: ImagePart[]; requests: number }> {
   if ("summary" in prepared) {
     // Presence of `summary` selects the local route; a malformed one fails, never falls back.
@@ -129,6 +131,7 @@ async function summarise(
     provider: deps.provider,
     model: budgetModel(deps.model),
     policy: deps.policy,
+    cap,
     prompt: m.prompt,
     messages: m.messages,
     summaryImages: m.summary_images ?? [],
@@ -205,6 +208,12 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     };
   }
   req.onCut?.(cut);
+  // How long the summary may be: what the window affords once the cut is known (summary-cap.ts).
+  const cap = summaryCap({
+    model,
+    baseline: baseline.budget,
+    kept: keptTokens(history, cut, req.tools, model),
+  });
   // Opaque compactor state: planning → preparation → postprocessing → commit, each may update it.
   let state: unknown = plan.state ?? null;
 
@@ -217,6 +226,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     policy: deps.policy,
     workspace,
     reason: req.reason,
+    summary_cap: cap,
   };
   if (req.instructions) prepareInput.instructions = req.instructions;
   req.onStep?.("summarising");
@@ -238,14 +248,14 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     const pruned = checkPruned(prepareInput.messages as Message[], prepared.pruned);
     draft = [history[0] as Message, ...pruned, ...suffix];
   } else {
-    const made = await summarise(deps, prepared);
+    const made = await summarise(deps, prepared, cap);
     route = made.route;
     summaryRequests = made.requests;
     // 4. Postprocess.
     const post = await hook(hooks, "after_compact", { summary: made.summary, state });
     summary = post.summary;
     if ("state" in post) state = post.state;
-    checkSummarySize(summary, model);
+    checkSummarySize(summary, cap, model);
     draft = [history[0] as Message, summaryMessage(summary, made.retained), ...suffix];
   }
 

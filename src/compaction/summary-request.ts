@@ -18,27 +18,18 @@ import { CompactionError } from "./errors.ts";
 import { planChunks } from "./summary-chunks.ts";
 import { joinBlocks, renderBlocks, wrapSummary, wrapTranscript } from "./transcript.ts";
 
-/** A summary longer than this is oversized whatever the window (one compact message, as codex caps it). */
-export const SUMMARY_MAX_TOKENS = 20_000;
-/** …and it may not take more than this share of the context window. */
-export const SUMMARY_MAX_WINDOW_SHARE = 0.25;
 /** Continuations asked for when one summary reply is stopped by the output limit. */
 export const MAX_SUMMARY_CONTINUATIONS = 2;
 /** Requests to condense a summary that came back over the cap, before the compaction fails. */
 export const MAX_CONDENSE_ROUNDS = 2;
-
-export function summaryCap(model: BudgetModel): number {
-  return Math.max(
-    1,
-    Math.min(SUMMARY_MAX_TOKENS, Math.floor(model.context_window * SUMMARY_MAX_WINDOW_SHARE)),
-  );
-}
 
 export interface SummaryRequestInput {
   hooks: HookRunner;
   provider: Provider;
   model: BudgetModel;
   policy: BudgetPolicy;
+  /** the most tokens the summary may have (summary-cap.ts): a longer one is sent back to be condensed */
+  cap: number;
   prompt: string;
   messages: Message[];
   summaryImages: ImagePart[];
@@ -76,8 +67,8 @@ export function carriedSummaryBlock(summary: string): string {
 }
 
 /** Room for the summary in each request: the cap, or the model's output limit when that is smaller. */
-export function summaryOutputTokens(model: BudgetModel): number {
-  return Math.min(summaryCap(model), model.max_output_tokens ?? Number.POSITIVE_INFINITY);
+export function summaryOutputTokens(model: BudgetModel, cap: number): number {
+  return Math.min(cap, model.max_output_tokens ?? Number.POSITIVE_INFINITY);
 }
 
 /** The budget reading of a summary request, with room reserved for the summary instead of the usual reserve. */
@@ -86,12 +77,12 @@ export function checkSummaryBudget(input: SummaryRequestInput, request: History)
     history: request,
     tools: [],
     armed: true,
-    policy: { ...input.policy, reserve_tokens: summaryOutputTokens(input.model) },
+    policy: { ...input.policy, reserve_tokens: summaryOutputTokens(input.model, input.cap) },
   });
 }
 
 function overBudget(input: SummaryRequestInput, reading: BudgetReading, what: string): CompactionError {
-  const maxOut = summaryOutputTokens(input.model);
+  const maxOut = summaryOutputTokens(input.model, input.cap);
   return new CompactionError(
     "summary_request",
     `${what} needs about ${effectiveTotal(reading.budget)} tokens, over the ${reading.budget.hard_limit}-token limit of model ${input.model.name} (${maxOut} kept for the summary); nothing was sent. Compact more often (lower trigger_ratio in budget.json) or keep fewer recent messages`,
@@ -100,27 +91,40 @@ function overBudget(input: SummaryRequestInput, reading: BudgetReading, what: st
 
 export async function requestSummary(input: SummaryRequestInput): Promise<SummaryOutcome> {
   const blocks = renderBlocks(input.messages);
-  const measure = async (b: readonly string[]) =>
-    (await checkSummaryBudget(input, summaryRequestOf(input.prompt, joinBlocks(b), input.summaryImages)))
-      .budget;
-  const carriedRoom = summaryCap(input.model) + Math.ceil(textTokens(carriedSummaryBlock("")));
+  const counter: Counter = { requests: 0 };
+  const measure = async (b: readonly string[]) => {
+    const request = summaryRequestOf(input.prompt, joinBlocks(b), input.summaryImages);
+    const reading = await checkSummaryBudget(input, request);
+    counter.checked = { request, reading };
+    return reading.budget;
+  };
+  const carriedRoom = input.cap + Math.ceil(textTokens(carriedSummaryBlock("")));
   const chunks = await planChunks(blocks, measure, carriedRoom);
   if (chunks.length > 1) {
     input.onNote?.(
       `the material to summarise is larger than one summary request holds: summarising it in ${chunks.length} chunks, oldest first`,
     );
   }
-  const counter = { requests: 0 };
   let carried: string | undefined;
   for (let k = 0; k < chunks.length; k++) {
     const body = carried === undefined ? chunks[k] : [carriedSummaryBlock(carried), ...(chunks[k] ?? [])];
     // Images belong to the most recent material: they go with the last chunk.
     const images = k === chunks.length - 1 ? input.summaryImages : [];
-    const request = summaryRequestOf(input.prompt, joinBlocks(body ?? []), images);
+    // One chunk is exactly the request planChunks measured: its reading stands (one budget round trip).
+    const request =
+      chunks.length === 1 && counter.checked
+        ? counter.checked.request
+        : summaryRequestOf(input.prompt, joinBlocks(body ?? []), images);
     const what = chunks.length > 1 ? `summary request ${k + 1} of ${chunks.length}` : "the summary request";
     carried = await summaryWithinCap(input, request, what, counter);
   }
   return { summary: carried as string, requests: counter.requests, chunks: chunks.length };
+}
+
+/** Requests made so far, and the last budget reading taken of a request before it was sent. */
+interface Counter {
+  requests: number;
+  checked?: { request: History; reading: BudgetReading };
 }
 
 /** One summary, continued when cut off and condensed while over the cap. */
@@ -128,10 +132,10 @@ async function summaryWithinCap(
   input: SummaryRequestInput,
   request: History,
   what: string,
-  counter: { requests: number },
+  counter: Counter,
 ): Promise<string> {
   let text = await askContinued(input, request, what, counter);
-  const cap = summaryCap(input.model);
+  const cap = input.cap;
   for (let round = 1; ; round++) {
     const tokens = Math.ceil(textTokens(text));
     if (tokens <= cap) return text;
@@ -157,7 +161,7 @@ async function askContinued(
   input: SummaryRequestInput,
   request: History,
   what: string,
-  counter: { requests: number },
+  counter: Counter,
 ): Promise<string> {
   const parts: string[] = [];
   let messages = request;
@@ -168,7 +172,7 @@ async function askContinued(
     if (continuation >= MAX_SUMMARY_CONTINUATIONS) {
       throw new CompactionError(
         "summary_request",
-        `the model's summary was still cut off at ${summaryOutputTokens(input.model)} output tokens after ${MAX_SUMMARY_CONTINUATIONS} continuations`,
+        `the model's summary was still cut off at ${summaryOutputTokens(input.model, input.cap)} output tokens after ${MAX_SUMMARY_CONTINUATIONS} continuations`,
       );
     }
     input.onNote?.(
@@ -189,10 +193,11 @@ async function askOnce(
   input: SummaryRequestInput,
   request: History,
   what: string,
-  counter: { requests: number },
+  counter: Counter,
 ): Promise<{ text: string; stop: "end" | "length" }> {
-  const maxOut = summaryOutputTokens(input.model);
-  const check = await checkSummaryBudget(input, request);
+  const maxOut = summaryOutputTokens(input.model, input.cap);
+  const check =
+    counter.checked?.request === request ? counter.checked.reading : await checkSummaryBudget(input, request);
   if (check.budget.recommendation === "over") throw overBudget(input, check, what);
   let res: Awaited<ReturnType<Provider["stream"]>>;
   counter.requests++;

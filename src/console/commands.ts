@@ -15,7 +15,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   { name: "model", args: "[NAME]", help: "show the model, or switch to NAME for the next request" },
   { name: "new", help: "start a fresh session (the current one stays saved)" },
   { name: "clear", help: "start a fresh session and clear the screen" },
-  { name: "resume", args: "[N|ID]", help: "list this workspace's sessions, or resume one (replays it)" },
+  {
+    name: "resume",
+    args: "[N|ID]",
+    help: "pick a session of this workspace to resume (replays it); /resume N or ID takes one directly",
+  },
   { name: "sessions", help: "list this workspace's sessions" },
   { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
   {

@@ -3,9 +3,10 @@
 import { dataDir } from "../config/paths.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
-import { charWidth } from "../terminal/width.ts";
+import { charWidth, truncate, visibleWidth } from "../terminal/width.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { InputHistory } from "./input/history.ts";
+import type { PickRequest } from "./input/picker.ts";
 import { PromptController } from "./input/prompt.ts";
 import { TerminalInput } from "./input/terminal.ts";
 import type { SessionLoop } from "./session-loop.ts";
@@ -33,7 +34,7 @@ export class LiveInput implements InputSide {
         changed: () => screen.invalidate(),
       },
       history,
-      { charWidth, clean: sanitizeLine, dim: s.dim, yellow: s.yellow },
+      { charWidth, clean: sanitizeLine, dim: s.dim, yellow: s.yellow, width: visibleWidth, fit: truncate },
       { commands: () => loop.commandNames(), workspace },
     );
     if (history.problem) this.prompt.hint = history.problem;
@@ -61,6 +62,12 @@ export class LiveInput implements InputSide {
     const answer = this.prompt.ask(req);
     this.screen.flush();
     return answer;
+  }
+
+  pick(req: PickRequest): Promise<number | undefined> {
+    const chosen = this.prompt.pick(req);
+    this.screen.flush();
+    return chosen;
   }
 
   hint(text: string): void {

@@ -8,6 +8,7 @@ import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { CommandRegistry, parseSlash } from "./commands.ts";
+import type { PickRequest } from "./input/picker.ts";
 import { expandMentions } from "./mentions.ts";
 import { enqueue, removeQueue } from "./queue.ts";
 import { replay } from "./replay.ts";
@@ -28,6 +29,8 @@ export interface ConsoleIo {
   hint(text: string): void;
   /** ask an approval question through the input */
   ask(req: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** a list to choose one row from, when the input can show one */
+  readonly pick?: ((req: PickRequest) => Promise<number | undefined>) | undefined;
   /** the session changed (status line: model, title) */
   sessionChanged(rt: AgentRuntime): void;
 }
@@ -233,6 +236,7 @@ export class SessionLoop {
           configDir: configDir(),
           dataDir: dataDir(),
           signal: ctl.signal,
+          ...(this.io.pick ? { pick: this.io.pick } : {}),
           ...(this.context ? { context: this.context } : {}),
         });
       } catch (err) {

@@ -9,6 +9,7 @@ import { resolveModel } from "../provider/models.ts";
 import type { Usage } from "../provider/types.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
+import type { PickRequest, PickRow } from "./input/picker.ts";
 import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
 
@@ -40,6 +41,8 @@ export interface SlashContext {
   dataDir: string;
   /** the signal a long command (/compact) is cancelled by */
   signal: AbortSignal;
+  /** choose one row from a list, when the input can show one (the live prompt) */
+  pick?: (req: PickRequest) => Promise<number | undefined>;
   /** the last context reading (for /status), when one was made */
   context?: { total: number; hard_limit: number; ratio: number };
 }
@@ -67,14 +70,23 @@ function age(iso: string, now = Date.now()): string {
   return `${Math.round(s / 86400)}d ago`;
 }
 
-/** The /resume picker's rows: number, title, age, size. */
-export function pickerLines(list: SessionMeta[], current: string, ui: ConsoleUi): string[] {
-  return list.map((m, i) => {
-    const mark = m.id === current ? " (this one)" : "";
-    const title = ui.clean(m.title ?? "(untitled)");
-    return `${String(i + 1).padStart(3)}. ${title}${mark}  ${ui.dim(`${age(m.updated)} · ${m.messages} messages · ${ui.clean(m.id)}`)}`;
-  });
+/** The /resume list's rows: title (this session marked), then age, size and id. */
+export function sessionRows(list: SessionMeta[], current: string): PickRow[] {
+  return list.map((m) => ({
+    label: `${m.title ?? "(untitled)"}${m.id === current ? " (this one)" : ""}`,
+    detail: `${age(m.updated)} · ${m.messages} messages · ${m.id}`,
+  }));
 }
+
+/** The rows as numbered lines, for a console that cannot draw the picker (plain line input). */
+export function pickerLines(list: SessionMeta[], current: string, ui: ConsoleUi): string[] {
+  return sessionRows(list, current).map(
+    (r, i) => `${String(i + 1).padStart(3)}. ${ui.clean(r.label)}  ${ui.dim(ui.clean(r.detail))}`,
+  );
+}
+
+/** Sessions the picker offers at most (newest first); older ones are reached with /resume ID. */
+const PICK_MAX = 200;
 
 function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
   const { rt, ui } = ctx;
@@ -102,13 +114,34 @@ function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
   return DONE;
 }
 
-function resume(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
+async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { rt, ui } = ctx;
   const list = Session.list(ctx.dataDir, rt.workspace);
   if (!cmd.args) {
     if (list.length === 0) {
       ui.print(ui.dim("no saved sessions in this workspace"));
       return DONE;
+    }
+    if (ctx.pick) {
+      const offered = list.slice(0, PICK_MAX);
+      const here = offered.findIndex((m) => m.id === rt.session.id);
+      const index = await ctx.pick({
+        title: `resume a session of this workspace (${list.length} saved, newest first):`,
+        action: "resume",
+        rows: sessionRows(offered, rt.session.id),
+        // The newest session that is not this one: what "resume" most often means.
+        initial: here === 0 && offered.length > 1 ? 1 : 0,
+      });
+      const chosen = index === undefined ? undefined : offered[index];
+      if (!chosen) {
+        ui.print(ui.dim("no session chosen"));
+        return DONE;
+      }
+      if (chosen.id === rt.session.id) {
+        ui.print(ui.dim("that is the session you are in"));
+        return DONE;
+      }
+      return { kind: "switch", resume: chosen.id };
     }
     ui.print(
       ui.bold("sessions of this workspace (newest first):"),

@@ -5,6 +5,7 @@ import type { AgentEvent } from "../contract/events.ts";
 import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+import type { PickRequest } from "./input/picker.ts";
 import type { ConsoleIo } from "./session-loop.ts";
 import type { ConsoleUi } from "./slash.ts";
 import { diffLines } from "./tool-view.ts";
@@ -14,6 +15,8 @@ import type { ConsoleView } from "./view.ts";
 /** What differs between the live prompt and plain line input. */
 export interface InputSide {
   ask(req: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** a list to choose from, where the input can draw one (the live prompt; plain lines cannot) */
+  pick?(req: PickRequest): Promise<number | undefined>;
   hint(text: string): void;
   /** the loop became idle (line input shows its prompt) */
   idle(): void;
@@ -99,6 +102,11 @@ export class ViewIo implements ConsoleIo {
     } finally {
       this.view.approval(false);
     }
+  }
+
+  /** The input's picker, when it has one (read when a slash command runs: the input is set by then). */
+  get pick(): ((req: PickRequest) => Promise<number | undefined>) | undefined {
+    return this.input.pick?.bind(this.input);
   }
 
   sessionChanged(rt: AgentRuntime): void {

@@ -119,6 +119,12 @@ export const BeforeCompactData = z.looseObject({
   policy: BudgetPolicy,
   workspace: z.string(),
   reason: CompactionReason,
+  /**
+   * The most tokens (as the core's estimator counts text) this compaction's summary may have: the room
+   * the window affords next to what the candidate keeps. A longer model summary is sent back to be
+   * condensed; a longer local summary is rejected.
+   */
+  summary_cap: Count.optional(),
   /** the user's own words for this summary (`/compact <instructions>`) */
   instructions: z.string().optional(),
 });

@@ -34,6 +34,8 @@ export interface WorkerHostOptions {
   configDir: string;
   /** per-request deadline; default DEFAULT_DEADLINE_MS */
   deadlineMs?: number;
+  /** deadline of each worker's hello, which includes the process starting; default deadlineMs */
+  helloDeadlineMs?: number;
   /** where worker stderr logs go; default `<configDir>/logs` */
   logDir?: string;
   /** the environment the allow-list picks from; default process.env */
@@ -100,6 +102,7 @@ function manifestProblem(manifest: Manifest, modules: Map<ModuleName, ManifestMo
 export class WorkerHost implements HookRunner {
   private readonly workspace: string;
   private readonly deadlineMs: number;
+  private readonly helloDeadlineMs: number | undefined;
   private readonly maxLineBytes: number | undefined;
   private readonly logDir: string;
   private readonly env: Record<string, string>;
@@ -122,6 +125,7 @@ export class WorkerHost implements HookRunner {
   ) {
     this.workspace = resolve(opts.workspace);
     this.deadlineMs = opts.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    this.helloDeadlineMs = opts.helloDeadlineMs;
     this.maxLineBytes = opts.maxLineBytes;
     this.observer = opts.observer;
     this.logDir = opts.logDir ?? join(opts.configDir, "logs");
@@ -288,6 +292,7 @@ export class WorkerHost implements HookRunner {
       env: group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env,
       workspace: this.workspace,
       deadlineMs: this.deadlineMs,
+      ...(this.helloDeadlineMs === undefined ? {} : { helloDeadlineMs: this.helloDeadlineMs }),
       maxLineBytes: this.maxLineBytes,
       log: new LogSink(join(this.logDir, `${logName}.log`)),
       onDead: () => {

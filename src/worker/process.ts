@@ -30,6 +30,8 @@ export interface ProcessOptions {
   env: Record<string, string>;
   workspace: string;
   deadlineMs: number;
+  /** deadline of the `hello` handshake, which also covers starting the process; default deadlineMs */
+  helloDeadlineMs?: number;
   log: LogSink;
   /** called once, synchronously, the moment the process stops being usable (so the next request respawns) */
   onDead: () => void;
@@ -159,10 +161,9 @@ export class WorkerProcess {
       return Promise.reject(new WorkerError(module, event, "oversize", detail));
     }
     return new Promise<Data>((resolve, reject) => {
-      const timer = setTimeout(
-        () => this.fail("timeout", `no reply within ${this.opts.deadlineMs} ms`, id),
-        this.opts.deadlineMs,
-      );
+      const ms =
+        event === "hello" ? (this.opts.helloDeadlineMs ?? this.opts.deadlineMs) : this.opts.deadlineMs;
+      const timer = setTimeout(() => this.fail("timeout", `no reply within ${ms} ms`, id), ms);
       this.pending.set(id, { module, event, resolve, reject, timer, check, sent });
       this.requests++;
       this.child?.stdin?.write(`${line}\n`);

@@ -78,11 +78,13 @@ test("material larger than one request is summarised in chunks, oldest first, ea
 
 test("a summary over the cap is sent back to be condensed, not cut", async () => {
   t.rig = makeRig({ modules: ["budget", "compact"] });
-  const long = `## Critical context\n${Array.from({ length: 3000 }, (_, i) => `item ${i}`).join("\n")}`;
+  // About 12,400 tokens: over this compaction's cap, a third of the 24k window (8,000; the room below the
+  // trigger after the short recent suffix is larger).
+  const long = `## Critical context\n${Array.from({ length: 5000 }, (_, i) => `item ${i}`).join("\n")}`;
   t.mock = await startMockServer({
     script: (req) =>
       systemOf(req).includes("You are condensing")
-        ? { text: "## Critical context\nitems 0-2999, all checked" }
+        ? { text: "## Critical context\nitems 0-4999, all checked" }
         : { text: long },
   });
   const history = syntheticHistory({ turns: 12 });
@@ -92,9 +94,9 @@ test("a summary over the cap is sent back to be condensed, not cut", async () =>
     .compactNow(history, []);
   expect(t.mock.requests.length).toBe(2);
   // The condense request carries the whole oversized summary.
-  expect(bodyText(t.mock.requests[1])).toContain("item 2999");
-  expect(systemOf(t.mock.requests[1])).toContain("at most 6000 tokens");
-  expect(textOf(out[1])).toContain("items 0-2999, all checked");
+  expect(bodyText(t.mock.requests[1])).toContain("item 4999");
+  expect(systemOf(t.mock.requests[1])).toContain("at most 8000 tokens");
+  expect(textOf(out[1])).toContain("items 0-4999, all checked");
   expect(
     t.rig.events.some((e) => e.type === "notice" && e.message.includes("asking the model to condense")),
   ).toBe(true);
@@ -113,4 +115,22 @@ test("a summary cut off by the output limit is continued and joined", async () =
   expect(second.at(-2)).toMatchObject({ role: "assistant", content: "## Goal\nfirst half, " });
   expect(second.at(-1)).toMatchObject({ role: "user", content: PROMPTS["continue-summary"] });
   expect(textOf(out[1])).toContain("first half, second half.");
+});
+
+test("a summary that fits one request is budget-checked once before it is sent", async () => {
+  t.rig = makeRig({ modules: ["budget", "compact"] });
+  t.mock = await startMockServer({ script: [{ text: "## Goal\nsummary" }] });
+  const host = t.rig.host;
+  const read = host.runHook.bind(host);
+  const budgetCalls: number[] = [];
+  host.runHook = (event, data, opts) => {
+    if (event === "budget") budgetCalls.push((data.history as unknown[]).length);
+    return read(event, data, opts);
+  };
+  const history = syntheticHistory({ turns: 12 });
+  t.rig.session.checkpoint(history);
+  const out = await t.rig.controller({ provider: openAiProvider(t.mock.url) }).compactNow(history, []);
+  expect(t.mock.requests.length).toBe(1);
+  // The baseline, the summary request (system + transcript) once, the candidate.
+  expect(budgetCalls).toEqual([history.length, 2, out.length]);
 });

@@ -85,6 +85,96 @@ describe("the built-in prune stage", () => {
     });
   });
 
+  /** An automatic compaction of `history` in a fresh rig; no model answers, so a summary attempt fails. */
+  async function autoCompact(history: History) {
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    t.rig.session.checkpoint(history);
+    const controller = t.rig.controller({ ...WINDOW, provider: noProvider });
+    return { controller, out: await controller.prepareRequest(history, []) };
+  }
+
+  /** The compaction was a pruning that left the context between `low` and `high` of the hard limit. */
+  function expectPrunedTo(low: number, high: number): void {
+    const events = t.rig?.events ?? [];
+    expect(lastOf(events, "compaction")).toMatchObject({ phase: "done", route: "prune" });
+    const ratio = (lastOf(events, "budget") as { ratio: number }).ratio;
+    expect(ratio).toBeGreaterThan(low);
+    expect(ratio).toBeLessThan(high);
+  }
+
+  /** The compaction went for the summary (and failed there: no model). */
+  function expectSummaryTried(): void {
+    const events = t.rig?.events ?? [];
+    expect(events.some((e) => e.type === "compaction" && e.route === "prune")).toBe(false);
+    expect(String((lastOf(events, "compaction") as { error?: string }).error)).toContain("summary_request");
+  }
+
+  /**
+   * A `summary`-token summary, a `talk`-token user message, three old outputs of about 2,400 tokens, one
+   * more output (kept) and the latest turn's output of `latest` tokens: pruning frees about 5,500.
+   */
+  function lastTurnSized(summary: number, talk: number, latest: number): History {
+    const out = (id: string, tokens: number) =>
+      `FACT ${id}\n${"output line that repeats\n".repeat(Math.round((tokens * 4) / 25))}`;
+    const h: History = [
+      { role: "system", content: "You are a test agent." },
+      {
+        role: "user",
+        content: "summary line\n".repeat(Math.round((summary * 4) / 13)),
+        meta: { summary: true, untrusted: true },
+      },
+      { role: "user", content: "talk ".repeat(Math.round((talk * 4) / 5)) },
+    ];
+    for (let k = 0; k < 5; k++) {
+      h.push({
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: `c${k}`, name: "read", arguments: JSON.stringify({ path: `f${k}` }) }],
+      });
+      h.push({ role: "tool", tool_call_id: `c${k}`, content: out(`c${k}`, k === 4 ? latest : 2_400) });
+    }
+    return h;
+  }
+
+  test("next to a summary too big to re-arm the trigger, pruning is chosen when a summary would buy no turn", async () => {
+    // ~35,900 tokens (94%); pruned ~30,400 (80%). A summary would leave ~28,500 (75%: not re-armed either)
+    // and the latest turn's 11,000 (29%) would take that over the hard limit again.
+    const history = lastTurnSized(15_000, 0, 11_000);
+    const { controller, out } = await autoCompact(history);
+    expectPrunedTo(0.7, 0.85);
+    // A pruning restores nothing: the summary message is as it was.
+    expect(out[1]).toEqual(history[1] as Message);
+    // Not re-armed: the next compaction waits for the hard limit instead of running on every request.
+    expect(controller.isArmed).toBe(false);
+  });
+
+  test("the same context, with a conversation a summary could shrink instead, gets the summary", async () => {
+    const history = lastTurnSized(0, 15_000, 11_000);
+    history.splice(1, 1);
+    await autoCompact(history);
+    expectSummaryTried();
+  });
+
+  test("when a summary would not survive another turn like the latest one, pruning below the trigger is chosen", async () => {
+    // ~34,900 tokens (92%); pruned ~29,400 (77%): above re-arm, below the trigger. A summary would leave
+    // ~19,500 (51%), and the latest turn's 14,000 would take that over the trigger again.
+    await autoCompact(lastTurnSized(3_000, 8_000, 14_000));
+    expectPrunedTo(0.7, 0.85);
+  });
+
+  test("when a summary would leave room for another turn like the latest one, the summary runs", async () => {
+    // The same total and pruned figures; the latest turn is 8,000 tokens: a summary (~13,500) has room.
+    await autoCompact(lastTurnSized(3_000, 14_000, 8_000));
+    expectSummaryTried();
+  });
+
+  test("when a summary would leave room for no more turns like the latest one than pruning, pruning is chosen", async () => {
+    // ~34,700 tokens (91%); pruned ~29,200 (77%), room for one turn of 6,840 (18%) before the hard limit.
+    // A summary would leave ~27,300 (72%, not re-armed): more room, but still for one such turn only.
+    await autoCompact(lastTurnSized(18_000, 0, 6_840));
+    expectPrunedTo(0.74, 0.82);
+  });
+
   test("compact.json prune.enabled:false, and manual compaction, go straight to the summary", async () => {
     for (const setup of ["disabled", "manual"] as const) {
       t.rig = makeRig({ modules: ["budget", "compact"] });

@@ -1,5 +1,6 @@
 // The slash command registry, prompt templates as commands, @path mentions and !command.
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { BUILTIN_COMMANDS, CommandRegistry, parseSlash } from "../../src/console/commands.ts";
@@ -80,6 +81,16 @@ describe("prompt templates", () => {
     expect(
       reg.help().some((l) => l.startsWith("/review [args]") && l.includes("template: Review the change")),
     ).toBe(true);
+  });
+
+  test("a FIFO template is reported at once instead of blocking the console", () => {
+    expect(spawnSync("mkfifo", [join(ws, ".i/prompts/stuck.md")]).status).toBe(0);
+    writeFileSync(join(cfg, "prompts", "fine.md"), "Review {{workspace}}\n");
+    const { templates, problems } = loadTemplates(ws, cfg);
+    expect(templates.map((t) => t.name)).toEqual(["fine"]);
+    expect(problems).toEqual([
+      `${join(ws, ".i/prompts/stuck.md")}: is a FIFO (named pipe), not a regular file; replace it with a regular file`,
+    ]);
   });
 
   test("a workspace template linking outside the workspace is skipped and reported", () => {

@@ -171,6 +171,50 @@ test(
 );
 
 test(
+  "/resume opens a picker: arrows move, typing filters, Enter resumes the marked session, Esc leaves",
+  async () => {
+    rig = await makeRig({
+      script: [{ text: "the capital is Paris" }, { text: "seven" }, { text: "Berlin" }],
+    });
+    expect((await rig.run(["-p", "what is the capital of France?"])).code).toBe(0);
+    expect((await rig.run(["-p", "name a prime number"])).code).toBe(0);
+    pty = await Pty.start(consoleIn(rig));
+    const p = pty;
+    await p.waitFor("Ctrl-C cancels");
+    await p.type("/resume");
+    await p.press("Enter");
+    let screen = await p.waitFor("resume a session of this workspace");
+    // Newest first, the newest marked; both titles on screen.
+    expect(screen).toMatch(/› name a prime number/);
+    expect(screen).toMatch(/ {2}what is the capital of France\?/);
+    await p.press("Escape");
+    await p.waitFor("no session chosen");
+    await p.type("/resume");
+    await p.press("Enter");
+    await p.waitFor("resume a session of this workspace");
+    await p.press("Down");
+    await p.waitFor(/› what is the capital of France\?/);
+    await p.press("Up");
+    await p.waitFor(/› name a prime number/);
+    await p.type("capital");
+    screen = await p.waitFor("filter: capital");
+    expect(screen).not.toContain("name a prime number");
+    expect(screen).toMatch(/› what is the capital of France\?/);
+    await p.press("Enter");
+    screen = await p.waitFor("the conversation continues here");
+    expect(screen).toContain("the capital is Paris");
+    await p.type("and Germany?");
+    await p.press("Enter");
+    await p.waitFor("Berlin");
+    const last = JSON.stringify(rig.mock.requests.at(-1)?.body);
+    expect(last).toContain("what is the capital of France?");
+    expect(last).toContain("and Germany?");
+    expect(last).not.toContain("name a prime number");
+  },
+  PTY_TEST_MS,
+);
+
+test(
   "Ctrl-C during /compact cancels the compaction within a second and the console stays",
   async () => {
     rig = await makeRig({

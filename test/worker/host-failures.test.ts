@@ -16,12 +16,18 @@ const hosts: ObservedHost[] = [];
 function setup(
   module: ModuleName,
   bindings: BindingsFile | ((count: string) => BindingsFile),
-  opts: { deadlineMs?: number; maxLineBytes?: number } = {},
+  opts: { deadlineMs?: number; helloDeadlineMs?: number; maxLineBytes?: number } = {},
 ) {
   const dir = temp.make();
   const count = join(dir, "count.txt");
   const b = typeof bindings === "function" ? bindings(count) : bindings;
-  const h = new ObservedHost(manifestOf([module], dir, b), { workspace: dir, configDir: dir, ...opts });
+  // A short request deadline must not also cover starting the worker, which takes seconds on a busy machine.
+  const h = new ObservedHost(manifestOf([module], dir, b), {
+    workspace: dir,
+    configDir: dir,
+    helloDeadlineMs: 30_000,
+    ...opts,
+  });
   hosts.push(h);
   return { h, dir, count };
 }
@@ -206,6 +212,16 @@ describe("start-up and handshake", () => {
     expect(e2.reason).toBe("handshake");
     expect(e2.detail).toMatch(/declarations differ from module "search": tool "grep": input_schema differs$/);
     expect(schema.h.pidOf("search")).toBeUndefined();
+  });
+
+  test("a worker that never answers hello fails at its own hello deadline, not the request's", async () => {
+    const { h } = setup("budget", { budget: { exec: ["sleep", "30"] } }, { helloDeadlineMs: 400 });
+    const started = performance.now();
+    const err = await failure(h.runHook("budget", { ...BUDGET_REPLY, n: 1 }));
+    expect(err.reason).toBe("timeout");
+    expect(err.message).toContain("no reply within 400 ms");
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(h.pidOf("budget")).toBeUndefined();
   });
 
   test("an error answer to hello fails the handshake and evicts", async () => {

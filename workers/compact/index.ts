@@ -77,12 +77,13 @@ export const compactModule = defineWorkerModule({
 
     before_compact(data, ctx) {
       const messages = messagesOf(data, "messages", "before_compact");
+      // The prune route: the same span back with old tool outputs shortened; the core commits it as is.
+      // Nothing to restore: every message stays, and so does an earlier summary's restored text.
+      if ((data.state as { route?: unknown } | null)?.route === "prune" && !("summary" in data))
+        return { ...data, pruned: pruneMessages(messages) };
       const state = withRestorables(data.state, messages);
       // A summary from an earlier hook already chose the local route: nothing left to prepare.
       if ("summary" in data) return { ...data, state };
-      // The prune route: the same span back with old tool outputs shortened; the core commits it as is.
-      if ((data.state as { route?: unknown } | null)?.route === "prune")
-        return { ...data, state, pruned: pruneMessages(messages) };
       const policy = loadPolicy(ctx.cwd);
       const workspace = typeof data.workspace === "string" ? data.workspace : ctx.workspace;
       let images =
@@ -114,6 +115,8 @@ export const compactModule = defineWorkerModule({
     },
 
     before_compact_commit(data, ctx) {
+      // A pruning keeps every message: restoring would append the snapshots to the summary a second time.
+      if (data.route === "prune") return data;
       const workspace = typeof data.workspace === "string" ? data.workspace : ctx.workspace;
       const candidate = messagesOf(data, "candidate", "before_compact_commit");
       const withFiles = restoreSnapshots(candidate, touchedFilesOf(data.state), workspace);

@@ -46,7 +46,15 @@ export function systemAdditions(configDir: string, workspace: string, log: (m: s
       if (!where.reason.includes("does not exist")) log(`prompts: skipping ${name}: ${where.reason}`);
       continue;
     }
-    const text = readOptionalText(where.real);
+    // The repository's file, not the user's: one that cannot be read (a FIFO, a device, over the bound)
+    // is skipped and logged rather than stopping the session.
+    let text: string | undefined;
+    try {
+      text = readOptionalText(where.real);
+    } catch (err) {
+      log(`prompts: skipping ${name}: ${(err as Error).message}`);
+      continue;
+    }
     if (text !== undefined && text.trim() !== "") sections.push(projectSection(name, text, workspace));
   }
   return sections.join("\n\n");

@@ -22,6 +22,9 @@ export const command = defineSubcommand(
     const emit = (ev: AgentEvent) => {
       if (args.json) process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
       if (ev.type === "compaction" && ev.phase !== "start") outcome = ev;
+      // Warnings (e.g. a tool result shortened to fit the model before compacting) are for the user too.
+      else if (!args.json && ev.type === "notice" && ev.level === "warn")
+        process.stderr.write(`i: ${sanitize(ev.message)}\n`);
     };
     const rt = await setupAgent({
       ...targetFlags(args),

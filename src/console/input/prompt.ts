@@ -7,6 +7,7 @@ import { commonPrefix, complete } from "./complete.ts";
 import { LineEditor } from "./editor.ts";
 import { HistoryCursor, type InputHistory } from "./history.ts";
 import type { InputEvent } from "./keys.ts";
+import { Picker, type PickerText, type PickRequest } from "./picker.ts";
 
 export interface PromptHooks {
   /** Enter on a draft (pastes expanded) */
@@ -24,7 +25,7 @@ export interface PromptHooks {
 }
 
 /** How the prompt measures and cleans text (the terminal module's functions). */
-export interface PromptText {
+export interface PromptText extends PickerText {
   charWidth(cp: number): number;
   /** untrusted text made inert for one line */
   clean(s: string): string;
@@ -73,6 +74,7 @@ export class PromptController {
   private readonly cursorInHistory: HistoryCursor;
   private approval: Approval | undefined;
   private search: Search | undefined;
+  private picking: { picker: Picker; resolve(index: number | undefined): void; draft: string } | undefined;
   /** one dim line under the input (a hint, completion candidates); cleared by the next key */
   hint = "";
   /** the line cursor() refers to */
@@ -101,8 +103,31 @@ export class PromptController {
     });
   }
 
+  /**
+   * Show a list in place of the input line and wait for a row (its index) or undefined (Esc, or the
+   * console closing); the draft is kept aside meanwhile.
+   */
+  pick(req: PickRequest): Promise<number | undefined> {
+    return new Promise((resolve) => {
+      this.picking?.resolve(undefined);
+      this.picking = { picker: new Picker(req), resolve, draft: this.editor.submit() };
+      this.hint = "";
+      this.hooks.changed();
+    });
+  }
+
+  private endPick(index: number | undefined): void {
+    const p = this.picking;
+    if (!p) return;
+    this.picking = undefined;
+    this.editor.set(p.draft);
+    p.resolve(index);
+    this.hooks.changed();
+  }
+
   /** Answer a pending question from outside (input closed, turn cancelled). */
   settle(answer: ApprovalAnswer): void {
+    this.endPick(undefined);
     const a = this.approval;
     if (!a) return;
     this.approval = undefined;
@@ -113,7 +138,10 @@ export class PromptController {
 
   handle(ev: InputEvent): void {
     this.hint = "";
-    if (this.search) this.searchKey(ev);
+    if (this.picking) {
+      const out = this.picking.picker.handle(ev);
+      if (out) this.endPick(out.kind === "chosen" ? out.index : undefined);
+    } else if (this.search) this.searchKey(ev);
     else if (this.approval) this.approvalKey(ev);
     else this.editKey(ev);
     this.hooks.changed();
@@ -311,6 +339,12 @@ export class PromptController {
   }
 
   render(width: number): string[] {
+    if (this.picking) {
+      const lines = this.picking.picker.render(width, this.text);
+      // The caret rests after the key line's filter, out of the way of the rows.
+      this.caret = { row: lines.length - 1, col: Math.min(width - 1, this.text.width(lines.at(-1) ?? "")) };
+      return lines;
+    }
     const head = this.questionLines();
     const prompt = this.promptText();
     let body: string;

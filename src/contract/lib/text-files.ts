@@ -1,16 +1,18 @@
-// Reading optional text files (prompt templates, skills, project instructions): a missing file is normal,
-// any other problem names the file so the user can fix it.
-import { readFileSync } from "node:fs";
+// Reading optional text files (prompt templates, skills, project instructions, .gitignore): a missing file
+// is normal, any other problem names the file so the user can fix it. They are files in the workspace or
+// config_dir that anyone can replace with a FIFO or a device, so only regular files are read (a FIFO
+// would stall the worker until its request deadline) and never more than a bound.
+import { readRegularFile } from "./regular-file.ts";
 
-/** The file's text, or undefined when it does not exist. Other failures throw an Error naming the file. */
-export function readOptionalText(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
-    throw new Error(`${path}: cannot read: ${(err as Error).message}`);
-  }
+/** Largest optional text file read at all; callers with their own, smaller bound say so. */
+export const MAX_TEXT_FILE_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The file's text, or undefined when it does not exist. Anything but a regular file, or a file over
+ * `maxBytes`, throws an Error naming the file and the fix.
+ */
+export function readOptionalText(path: string, maxBytes = MAX_TEXT_FILE_BYTES): string | undefined {
+  return readRegularFile(path, maxBytes, "a text file read by i");
 }
 
 /**
@@ -18,7 +20,8 @@ export function readOptionalText(path: string): string | undefined {
  * the user's mistake and says so (one line naming the file).
  */
 export function readBoundedText(path: string, max: number): string | undefined {
-  const text = readOptionalText(path);
+  // A character takes at most 4 bytes in UTF-8: a larger file cannot be within `max` characters.
+  const text = readOptionalText(path, max * 4);
   if (text !== undefined && text.length > max) {
     throw new Error(`${path}: ${text.length} characters, over the ${max} limit; shorten the file`);
   }

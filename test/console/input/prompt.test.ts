@@ -31,6 +31,8 @@ function rig(entries: string[] = []) {
           .join(""),
       dim: (s) => s,
       yellow: (s) => s,
+      width: (s) => Array.from(s).length,
+      fit: (s, w) => Array.from(s).slice(0, w).join(""),
     },
     { commands: () => ["help", "model"], workspace: process.cwd() },
   );

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PROMPTS } from "../../../src/contract/generated/prompts.ts";
@@ -68,6 +69,25 @@ describe("system_prompt", () => {
     const reply = await systemPrompt({ system: "" });
     expect(reply.error).toContain(join(configDir, "prompts", "system.md"));
     expect(reply.error).toContain("over the 32000 limit");
+  });
+
+  // A FIFO would block a plain read until its 15 s request deadline evicted the worker.
+  test("a FIFO as the user's template is an error naming it at once; a FIFO AGENTS.md is skipped and logged", async () => {
+    expect(spawnSync("mkfifo", [join(configDir, "prompts", "system.md")]).status).toBe(0);
+    const started = performance.now();
+    const reply = await systemPrompt({ system: "" });
+    expect(reply.error).toBe(
+      `${join(configDir, "prompts", "system.md")}: is a FIFO (named pipe), not a regular file; replace it with a regular file`,
+    );
+    removeDir(join(configDir, "prompts"));
+    expect(spawnSync("mkfifo", [join(workspace, "AGENTS.md")]).status).toBe(0);
+    writeFileSync(join(workspace, ".i", "system.md"), "Tabs.\n");
+    const ok = await systemPrompt({ system: "BASE" });
+    expect(ok.data?.system).toContain('<project-instructions file=".i/system.md">');
+    expect(ok.data?.system).not.toContain("AGENTS.md");
+    expect(worker.log()).toContain("prompts: skipping AGENTS.md:");
+    expect(worker.log()).toContain("is a FIFO (named pipe)");
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   test("a project file linking out of the workspace is not read", async () => {
