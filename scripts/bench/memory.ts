@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { MemoryReport } from "../../src/runtime/memory-report.ts";
+import { BUILTIN_WORKER_ENV } from "../../src/worker/env.ts";
 import type { RecordedRequest } from "../../test/fixtures/mock-server/index.ts";
 import {
   agentArgv,
@@ -108,13 +109,17 @@ const load = () =>
     .join(", ")}`;
 
 /** The tree of a process that sits idle: started, given `input`, sampled after it has settled. */
-async function idlePeak(argv: string[], input: string): Promise<TreePeak> {
+async function idlePeak(
+  argv: string[],
+  input: string,
+  extraEnv: Record<string, string> = {},
+): Promise<TreePeak> {
   const dirs = benchDirs({ contextWindow: 1 });
   try {
     const [file, ...args] = argv as [string, ...string[]];
     const child = spawn(file, args, {
       cwd: dirs.workspace,
-      env: dirs.env,
+      env: { ...dirs.env, ...extraEnv },
       stdio: ["pipe", "ignore", "ignore"],
     });
     child.stdin.write(input);
@@ -153,7 +158,10 @@ async function printFloor(): Promise<void> {
   for (const mode of MODES) {
     const bin = binaryOf(mode);
     if (!bin) continue;
-    const p = await idlePeak([bin, "worker", WORKER_MODULES.join(",")], hellos(tmpdir()));
+    // Started as the host starts it, with the runtime settings of built-in workers.
+    const p = await idlePeak([bin, "worker", WORKER_MODULES.join(",")], hellos(tmpdir()), {
+      ...BUILTIN_WORKER_ENV,
+    });
     console.log(`floor: idle \`i worker\` (${mode}) after its 7 hellos: ${describePeak(p)}`);
   }
 }
