@@ -8,70 +8,54 @@
 // Correctness rests on one rule the whole core follows: a message object is never mutated after it
 // enters a history (changes make a new object). A mutated message would be sent as it was when cached.
 //
-// Large message arrays are also reported back to the caller (`sent`), text and array, so the reply that
-// echoes them (every hook returns its complete data) can be parsed without re-parsing them
-// (decode-reply.ts).
+// The line goes out as bytes, each message's text encoded straight into one buffer (no joined copy of
+// the history first). Large message arrays are reported back to the caller (`sent`), their bytes in
+// that buffer and the array, so the reply that echoes them (every hook returns its complete data) can be
+// recognised byte for byte and parsed without decoding or parsing them again (decode-reply.ts).
 
+import { encodeDataPieces, encodeDataWith, isPlain, joinPieces } from "../contract/lib/encode-data.ts";
 import { messageJson } from "../contract/lib/message-json.ts";
 
-/** Message arrays at least this long (JSON characters) are reported in `sent`. */
-export const ECHO_MIN_CHARS = 64 * 1024;
+/** Message arrays at least this long (JSON bytes) are reported in `sent`. */
+export const ECHO_MIN_BYTES = 64 * 1024;
 
-/** A large message array as sent: its exact JSON text, and a snapshot of the array it encodes. */
+/** A large message array as sent: its exact JSON bytes (in the request line), and a snapshot of it. */
 export interface SentArray {
-  text: string;
+  bytes: Uint8Array;
   value: readonly unknown[];
 }
 
-/** Top-level data fields that hold message arrays. */
-const MESSAGE_FIELDS = new Set(["history", "messages", "candidate"]);
-
 export { CACHE_MAX_CHARS, cachedMessageChars } from "../contract/lib/message-json.ts";
 
-function hasToJSON(v: unknown): boolean {
-  return typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function";
+/** A message's cached text; other elements (holes, class instances, toJSON) are left to JSON.stringify. */
+const pieceOf = (m: unknown): string | undefined => (isPlain(m) ? messageJson(m) : undefined);
+
+/** JSON.stringify(data), with message arrays assembled from cached per-message text. */
+export function encodeData(data: Record<string, unknown>): string {
+  return encodeDataWith(data, (_key, list) => joinPieces(list, pieceOf));
 }
 
-function isPlain(v: unknown): v is Record<string, unknown> {
-  if (typeof v !== "object" || v === null || hasToJSON(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
-}
-
-/** The JSON text of a message array from cached pieces, or undefined when an element is not a plain object. */
-function encodeMessages(list: readonly unknown[]): string | undefined {
-  const parts = new Array<string>(list.length);
-  for (let i = 0; i < list.length; i++) {
-    // A hole reads as undefined and is not plain: JSON.stringify writes it as null, so leave it to it.
-    const m = list[i];
-    if (!isPlain(m)) return undefined;
-    parts[i] = messageJson(m);
-  }
-  return `[${parts.join(",")}]`;
-}
-
-/**
- * JSON.stringify(data), with message arrays assembled from cached per-message text; the large ones are
- * appended to `sent`.
- */
-export function encodeData(data: Record<string, unknown>, sent?: SentArray[]): string {
-  if (!isPlain(data)) return JSON.stringify(data);
-  let out = "";
-  for (const key of Object.keys(data)) {
-    const value = data[key];
-    // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
-    if (hasToJSON(value)) return JSON.stringify(data);
-    let text: string | undefined;
-    if (MESSAGE_FIELDS.has(key) && Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
-      text = encodeMessages(value);
-      if (sent && text !== undefined && text.length >= ECHO_MIN_CHARS) sent.push({ text, value: [...value] });
+/** A message array as its elements' texts, or undefined when an element has no cached text. */
+class Texts {
+  constructor(
+    readonly list: readonly unknown[],
+    readonly texts: string[],
+  ) {}
+  static of(list: readonly unknown[]): Texts | undefined {
+    const texts = new Array<string>(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const t = pieceOf(list[i]);
+      if (t === undefined) return undefined;
+      texts[i] = t;
     }
-    // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
-    text ??= JSON.stringify(value) as string | undefined;
-    if (text === undefined) continue;
-    out += `${out === "" ? "" : ","}${JSON.stringify(key)}:${text}`;
+    return new Texts(list, texts);
   }
-  return `{${out}}`;
+  /** UTF-8 length of `[t0,t1,…]` */
+  byteLength(): number {
+    let n = 2 + Math.max(0, this.texts.length - 1);
+    for (const t of this.texts) n += Buffer.byteLength(t);
+    return n;
+  }
 }
 
 export interface RequestFields {
@@ -83,12 +67,47 @@ export interface RequestFields {
   module?: string;
 }
 
+function head(req: RequestFields): string {
+  return `{"id":${req.id},"event":${JSON.stringify(req.event)},"workspace":${JSON.stringify(req.workspace)},"data":`;
+}
+
+function tail(req: RequestFields): string {
+  return `${req.module === undefined ? "" : `,"module":${JSON.stringify(req.module)}`}}`;
+}
+
 /**
  * One request line (without the newline): the same text as JSON.stringify of the request object, in
- * the protocol's field order. Large message arrays in the data are appended to `sent`.
+ * the protocol's field order.
  */
-export function encodeRequest(req: RequestFields, sent?: SentArray[]): string {
-  const { id, event, workspace, data, module } = req;
-  const tail = module === undefined ? "" : `,"module":${JSON.stringify(module)}`;
-  return `{"id":${id},"event":${JSON.stringify(event)},"workspace":${JSON.stringify(workspace)},"data":${encodeData(data, sent)}${tail}}`;
+export function encodeRequest(req: RequestFields): string {
+  return `${head(req)}${encodeData(req.data)}${tail(req)}`;
+}
+
+/**
+ * The request line as UTF-8 bytes, newline included: exactly the bytes of encodeRequest(req) + "\n".
+ * Large message arrays in the data are appended to `sent`.
+ */
+export function encodeRequestBytes(req: RequestFields, sent?: SentArray[]): Uint8Array {
+  const pieces = [head(req), ...encodeDataPieces(req.data, (_key, list) => Texts.of(list)), tail(req)];
+  let total = 1;
+  for (const p of pieces) total += typeof p === "string" ? Buffer.byteLength(p) : p.byteLength();
+  const buf = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (const p of pieces) {
+    if (typeof p === "string") {
+      at += buf.write(p, at);
+      continue;
+    }
+    const start = at;
+    buf[at++] = 0x5b; // [
+    p.texts.forEach((t, i) => {
+      if (i > 0) buf[at++] = 0x2c; // ,
+      at += buf.write(t, at);
+    });
+    buf[at++] = 0x5d; // ]
+    if (sent && at - start >= ECHO_MIN_BYTES)
+      sent.push({ bytes: buf.subarray(start, at), value: [...p.list] });
+  }
+  buf[at] = 0x0a;
+  return buf;
 }

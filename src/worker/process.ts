@@ -9,8 +9,8 @@ import { describeIssue } from "../contract/errors.ts";
 import { LineDecoder } from "../contract/lib/framing.ts";
 import { MAX_LINE_BYTES, Reply } from "../contract/protocol.ts";
 import { killGroup, trackGroup, untrackGroup } from "../runtime/process-group.ts";
-import { parseReplyLine } from "./decode-reply.ts";
-import { ECHO_MIN_CHARS, encodeRequest, type SentArray } from "./encode-request.ts";
+import { parseEchoReply } from "./decode-reply.ts";
+import { ECHO_MIN_BYTES, encodeRequestBytes, type SentArray } from "./encode-request.ts";
 import { WorkerError, type WorkerFailure } from "./errors.ts";
 import type { LogSink } from "./log-sink.ts";
 
@@ -92,6 +92,7 @@ export class WorkerProcess {
         f === "oversize"
           ? this.fail("oversize", `sent a line longer than ${opts.maxLineBytes ?? MAX_LINE_BYTES} bytes`)
           : this.fail("malformed", "sent a line that is not valid UTF-8"),
+      (bytes) => this.onEcho(bytes),
     );
     const [prog, ...args] = opts.exec;
     const problem = dirProblem(opts.cwd);
@@ -153,11 +154,10 @@ export class WorkerProcess {
     const id = this.nextId++;
     const sent: SentArray[] = [];
     const fields = { id, event, workspace: this.opts.workspace, data };
-    const line = encodeRequest(moduleField ? { ...fields, module } : fields, sent);
+    const line = encodeRequestBytes(moduleField ? { ...fields, module } : fields, sent);
     const max = this.opts.maxLineBytes ?? MAX_LINE_BYTES;
-    // Only measure bytes when the character count alone cannot prove the line fits (UTF-8 ≤ 3 bytes/char).
-    if (line.length * 3 > max && Buffer.byteLength(line) > max) {
-      const detail = `request of ${Buffer.byteLength(line)} bytes is over the ${max}-byte line limit; not sent`;
+    if (line.length - 1 > max) {
+      const detail = `request of ${line.length - 1} bytes is over the ${max}-byte line limit; not sent`;
       return Promise.reject(new WorkerError(module, event, "oversize", detail));
     }
     return new Promise<Data>((resolve, reject) => {
@@ -166,7 +166,7 @@ export class WorkerProcess {
       const timer = setTimeout(() => this.fail("timeout", `no reply within ${ms} ms`, id), ms);
       this.pending.set(id, { module, event, resolve, reject, timer, check, sent });
       this.requests++;
-      this.child?.stdin?.write(`${line}\n`);
+      this.child?.stdin?.write(line);
     });
   }
 
@@ -270,15 +270,28 @@ export class WorkerProcess {
     return all;
   }
 
+  /** A large reply that echoes a sent history, taken without decoding it whole; false to parse it plainly. */
+  private onEcho(bytes: Uint8Array): boolean {
+    if (bytes.length < ECHO_MIN_BYTES || this.pending.size === 0) return false;
+    const msg = parseEchoReply(bytes, this.sentInFlight());
+    if (msg === undefined) return false;
+    this.onMessage(msg);
+    return true;
+  }
+
   private onLine(line: string): void {
     if (line.trim() === "") return;
     let msg: unknown;
     try {
-      msg = line.length < ECHO_MIN_CHARS ? JSON.parse(line) : parseReplyLine(line, this.sentInFlight());
+      msg = JSON.parse(line);
     } catch {
       this.fail("malformed", `sent a line that is not JSON: ${preview(line)}`);
       return;
     }
+    this.onMessage(msg);
+  }
+
+  private onMessage(msg: unknown): void {
     const parsed = Reply.safeParse(msg);
     const rawId = (msg as { id?: unknown } | null)?.id;
     const knownId = typeof rawId === "number" && this.pending.has(rawId) ? rawId : undefined;

@@ -1,9 +1,10 @@
 // Parsing a reply that echoes a large message array the host sent: the result must always equal
-// JSON.parse of the line; the placeholder is used only where it is certainly a whole top-level field.
+// JSON.parse of the line (or be left to it); the placeholder is used only where it is certainly a whole
+// top-level field.
 import { afterAll, describe, expect, test } from "bun:test";
 import type { History } from "../../src/contract/history.ts";
-import { parseReplyLine } from "../../src/worker/decode-reply.ts";
-import { ECHO_MIN_CHARS, encodeRequest, type SentArray } from "../../src/worker/encode-request.ts";
+import { parseEchoReply } from "../../src/worker/decode-reply.ts";
+import { ECHO_MIN_BYTES, encodeRequestBytes, type SentArray } from "../../src/worker/encode-request.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { syntheticHistory } from "../compaction/helpers.ts";
 import { BUDGET_REPLY, BUN, ECHO, manifestOf, TempDirs } from "./helpers.ts";
@@ -18,8 +19,14 @@ function bigHistory(): History {
 /** Encode a request carrying `data`, returning what the host would remember of it. */
 function sentFor(data: Record<string, unknown>): SentArray[] {
   const sent: SentArray[] = [];
-  encodeRequest({ id: 1, event: "budget", workspace: "/w", data }, sent);
+  encodeRequestBytes({ id: 1, event: "budget", workspace: "/w", data }, sent);
   return sent;
+}
+
+/** What the host makes of a reply line: the shortcut, or JSON.parse of the decoded line. */
+function parseReplyLine(line: string, sent: readonly SentArray[]): unknown {
+  const bytes = Buffer.from(line);
+  return parseEchoReply(bytes, sent) ?? JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
 }
 
 describe("parseReplyLine", () => {
@@ -28,13 +35,13 @@ describe("parseReplyLine", () => {
 
   test("large arrays are remembered when sent; small ones are not", () => {
     expect(sent).toHaveLength(1);
-    expect(sent[0]?.text.length).toBeGreaterThanOrEqual(ECHO_MIN_CHARS);
+    expect(sent[0]?.bytes.length).toBeGreaterThanOrEqual(ECHO_MIN_BYTES);
     expect(sentFor({ history: history.slice(0, 3) })).toEqual([]);
   });
 
   test("an echo verbatim: equal to JSON.parse, the sent messages shared, the array new", () => {
     const line = JSON.stringify({ id: 1, data: { model: { name: "m" }, history, budget: { total: 5 } } });
-    const out = parseReplyLine(line, sent) as { data: { history: History } };
+    const out = parseEchoReply(Buffer.from(line), sent) as { data: { history: History } };
     expect(out).toEqual(JSON.parse(line));
     expect(out.data.history).not.toBe(history);
     expect(out.data.history[5]).toBe(history[5] as History[number]);
@@ -60,21 +67,41 @@ describe("parseReplyLine", () => {
   });
 
   test("invalid JSON around an echo still fails as JSON.parse does", () => {
-    const text = sent[0]?.text as string;
+    const text = Buffer.from(sent[0]?.bytes as Uint8Array).toString("utf8");
     for (const line of [
       `{"id":1,"data":{"history":${text}}`,
       `{"id":1,"data":{"history":${text},}}`,
       `{"id":1,"data":{${text}:1}}`,
       `{"id":1,"data":[${text}]`,
+      // A byte-order mark right after the echo is a character there, not one a decoder may drop.
+      `{"id":1,"data":{"history":${text}\ufeff}}`,
     ])
       expect(() => parseReplyLine(line, sent)).toThrow(SyntaxError);
+  });
+
+  test("bad UTF-8 around an echo is left to the plain path (which reports it)", () => {
+    const echo = Buffer.from(sent[0]?.bytes as Uint8Array);
+    const bad = Buffer.concat([
+      Buffer.from('{"id":1,"data":{"x":"'),
+      Buffer.from([0xc3]),
+      Buffer.from('","history":'),
+      echo,
+      Buffer.from("}}"),
+    ]);
+    expect(parseEchoReply(bad, sent)).toBeUndefined();
+    const ok = Buffer.concat([Buffer.from('{"id":1,"data":{"x":"ü","history":'), echo, Buffer.from("}}")]);
+    expect(parseEchoReply(ok, sent)).toEqual({ id: 1, data: { x: "ü", history } });
   });
 
   test("arrays from several requests in flight", () => {
     const other = syntheticHistory({ turns: 80, toolChars: 1500 });
     const both = [...sentFor({ messages: other }), ...sent];
     const line = JSON.stringify({ id: 2, data: { messages: other, history, cut: 3 } });
-    expect(parseReplyLine(line, both)).toEqual(JSON.parse(line));
+    const out = parseEchoReply(Buffer.from(line), both) as { data: { messages: History; history: History } };
+    expect(out).toEqual(JSON.parse(line));
+    // Both echoes were taken: their messages are the ones sent.
+    expect(out.data.messages[3]).toBe(other[3] as History[number]);
+    expect(out.data.history[3]).toBe(history[3] as History[number]);
   });
 });
 

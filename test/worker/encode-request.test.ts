@@ -7,6 +7,8 @@ import {
   cachedMessageChars,
   encodeData,
   encodeRequest,
+  encodeRequestBytes,
+  type SentArray,
 } from "../../src/worker/encode-request.ts";
 import { syntheticHistory } from "../compaction/helpers.ts";
 
@@ -34,8 +36,16 @@ function request(data: Record<string, unknown>, module?: string) {
 function expectSame(data: Record<string, unknown>, module?: string): void {
   const req = request(data, module);
   expect(encodeRequest(req)).toBe(JSON.stringify(req));
-  // And again, now from the cache.
-  expect(encodeRequest(req, [])).toBe(JSON.stringify(req));
+  // And again, now from the cache, and as the bytes that go on the wire.
+  expect(encodeRequest(req)).toBe(JSON.stringify(req));
+  const sent: SentArray[] = [];
+  const bytes = encodeRequestBytes(req, sent);
+  expect(Buffer.from(bytes).toString("utf8")).toBe(`${JSON.stringify(req)}\n`);
+  // Each large array reported is the bytes of that array's JSON, within the line.
+  for (const s of sent) {
+    expect(Buffer.from(s.bytes).toString("utf8")).toBe(JSON.stringify(s.value));
+    expect(s.bytes.buffer).toBe(bytes.buffer);
+  }
 }
 
 describe("encodeRequest is JSON.stringify", () => {

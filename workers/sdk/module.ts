@@ -19,7 +19,9 @@ export interface WorkerContext {
 /**
  * The handler of hook `E`: it gets the data as the core sends it (typed by the hook's request schema; the
  * core has validated it, and earlier modules of the pipeline may have added fields) and returns the
- * complete data, which the host checks against the hook's reply schema.
+ * complete data, which the host checks against the hook's reply schema. The messages in `history`,
+ * `messages` and `candidate` are frozen: make new objects to change them (an assignment throws, and the
+ * hook answers with an error); that lets the reply reuse the text they arrived as.
  */
 export type HookHandler<E extends HookEvent = HookEvent> = (
   data: HookRequest<E>,

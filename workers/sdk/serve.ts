@@ -2,6 +2,7 @@
 
 import { readSync } from "node:fs";
 import { describeIssue, errorMessage } from "../../src/contract/errors.ts";
+import type { Piece } from "../../src/contract/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
 import { writeAll } from "../../src/contract/lib/write-all.ts";
 import {
@@ -12,6 +13,7 @@ import {
   ToolResult,
 } from "../../src/contract/protocol.ts";
 import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
+import { encodeReplyPieces, parseRequestLine, ReceivedArrays } from "./request-line.ts";
 
 export interface ServeIO {
   input: NodeJS.ReadableStream;
@@ -72,16 +74,22 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
   return out;
 }
 
-/** The reply line for one request line, or undefined when the line is not a request (logged, dropped). */
+/**
+ * The reply line for one request line, as pieces, or undefined when the line is not a request (logged,
+ * dropped). With `bytes` (the line's UTF-8, valid until the reply is written) a history handed back
+ * whole is written from the request's own bytes.
+ */
 async function answer(
   modules: WorkerModule[],
   line: string,
   log: (m: string) => void,
-): Promise<string | undefined> {
+  bytes?: Uint8Array,
+): Promise<Piece[] | undefined> {
   if (line.trim() === "") return undefined;
   let req: Request;
+  const echo = new ReceivedArrays();
   try {
-    const parsed = Request.safeParse(JSON.parse(line));
+    const parsed = Request.safeParse(parseRequestLine(line, bytes, echo));
     if (!parsed.success) throw new Error(describeIssue("invalid request", parsed.error));
     req = parsed.data;
   } catch (err) {
@@ -89,17 +97,29 @@ async function answer(
     return undefined;
   }
   try {
-    return encodeLine({ id: req.id, data: await handle(modules, req, log) });
+    return encodeReplyPieces(req.id, await handle(modules, req, log), echo, bytes !== undefined);
   } catch (err) {
-    return encodeLine({ id: req.id, error: errorMessage(err) });
+    return [encodeLine({ id: req.id, error: errorMessage(err) })];
   }
+}
+
+/** The reply as one string, for writers that take text. */
+async function answerText(modules: WorkerModule[], line: string, log: (m: string) => void) {
+  return (await answer(modules, line, log))?.join("");
+}
+
+/** One write for a reply that is all text (the common, small case); a piece at a time around bytes. */
+function writeReply(pieces: Piece[] | undefined): void {
+  if (!pieces) return;
+  if (pieces.every((p) => typeof p === "string")) writeAll(1, pieces.join(""));
+  else for (const p of pieces) writeAll(1, p);
 }
 
 /** Serve over the given streams until input ends. Requests are answered as they complete, matched by id. */
 function serveStreams(modules: WorkerModule[], io: ServeIO): Promise<void> {
   return new Promise((resolve) => {
     const onLine = (line: string) => {
-      answer(modules, line, io.log).then((reply) => {
+      answerText(modules, line, io.log).then((reply) => {
         if (reply) io.write(reply);
       });
     };
@@ -122,36 +142,36 @@ function serveStreams(modules: WorkerModule[], io: ServeIO): Promise<void> {
  */
 async function serveStdio(modules: WorkerModule[]): Promise<void> {
   const log = (m: string) => writeAll(2, `${m}\n`);
-  const lines: string[] = [];
-  let route = (line: string) => {
-    lines.push(line);
+  // Lines with their bytes, which stay valid until the next fill(): all are answered before it.
+  const lines: { line: string; bytes: Uint8Array }[] = [];
+  let route = (line: string, bytes: Uint8Array) => {
+    lines.push({ line, bytes });
   };
   let stop = false;
   const decoder = new LineDecoder(
     MAX_LINE_BYTES,
-    (line) => route(line),
+    (line, bytes) => route(line, bytes),
     (fault) => {
       log(`protocol: input ${fault}; stopping`);
       stop = true;
     },
   );
-  // Large reads: a multi-megabyte history arrives in a few syscalls instead of hundreds.
-  const buf = new Uint8Array(1 << 20);
   for (;;) {
-    for (let line = lines.shift(); line !== undefined; line = lines.shift()) {
-      const reply = await answer(modules, line, log);
-      if (reply) writeAll(1, reply);
-    }
+    for (let next = lines.shift(); next !== undefined; next = lines.shift())
+      writeReply(await answer(modules, next.line, log, next.bytes));
     if (stop) return;
     let n: number;
     try {
-      n = readSync(0, buf, 0, buf.length, null);
+      // Straight into the decoder's buffer, in large reads: a multi-megabyte history arrives in a few
+      // syscalls, and is not copied on its way.
+      n = decoder.fill((into, offset, length) => readSync(0, into, offset, length, null));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === "EAGAIN" || code === "EWOULDBLOCK") {
         // Non-blocking stdin: hand over to the event loop with the same decoder (no bytes are lost).
+        // Answered asynchronously from here on, so without the bytes (the next chunk may reuse them).
         route = (line) => {
-          answer(modules, line, log).then((reply) => {
+          answerText(modules, line, log).then((reply) => {
             if (reply) writeAll(1, reply);
           });
         };
@@ -165,8 +185,6 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
       throw err;
     }
     if (n === 0) return;
-    // The decoder keeps partial lines by reference: hand it a copy, since `buf` is reused.
-    decoder.push(buf.slice(0, n));
   }
 }
 
