@@ -13,12 +13,17 @@ import {
 import { describePeak, type TreePeak, watchTree } from "./tree-rss.ts";
 
 export const ROOT = join(import.meta.dirname, "..", "..");
-/** `source` and `compiled` are this tree's; any other mode is the path of another checkout, run from source (A/B). */
+/**
+ * `source` and `compiled` are this tree's; `compiled:PATH` is the compiled binary of another checkout
+ * (built there with `npm run build`); any other mode is the path of another checkout, run from source (A/B).
+ */
 export type Mode = "source" | "compiled" | (string & {});
 
-export function compiledBinary(): string {
+const COMPILED_OTHER = "compiled:";
+
+export function compiledBinary(root = ROOT): string {
   const os = platform() === "win32" ? "windows" : platform();
-  return join(ROOT, "dist", `i-${os}-${arch()}`, os === "windows" ? "i.exe" : "i");
+  return join(root, "dist", `i-${os}-${arch()}`, os === "windows" ? "i.exe" : "i");
 }
 
 /** Builds dist/ when there is no compiled binary yet. */
@@ -31,11 +36,18 @@ export function ensureCompiled(): void {
 /** `--mode a,b`: each must be source, compiled or a checkout of i; builds dist/ when compiled is asked for. */
 export function parseModes(list: string): Mode[] {
   const modes = list.split(",") as Mode[];
-  for (const m of modes)
+  for (const m of modes) {
+    if (m.startsWith(COMPILED_OTHER)) {
+      const bin = compiledBinary(m.slice(COMPILED_OTHER.length));
+      if (!existsSync(bin))
+        throw new Error(`--mode: ${bin} does not exist; run \`npm run build\` in that checkout`);
+      continue;
+    }
     if (m !== "source" && m !== "compiled" && !existsSync(join(m, "src", "cli", "main.ts")))
       throw new Error(
-        `--mode: "${m}" is neither source, compiled nor a checkout of i (for an A/B comparison)`,
+        `--mode: "${m}" is neither source, compiled, compiled:PATH nor a checkout of i (for an A/B comparison)`,
       );
+  }
   if (modes.includes("compiled")) ensureCompiled();
   return modes;
 }
@@ -59,6 +71,7 @@ export interface Shape {
 
 export function agentArgv(mode: Mode): string[] {
   if (mode === "compiled") return [compiledBinary()];
+  if (mode.startsWith(COMPILED_OTHER)) return [compiledBinary(mode.slice(COMPILED_OTHER.length))];
   return [process.execPath, join(mode === "source" ? ROOT : mode, "src", "cli", "main.ts")];
 }
 

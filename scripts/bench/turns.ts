@@ -12,7 +12,8 @@
 // which separates the agent's own work from the disk's sync latency (on a VM whose disk other jobs keep
 // busy, each fsync can take 10+ ms).
 // A mode may also be the path of another checkout (e.g. the previous commit, extracted with git archive),
-// run from source: --mode source,/tmp/before compares a change A/B in the same run.
+// run from source: --mode source,/tmp/before compares a change A/B in the same run; compiled:/tmp/before
+// runs that checkout's compiled binary (`npm run build` there first): --mode compiled,compiled:/tmp/before.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";

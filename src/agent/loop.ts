@@ -66,12 +66,43 @@ export class Agent {
     public history: History,
   ) {}
 
-  private checkpoint(reason: string): void {
+  /**
+   * The tool batch's checkpoint while its fsync is still running (see checkpoint): settled before the next
+   * model request and before a turn ends.
+   */
+  private syncing: Promise<void> | undefined;
+
+  /**
+   * Save the history. `syncLater`: the log's fsync runs in the background while the turn goes on to its
+   * next budget request (a worker round trip), instead of one waiting for the other; the request to the
+   * model still waits until the checkpoint is durable (settle).
+   */
+  private checkpoint(reason: string, syncLater = false): void {
+    if (syncLater) {
+      const synced = this.deps.session.checkpointSyncLater(this.history);
+      const messages = this.history.length;
+      const previous = this.syncing;
+      this.syncing = Promise.all([previous, synced]).then(() => this.notifyCheckpoint(reason, messages));
+      // Awaited by settle(); this only keeps a failure from being reported twice as unhandled.
+      this.syncing.catch(() => {});
+      return;
+    }
     this.deps.session.checkpoint(this.history);
+    this.notifyCheckpoint(reason, this.history.length);
+  }
+
+  /** Wait until every checkpoint made is durable; throws when an fsync failed. */
+  private async settle(): Promise<void> {
+    const s = this.syncing;
+    this.syncing = undefined;
+    if (s) await s;
+  }
+
+  private notifyCheckpoint(reason: string, messages: number): void {
     if (this.deps.hooks.hasHook("checkpoint")) {
       // Notification only: the checkpoint is already durable, so a failing observer cannot lose anything.
       this.deps.hooks
-        .runHook("checkpoint", { session_id: this.deps.session.id, messages: this.history.length, reason })
+        .runHook("checkpoint", { session_id: this.deps.session.id, messages, reason })
         .catch((err: unknown) =>
           this.deps.emit({ type: "notice", level: "warn", message: `checkpoint hook: ${errorMessage(err)}` }),
         );
@@ -173,6 +204,7 @@ export class Agent {
       return await this.run(content, signal);
     } finally {
       if (slot) slot.current = undefined;
+      await this.settle();
     }
   }
 
@@ -196,6 +228,8 @@ export class Agent {
       if (signal?.aborted) return this.interrupted("", turns);
       assertValidHistory(this.history);
       const hints = await this.requestHints();
+      // Nothing goes to the model before the last tool batch is durable.
+      await this.settle();
       let res: Awaited<ReturnType<Provider["stream"]>>;
       try {
         res = await deps.provider.stream(
@@ -276,7 +310,7 @@ export class Agent {
         ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
       });
       this.history.push(...results);
-      this.checkpoint("tool_batch");
+      this.checkpoint("tool_batch", true);
       if (signal?.aborted) return this.interrupted("", turns);
     }
     deps.emit({

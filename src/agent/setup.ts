@@ -184,9 +184,23 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   }
   const { session, resumed } = openSession(opts, workspace, target.provider, model.name, existing);
   const unlock = lockSession(session.dir, session.id);
+  // history.json lags the log during a long run (it is rewritten amortised): bring it up to date when
+  // the session closes, and on an exit that skips close (a second Ctrl-C). The log already holds it all,
+  // so a failure here loses nothing and must not hide the run's own outcome.
+  const flush = () => {
+    try {
+      session.flush();
+    } catch {}
+  };
+  process.on("exit", flush);
   const close = async () => {
-    await host.close();
-    unlock();
+    process.off("exit", flush);
+    try {
+      flush();
+      await host.close();
+    } finally {
+      unlock();
+    }
   };
   try {
     const resultCap = resultTokenCap(model);

@@ -22,6 +22,20 @@ export const SessionMeta = z.object({
    * (high-watermark hysteresis) and how many automatic compactions failed in a row (the circuit breaker).
    */
   compaction: z.object({ armed: z.boolean(), failures: z.number().int().nonnegative() }).optional(),
+  /**
+   * history.json as the session last wrote it, and the size events.jsonl had then. history.json is
+   * rewritten only now and then (events.jsonl is the record); while the file is still exactly this one
+   * (inode, size, mtime), it holds the history the log had reached at `log_size`, and opening the session
+   * replays only the log after that point. A file that differs was written by someone else (an edit).
+   */
+  history_file: z
+    .object({
+      ino: z.number().nonnegative(),
+      size: z.number().int().nonnegative(),
+      mtime_ms: z.number(),
+      log_size: z.number().int().nonnegative(),
+    })
+    .optional(),
 });
 export type CompactionState = NonNullable<SessionMeta["compaction"]>;
 export type SessionMeta = z.infer<typeof SessionMeta>;

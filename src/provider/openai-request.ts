@@ -2,6 +2,7 @@
 // OpenRouter accept, so only widely supported fields are used.
 import type { History, ImagePart, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
+import { PrefixCache } from "../contract/lib/prefix-cache.ts";
 import { wireToolId } from "../contract/lib/tool-ids.ts";
 import type { ModelRequest } from "./types.ts";
 
@@ -83,19 +84,24 @@ function convert(msg: Message): OpenAiMessage | null {
   }
 }
 
+/** The user turn that carries the images a batch of tool results returned (tool messages carry text only). */
+function imagesTurn(images: readonly ImagePart[]): OpenAiMessage {
+  return {
+    role: "user",
+    content: [
+      { type: "text", text: "Images returned by the tool calls above:" },
+      ...images.map((p): OpenAiPart => ({ type: "image_url", image_url: { url: dataUrl(p) } })),
+    ],
+  };
+}
+
 export function toOpenAiMessages(history: History): OpenAiMessage[] {
   const out: OpenAiMessage[] = [];
   // Tool messages carry text only in this format; images a tool returned follow the batch as a user turn.
   let pendingImages: ImagePart[] = [];
   const flushImages = () => {
     if (pendingImages.length === 0) return;
-    out.push({
-      role: "user",
-      content: [
-        { type: "text", text: "Images returned by the tool calls above:" },
-        ...pendingImages.map((p): OpenAiPart => ({ type: "image_url", image_url: { url: dataUrl(p) } })),
-      ],
-    });
+    out.push(imagesTurn(pendingImages));
     pendingImages = [];
   };
   for (const msg of history) {
@@ -106,6 +112,56 @@ export function toOpenAiMessages(history: History): OpenAiMessage[] {
   }
   flushImages();
   return out;
+}
+
+/**
+ * The JSON text of toOpenAiMessages(history)'s elements (comma-separated, without the brackets), kept per
+ * history array and extended with its new messages: between two requests the history only grows, and
+ * re-serialising all of it for every request is what made a request cost grow with the session. Images
+ * of the trailing tool batch are not in `text` yet (the batch may grow): they are in `pending`.
+ */
+interface MessagesText {
+  text: string;
+  pending: ImagePart[];
+}
+
+function appendJson(s: MessagesText, form: OpenAiMessage): void {
+  const json = JSON.stringify(form);
+  s.text = s.text === "" ? json : `${s.text},${json}`;
+}
+
+const messagesText = new PrefixCache<MessagesText>(
+  () => ({ text: "", pending: [] }),
+  (s, item) => {
+    const msg = item as Message;
+    if (msg.role !== "tool" && s.pending.length > 0) {
+      appendJson(s, imagesTurn(s.pending));
+      s.pending = [];
+    }
+    const form = wireForm(msg);
+    if (form) appendJson(s, form);
+    if (msg.role === "tool" && typeof msg.content !== "string") s.pending.push(...imagesOf(msg));
+  },
+);
+
+/** JSON.stringify(toOpenAiMessages(history)), from the text kept for this history array. */
+export function openAiMessagesJson(history: History): string {
+  const s = messagesText.of(history);
+  if (s.pending.length === 0) return `[${s.text}]`;
+  const images = JSON.stringify(imagesTurn(s.pending));
+  return `[${s.text === "" ? images : `${s.text},${images}`}]`;
+}
+
+/**
+ * Exactly JSON.stringify(openAiRequestBody(req, opts)), with the messages from openAiMessagesJson: the
+ * same bytes without serialising the whole history again for every request.
+ */
+export function openAiRequestText(req: ModelRequest, opts: OpenAiOptions): string {
+  const { messages: _messages, ...rest } = openAiRequestBody({ ...req, messages: [] }, opts);
+  let out = `{"model":${JSON.stringify(rest.model)},"messages":${openAiMessagesJson(req.messages)}`;
+  for (const [k, v] of Object.entries(rest))
+    if (k !== "model") out += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  return `${out}}`;
 }
 
 export function openAiRequestBody(req: ModelRequest, opts: OpenAiOptions): Record<string, unknown> {

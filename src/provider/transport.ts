@@ -36,10 +36,16 @@ export interface WireDecoder<T = ModelResponse> {
   finish(): T;
 }
 
+/** A request body already serialised: exactly the JSON.stringify of the body it stands for. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface StreamCall<T = ModelResponse> {
   site: CallSite;
   url: string;
   headers: Record<string, string>;
+  /** sent as JSON.stringify(body), or as is when it is a JsonText */
   body: unknown;
   fetch: typeof fetch;
   retry: RetryPolicy;
@@ -120,7 +126,7 @@ class CallbackFailure {
 export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): Promise<T> {
   const { site, signal, retry } = call;
   const idleMs = call.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
-  const payload = JSON.stringify(call.body);
+  const payload = call.body instanceof JsonText ? call.body.text : JSON.stringify(call.body);
   let retries = 0;
   let idleRetried = false;
   for (let attempt = 1; ; attempt++) {

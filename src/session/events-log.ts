@@ -1,7 +1,7 @@
 // events.jsonl: the append-only log of a session. Every message and every compaction goes here, so a
 // history can be rebuilt from it and nothing is ever lost. Appends that matter are fsynced; a line torn
 // by a crash is skipped on read and never glued to the next append.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
+import { close, closeSync, fstatSync, fsync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import type { History, Message } from "../contract/history.ts";
 import { crashPoint } from "../contract/lib/fs-boundary.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
@@ -14,9 +14,45 @@ export class EventsLog {
 
   constructor(readonly path: string) {}
 
-  /** Append complete lines (each object one JSON line) in one write; fsync when `durable`. */
-  append(events: readonly Record<string, unknown>[], durable = true): void {
-    if (events.length === 0) return;
+  /** Append complete lines (each object one JSON line) in one write; fsync when `durable`. Returns the bytes written. */
+  append(events: readonly Record<string, unknown>[], durable = true): number {
+    if (events.length === 0) return 0;
+    const fd = this.write(events);
+    try {
+      if (durable) {
+        crashPoint("fsync", this.path);
+        fsyncSync(fd.fd);
+      }
+      return fd.bytes;
+    } finally {
+      closeSync(fd.fd);
+    }
+  }
+
+  /**
+   * Append like `append`, but fsync in the background (the thread pool), so the caller can do other work
+   * (send the next worker request) while the disk syncs. `synced` resolves once the lines are durable and
+   * rejects if the fsync fails; the lines are in the file (for every reader, and across a kill -9) at once.
+   */
+  appendSyncLater(events: readonly Record<string, unknown>[]): { bytes: number; synced: Promise<void> } {
+    if (events.length === 0) return { bytes: 0, synced: Promise.resolve() };
+    const w = this.write(events);
+    try {
+      crashPoint("fsync", this.path);
+    } catch (err) {
+      closeSync(w.fd);
+      throw err;
+    }
+    const synced = new Promise<void>((resolve, reject) => {
+      fsync(w.fd, (err) => {
+        close(w.fd, () => (err ? reject(err) : resolve()));
+      });
+    });
+    return { bytes: w.bytes, synced };
+  }
+
+  /** Open the log and write the lines in one write; the caller syncs and closes the descriptor. */
+  private write(events: readonly Record<string, unknown>[]): { fd: number; bytes: number } {
     let text = "";
     for (const e of events) text += `${JSON.stringify(e)}\n`;
     const fd = openSync(this.path, "a+", 0o600);
@@ -26,12 +62,45 @@ export class EventsLog {
         if (!endsWithNewline(fd)) text = `\n${text}`;
         this.checkedTail = true;
       }
+      const bytes = Buffer.from(text, "utf8");
       crashPoint("write", this.path);
-      writeAll(fd, text);
-      if (durable) {
-        crashPoint("fsync", this.path);
-        fsyncSync(fd);
+      writeAll(fd, bytes);
+      return { fd, bytes: bytes.length };
+    } catch (err) {
+      closeSync(fd);
+      throw err;
+    }
+  }
+
+  /**
+   * The lines after byte `offset`, which must be where a line starts (0, or just after a newline);
+   * undefined when it is not, or the file is shorter (it is not the log that offset was taken from).
+   */
+  linesFrom(offset: number): string[] | undefined {
+    let fd: number;
+    try {
+      fd = openSync(this.path, "r");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "ENOENT") return offset === 0 ? [] : undefined;
+      throw err;
+    }
+    try {
+      const size = fstatSync(fd).size;
+      if (size < offset) return undefined;
+      const start = offset > 0 ? offset - 1 : 0;
+      const b = Buffer.allocUnsafe(size - start);
+      let got = 0;
+      while (got < b.length) {
+        const n = readSync(fd, b, got, b.length - got, start + got);
+        if (n === 0) break;
+        got += n;
       }
+      if (got < b.length) return undefined;
+      if (offset > 0 && b[0] !== 10) return undefined;
+      return b
+        .subarray(offset - start)
+        .toString("utf8")
+        .split("\n");
     } finally {
       closeSync(fd);
     }
@@ -130,15 +199,17 @@ function endsWithNewline(fd: number): boolean {
 }
 
 /**
- * The history the events describe: message events set history[index] (dropping anything after it),
- * truncate events shorten it, base and compaction events replace it. An event that does not fit (a gap left by a
- * lost line) is skipped; the result is cut to its longest valid prefix, so it is always a usable history.
+ * The history the events describe, starting from `start` (empty: the log's beginning): message events
+ * set history[index] (dropping anything after it), truncate events shorten it, base and compaction
+ * events replace it. An event that does not fit (a gap left by a lost line) is skipped; the result is cut
+ * to its longest valid prefix, so it is always a usable history.
  */
 export function replayEvents(
   events: readonly EventLine[],
   onState?: (history: readonly Message[]) => void,
+  start: History = [],
 ): { history: History; problems: number } {
-  let history: Message[] = [];
+  let history: Message[] = [...start];
   let problems = 0;
   for (const e of events) {
     if (onState) onState(history);

@@ -4,18 +4,9 @@
 import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
+import { processAlive } from "./session-files.ts";
 
 const LOCK_FILE = "lock";
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function ownerOf(path: string): number | undefined {
   try {
@@ -46,7 +37,7 @@ export function lockSession(dir: string, id: string): () => void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
       const owner = ownerOf(path);
-      if (owner !== undefined && owner !== process.pid && alive(owner)) {
+      if (owner !== undefined && owner !== process.pid && processAlive(owner)) {
         throw new UserError(
           `session ${id} is in use by another i process (pid ${owner}); wait for it to finish, or start a new session`,
         );

@@ -7,6 +7,12 @@
 // (old, missing, empty after a power loss) is repaired here from the log. So a kill -9 or a power cut at
 // any point loses nothing the log acknowledged, and a checkpoint costs one fsync instead of five.
 //
+// history.json is not rewritten at every checkpoint (that would cost the whole history per turn): meta.json
+// records which file the session last wrote (inode, size, mtime) and how long the log was then. While
+// history.json is still that file, it is the log's state at that length, and only the log after it is
+// replayed on top (replayAfter). When it is not that file (someone wrote it, or a crash fell between the
+// rename and meta.json's), the rules below decide.
+//
 // Telling a stale cache from a hand edit (history.json is meant to be editable): the file is stale when
 // it is exactly a state the log passed through, and was written no later than the log's last append (a
 // checkpoint writes history.json after appending to the log, so a crash in between leaves it older). Then
@@ -17,6 +23,8 @@ import type { History, Message } from "../contract/history.ts";
 import { jsonEqual } from "../contract/lib/json-equal.ts";
 import { parseEventLines, replayEvents } from "./events-log.ts";
 
+/** Events that change the history (the others, such as `model` or `recovered`, only annotate it). */
+const STATE_EVENTS = new Set(["message", "truncate", "base", "compaction"]);
 const FULL_STATE_LINE = /^\{"ts":"[^"]*","type":"(compaction|base)"/;
 const COMPACTION_LINE = /^\{"ts":"[^"]*","type":"compaction"/;
 
@@ -81,4 +89,33 @@ export function reconcile(
   const older = times.history !== undefined && times.log !== undefined && times.history <= times.log;
   if (!damaged && passedThrough && older) return { history: logHistory, source: "log", compactions };
   return { history: onDisk, source: "edited", compactions };
+}
+
+export interface ReplayedTail {
+  history: History;
+  /** whether any event after the recorded point changed the history */
+  changed: boolean;
+  /** compaction events among them */
+  compactions: number;
+}
+
+/**
+ * `lines` (the log after the point history.json was recorded at) replayed on top of `onDisk`; undefined
+ * when they do not fit it cleanly (a damaged line, an event that does not apply): then the whole-log
+ * rules of reconcile decide.
+ */
+export function replayAfter(lines: readonly string[], onDisk: History): ReplayedTail | undefined {
+  const { events, skipped } = parseEventLines(lines);
+  const torn = lines.length > 0 && lines[lines.length - 1] !== "" ? 1 : 0;
+  if (skipped > torn) return undefined;
+  let changed = false;
+  let compactions = 0;
+  for (const e of events) {
+    if (STATE_EVENTS.has(e.type)) changed = true;
+    if (e.type === "compaction") compactions++;
+  }
+  if (!changed) return { history: onDisk, changed, compactions };
+  const replay = replayEvents(events, undefined, onDisk);
+  if (replay.problems > 0) return undefined;
+  return { history: replay.history, changed, compactions };
 }

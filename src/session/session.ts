@@ -9,12 +9,18 @@
 // append and the renames is repaired from the log, and history.json edited by hand still wins, logged
 // as a `base` event before the session's next message so replay stays exact.
 //
-// A compaction keeps the history it replaced in .precompact.json. That history is almost always the
-// checkpoint already in history.json, so the file is hard-linked rather than rewritten (megabytes):
-// history.json is only ever replaced by rename, never written in place, so the old file's content is
-// fixed and the link is a complete copy. When the content differs, or the filesystem cannot link, the
-// file is written as before.
-import { mkdirSync, readdirSync, type Stats, statSync, unlinkSync } from "node:fs";
+// history.json is rewritten amortised, not at every checkpoint: the whole history per turn would make a
+// turn cost grow with the session. It is rewritten while it is small, once the log has grown by as much
+// as the file's own size since the last rewrite (so the bytes written stay proportional to the bytes
+// logged), at every compaction, and when the session is closed (flush). meta.json, written at every
+// checkpoint, records which file that was and how long the log was then, so opening a session replays
+// only the log after it; a history.json that is not that file is someone else's (reconcile decides).
+//
+// A compaction keeps the history it replaced in .precompact.json. When that history is exactly the
+// checkpoint in history.json, the file is hard-linked rather than rewritten (megabytes): history.json
+// is only ever replaced by rename, never written in place, so the old file's content is fixed and the
+// link is a complete copy. When the content differs, or the filesystem cannot link, the file is written.
+import { mkdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
@@ -23,7 +29,14 @@ import { assertValidHistory } from "../contract/lib/validate-history.ts";
 import { type CompactionState, RESERVED_EVENT_TYPES, type SessionMeta } from "../contract/session.ts";
 import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
-import { reconcile } from "./reconcile.ts";
+import { reconcile, replayAfter } from "./reconcile.ts";
+import {
+  type FileStamp,
+  firstDifference,
+  removeStaleTemps,
+  sameFile,
+  statOrUndefined,
+} from "./session-files.ts";
 import { newSessionId } from "./session-id.ts";
 import {
   canonicalWorkspace,
@@ -42,61 +55,21 @@ export type { SessionMeta } from "../contract/session.ts";
 const PENDING_OK = { allowPendingToolCalls: true } as const;
 /** history.json, .precompact.json and meta.json are caches of the fsynced log: renamed, not synced */
 const CACHE = { sync: false } as const;
+/**
+ * Below this size history.json is rewritten at every checkpoint (a short session's file is always
+ * current, for anyone reading it); above it, once the log has grown by the file's size.
+ */
+export const HISTORY_REWRITE_ALWAYS_BYTES = 64 * 1024;
 
 function now(): string {
   return new Date().toISOString();
 }
 
-/** What history.json holds: the messages written, and the file as it was right after the write. */
-interface DiskCheckpoint {
+/** What history.json holds: the messages written, the file as it was right after, and where the log was. */
+interface DiskCheckpoint extends FileStamp {
   history: readonly Message[];
-  ino: number;
-  size: number;
-  mtimeMs: number;
-}
-
-function statOrUndefined(path: string): Stats | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-function sameFile(a: Stats, b: Pick<DiskCheckpoint, "ino" | "size" | "mtimeMs">): boolean {
-  return a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
-}
-
-/** Index of the first message where `next` differs from `prev` (messages are compared by value). */
-function firstDifference(prev: readonly Message[], next: readonly Message[]): number {
-  const n = Math.min(prev.length, next.length);
-  for (let i = 0; i < n; i++) {
-    const a = prev[i];
-    const b = next[i];
-    // Messages are treated as immutable, so the same object means the same message; only copies cost.
-    if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) return i;
-  }
-  return n;
-}
-
-/** Temp files (`.NAME.PID.N.tmp`) a killed process left behind; those of a live process are its own. */
-function removeStaleTemps(dir: string): void {
-  for (const name of readdirSync(dir)) {
-    const pid = /^\..+\.(\d+)\.\d+\.tmp$/.exec(name)?.[1];
-    if (!pid || processAlive(Number(pid))) continue;
-    try {
-      unlinkSync(join(dir, name));
-    } catch {}
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
+  /** events.jsonl's size when the log's history was `history`; undefined: not a state of the log (an edit) */
+  logSize: number | undefined;
 }
 
 export class Session {
@@ -110,6 +83,8 @@ export class Session {
   private needsBase = false;
   /** history.json as this session last wrote or read it (undefined: unknown, so never linked) */
   private disk: DiskCheckpoint | undefined;
+  /** bytes of history-changing events logged since history.json was last written */
+  private unsaved = 0;
 
   private constructor(dir: string, meta: SessionMeta, history: Message[]) {
     this.id = meta.id;
@@ -172,36 +147,77 @@ export class Session {
     const onDisk = statBefore?.size === 0 ? undefined : readHistoryFile(file);
     const s = new Session(dir, meta, []);
     removeStaleTemps(dir);
-    const logStat = statOrUndefined(s.events.path);
-    // A crash leaves history.json at most one append behind, and an append holds at most one
-    // whole-history event: the last two such events (and what follows) are all reconcile needs.
-    const tail = s.events.tailLines(2);
+    // Whether history.json stayed the same file while it was read (else nothing is known about it).
+    const st = statOrUndefined(file);
+    const steady = statBefore && st && sameFile(st, statBefore) ? st : undefined;
+    const opened =
+      (onDisk && steady && s.openFromRecord(onDisk, steady)) ?? s.openByReconcile(onDisk, statBefore, steady);
+    s.logged = [...opened.history];
+    // The compaction count is exact only when the whole log was read; otherwise meta.json's stands.
+    const compactions = opened.compactions;
+    const recordChanged = JSON.stringify(s.historyFileRecord()) !== JSON.stringify(meta.history_file);
+    if (
+      loaded.rebuilt ||
+      meta.messages !== s.logged.length ||
+      meta.compactions !== compactions ||
+      recordChanged
+    ) {
+      meta.messages = s.logged.length;
+      meta.compactions = compactions;
+      s.writeMeta();
+    }
+    return s;
+  }
+
+  /**
+   * history.json is the file meta.json recorded: it holds the log's state at the recorded length, and
+   * the log after that is replayed on top. Nothing is written: a session still running elsewhere (whose
+   * history.json lags by design) is left as it is, and this one rewrites the file as its own log grows.
+   * Undefined when the record does not apply.
+   */
+  private openFromRecord(
+    onDisk: History,
+    st: FileStamp,
+  ): { history: History; compactions: number } | undefined {
+    const rec = this.meta.history_file;
+    if (!rec || !sameFile(st, { ino: rec.ino, size: rec.size, mtimeMs: rec.mtime_ms })) return undefined;
+    const lines = this.events.linesFrom(rec.log_size);
+    const tail = lines && replayAfter(lines, onDisk);
+    if (!lines || !tail) return undefined;
+    this.disk = { history: [...onDisk], ...pickStamp(st), logSize: rec.log_size };
+    if (tail.changed) this.unsaved = Buffer.byteLength(lines.join("\n"), "utf8");
+    return { history: tail.history, compactions: this.meta.compactions + tail.compactions };
+  }
+
+  /** No usable record (a crash, an edit, an older session): reconcile history.json with the log's end. */
+  private openByReconcile(
+    onDisk: History | undefined,
+    statBefore: FileStamp | undefined,
+    steady: FileStamp | undefined,
+  ): { history: History; compactions: number } {
+    const logStat = statOrUndefined(this.events.path);
+    // history.json is rewritten right after every whole-history event (a compaction; a base event comes
+    // with a forced rewrite), so a crash leaves it at most one such event behind, and an append holds at
+    // most one: the log from its second-to-last whole-history event on is all reconcile needs.
+    const tail = this.events.tailLines(2);
     const r = reconcile(tail.lines, onDisk, {
       ...(statBefore ? { history: statBefore.mtimeMs } : {}),
       ...(logStat ? { log: logStat.mtimeMs } : {}),
     });
     const history = [...r.history];
+    const compactions = tail.whole ? r.compactions : this.meta.compactions;
     if (r.source === "log") {
       if (history.length > 0 || onDisk !== undefined) {
-        s.writeCheckpoint(history);
-        s.events.append([{ ts: now(), type: "recovered", messages: history.length }]);
+        this.writeCheckpoint(history);
+        this.events.append([{ ts: now(), type: "recovered", messages: history.length }]);
       }
-    } else {
-      // Remember the file only if it did not change while it was read.
-      const st = statOrUndefined(file);
-      if (statBefore && st && sameFile(st, statBefore))
-        s.disk = { history: [...history], ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+    } else if (steady) {
+      // history.json is the log's end ("checkpoint"), or an edit the next write logs as a base event.
+      const logSize = r.source === "checkpoint" ? logStat?.size : undefined;
+      this.disk = { history: [...history], ...pickStamp(steady), logSize };
     }
-    s.logged = history;
-    s.needsBase = r.source === "edited" && history.length > 0;
-    // The compaction count is exact only when the whole log was read; otherwise meta.json's stands.
-    const compactions = tail.whole ? r.compactions : meta.compactions;
-    if (loaded.rebuilt || meta.messages !== history.length || meta.compactions !== compactions) {
-      meta.messages = history.length;
-      meta.compactions = compactions;
-      s.writeMeta();
-    }
-    return s;
+    this.needsBase = r.source === "edited" && history.length > 0;
+    return { history, compactions };
   }
 
   static newest(dataDir: string, workspace: string): Session | undefined {
@@ -225,12 +241,51 @@ export class Session {
    * The final assistant message may still have unanswered tool calls (a batch in progress).
    */
   checkpoint(history: History): void {
+    if (!this.isNew(history)) return;
+    this.unsaved += this.events.append(this.messageLines(history));
+    this.updateCaches(history);
+  }
+
+  /**
+   * `checkpoint`, with the log's fsync running in the background: the returned promise resolves when
+   * the checkpoint is durable (and rejects if the sync fails). The messages are in the log at once, so a
+   * kill -9 loses nothing; only a power cut before the promise resolves could. The agent awaits it before
+   * its next model request, and meanwhile the next budget request goes to its worker.
+   */
+  checkpointSyncLater(history: History): Promise<void> {
+    if (!this.isNew(history)) return Promise.resolve();
+    const { bytes, synced } = this.events.appendSyncLater(this.messageLines(history));
+    this.unsaved += bytes;
+    this.updateCaches(history);
+    return synced;
+  }
+
+  /** Whether `history` (validated) differs from the last checkpoint. */
+  private isNew(history: History): boolean {
     assertValidHistory(history, PENDING_OK);
-    if (history.length === this.logged.length && firstDifference(this.logged, history) === history.length)
-      return;
-    this.logMessages(history);
-    this.writeCheckpoint(history);
+    return !(
+      history.length === this.logged.length && firstDifference(this.logged, history) === history.length
+    );
+  }
+
+  /** history.json (when due) and meta.json after the log holds `history`. */
+  private updateCaches(history: History): void {
+    const d = this.disk;
+    // Amortised: the bytes rewritten stay proportional to the bytes logged (see the top of the file).
+    if (!d || d.logSize === undefined || d.size < HISTORY_REWRITE_ALWAYS_BYTES || this.unsaved >= d.size)
+      this.writeCheckpoint(this.logged);
     this.touchMeta(history);
+  }
+
+  /**
+   * Bring history.json up to the log (the session is being closed: whoever reads the file next, a person
+   * or a tool, sees the whole session). A no-op when it is current.
+   */
+  flush(): void {
+    // Until its base event is logged, an edited history.json is ahead of the log, not behind it.
+    if (this.unsaved === 0 || this.needsBase) return;
+    this.writeCheckpoint(this.logged);
+    this.writeMeta();
   }
 
   /**
@@ -267,13 +322,22 @@ export class Session {
     this.events.append([{ ts: now(), type, ...data }]);
   }
 
-  /** Replace history.json with `h` (atomically) and remember what it now holds. */
+  /** Replace history.json with `h`, the log's current state (atomically), and remember what it holds. */
   private writeCheckpoint(h: History): void {
     const file = join(this.dir, HISTORY_FILE);
     this.disk = undefined;
     writeHistoryFile(file, h, CACHE);
+    this.unsaved = 0;
     const st = statOrUndefined(file);
-    if (st) this.disk = { history: [...h], ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
+    const log = statOrUndefined(this.events.path);
+    if (st) this.disk = { history: [...h], ...pickStamp(st), logSize: log?.size };
+  }
+
+  /** What meta.json records of history.json: only a file that holds a state of the log. */
+  private historyFileRecord(): SessionMeta["history_file"] {
+    const d = this.disk;
+    if (!d || d.logSize === undefined) return undefined;
+    return { ino: d.ino, size: d.size, mtime_ms: d.mtimeMs, log_size: d.logSize };
   }
 
   /**
@@ -294,22 +358,20 @@ export class Session {
     }
   }
 
-  /** Append (and fsync: the checkpoint's one sync) the message events that turn the logged history into `next`. */
-  private logMessages(next: History): void {
-    this.events.append(this.messageLines(next));
-  }
-
   /** The message events that turn the logged history into `next`; the session then counts them as logged. */
   private messageLines(next: History): Record<string, unknown>[] {
     const d = firstDifference(this.logged, next);
     const ts = now();
     const lines: Record<string, unknown>[] = [];
-    if (this.needsBase) lines.push({ ts, type: "base", history: this.logged });
+    // A copy: the logged history changes in place below, before the lines are written.
+    if (this.needsBase) lines.push({ ts, type: "base", history: [...this.logged] });
     if (d === next.length && next.length < this.logged.length)
       lines.push({ ts, type: "truncate", length: next.length });
     for (let i = d; i < next.length; i++) lines.push({ ts, type: "message", index: i, message: next[i] });
     this.needsBase = false;
-    this.logged = [...next];
+    // In place, from the first difference: a copy of the whole history per checkpoint is O(history).
+    this.logged.length = d;
+    for (let i = d; i < next.length; i++) this.logged.push(next[i] as Message);
     return lines;
   }
 
@@ -352,6 +414,13 @@ export class Session {
   }
 
   private writeMeta(): void {
+    const record = this.historyFileRecord();
+    if (record) this.meta.history_file = record;
+    else delete this.meta.history_file;
     writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`, 0o600, CACHE);
   }
+}
+
+function pickStamp(st: FileStamp): FileStamp {
+  return { ino: st.ino, size: st.size, mtimeMs: st.mtimeMs };
 }

@@ -330,3 +330,19 @@ describe("list and newest", () => {
     expect(Session.list(d.data, join(d.ws, "..", "ws", ".")).map((m) => m.id)).toEqual([s.id]);
   });
 });
+
+describe("checkpointSyncLater", () => {
+  test("the messages are in the log and history.json when it returns; the promise resolves once synced", async () => {
+    const s = create();
+    const synced = s.checkpointSyncLater(convo(3));
+    expect(readEvents(s.dir).filter((e) => e.type === "message")).toHaveLength(4);
+    expect(readJson(join(s.dir, "history.json"))).toEqual(convo(3));
+    expect(s.meta.messages).toBe(4);
+    await synced;
+    expect(Session.open(d.data, s.id).history()).toEqual(convo(3));
+    // Nothing new: nothing written, already resolved.
+    const before = readEvents(s.dir).length;
+    await s.checkpointSyncLater(convo(3));
+    expect(readEvents(s.dir).length).toBe(before);
+  });
+});

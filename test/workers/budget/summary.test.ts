@@ -6,6 +6,7 @@ import { benchHistory } from "../../../scripts/bench/history-gen.ts";
 import type { BudgetInput } from "../../../src/contract/compaction.ts";
 import { summarizeHistory } from "../../../src/worker/history-summary.ts";
 import { computeBudget } from "../../../workers/budget/compute.ts";
+import { budgetModule } from "../../../workers/budget/index.ts";
 
 const mixed: unknown[] = [
   {
@@ -80,5 +81,19 @@ describe("budget from a history summary", () => {
     expect(() => computeBudget({ model, policy, tools: [] } as BudgetInput)).toThrow(
       "budget: the data holds neither a history nor a history_summary",
     );
+  });
+
+  test("through the module: a summary passing the quick check answers as the schema-parsed one; a bad one is named", async () => {
+    const hook = budgetModule.hooks.budget;
+    if (!hook) throw new Error("the budget module has no budget hook");
+    const history = benchHistory(200, 20_000) as unknown[];
+    const data = { model, policy, tools: [{ name: "bash" }], state: { armed: true } };
+    const reply = await hook({ ...data, history_summary: summarizeHistory(history) }, {} as never);
+    expect(reply.budget).toEqual(computeBudget({ ...data, history } as BudgetInput));
+    expect("history_summary" in reply).toBe(false);
+    const bad = { ...summarizeHistory(history), tokens: [-1] };
+    await expect(
+      Promise.resolve().then(() => hook({ ...data, history_summary: bad }, {} as never)),
+    ).rejects.toThrow(/^budget: invalid data: .*history_summary/);
   });
 });
