@@ -13,7 +13,7 @@ import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
 import { Manifest } from "../src/contract/manifest.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
-import { EventLine, SessionMeta } from "../src/contract/session.ts";
+import { AnyCompactionEvent, EventLine, SessionMeta } from "../src/contract/session.ts";
 import { SteerMessage } from "../src/contract/steering.ts";
 import { Usage } from "../src/contract/usage.ts";
 
@@ -47,6 +47,7 @@ const files = write(root, {
   "events.json": AgentEvent,
   "session-meta.json": SessionMeta,
   "session-event-line.json": EventLine,
+  "session-compaction-event.json": AnyCompactionEvent,
   "compaction-record.json": CompactionRecord,
   "steering-queue-line.json": SteerMessage,
 });

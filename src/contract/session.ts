@@ -88,6 +88,38 @@ export const CompactionEvent = z.looseObject({
 });
 
 /**
+ * One piece of a compacted history written by reference: messages `[from, to)` of the history the log
+ * held just before the event, or one message in full (a summary, a pruned or shortened message).
+ */
+export const CompactionPiece = z.union([
+  z.strictObject({ from: z.number().int().nonnegative(), to: z.number().int().nonnegative() }),
+  z.strictObject({ message: Message }),
+]);
+export type CompactionPiece = z.infer<typeof CompactionPiece>;
+
+/**
+ * A compaction written by reference: the new history is its pieces, in order, resolved against the
+ * history the log held just before it, which must have `messages_before` messages. Almost every message
+ * of a compacted history is already in the log (the kept suffix); writing only the new ones keeps the log
+ * growing with the session's new messages, not with its history at every compaction. Not a whole-state
+ * event: replay reaches it from the last `base` or whole `compaction` before it, which the session writes
+ * again once the bytes logged since one exceed a multiple of the history's size. `pieces` is the first
+ * field after `type`, so a reader scanning the log backwards for whole-state lines tells them apart from
+ * the line's first bytes.
+ */
+export const CompactionDeltaEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("compaction"),
+  pieces: z.array(CompactionPiece),
+  messages_before: z.number().int().nonnegative(),
+  record: CompactionRecord.partial(),
+});
+export type CompactionDeltaEvent = z.infer<typeof CompactionDeltaEvent>;
+
+/** A compaction event line of either form: by reference (`pieces`) or whole (`history`, every older log). */
+export const AnyCompactionEvent = z.union([CompactionDeltaEvent, CompactionEvent]);
+
+/**
  * The full checkpoint a reopened session continues from, logged before its first new messages. It makes
  * replay exact even when the log and history.json parted ways in a crash (e.g. between writing
  * history.json and the compaction event).

@@ -6,7 +6,8 @@ import type { History, Message } from "../contract/history.ts";
 import { crashPoint } from "../contract/lib/fs-boundary.ts";
 import { validateHistory } from "../contract/lib/validate-history.ts";
 import { writeAll } from "../contract/lib/write-all.ts";
-import { BaseEvent, CompactionEvent, EventLine, MessageEvent, TruncateEvent } from "../contract/session.ts";
+import { BaseEvent, EventLine, MessageEvent, TruncateEvent } from "../contract/session.ts";
+import { parseCompaction, resolvePieces } from "./compaction-pieces.ts";
 
 export class EventsLog {
   /** whether the file may end in a torn line; checked once, before this instance's first append */
@@ -113,7 +114,7 @@ export class EventsLog {
 
   /**
    * The last lines of the file, read backwards in blocks until they hold `wholeStates` lines that start
-   * a whole-history event (`base` or `compaction`), or the file's start: opening a long session reads
+   * a whole-history event (`base`, or `compaction` with its `history`), or the file's start: opening a long session reads
    * its last epochs, not its whole history of compactions. `whole` says whether that reached the start.
    */
   tailLines(wholeStates: number): { lines: string[]; whole: boolean } {
@@ -161,7 +162,8 @@ export class EventsLog {
 }
 
 const TAIL_BLOCK = 1 << 20;
-const WHOLE_STATE_START = /\n\{"ts":"[^"\n]*","type":"(compaction|base)"/g;
+// A compaction written by reference (`pieces` first) is not a whole state: replay needs what came before.
+const WHOLE_STATE_START = /\n\{"ts":"[^"\n]*","type":"(?:compaction|base)","(?!pieces")/g;
 
 /** Lines starting a base or compaction event whose newline lies before `limit` (bytes, as latin1). */
 function countWholeStateStarts(bytes: Buffer, limit: number): number {
@@ -230,8 +232,8 @@ export function replayEvents(
       if (b.success) history = [...b.data.history];
       else problems++;
     } else if (e.type === "compaction") {
-      const c = CompactionEvent.safeParse(e);
-      if (c.success) history = [...c.data.history];
+      const next = compactedHistory(e, history);
+      if (next) history = next;
       else problems++;
     }
   }
@@ -242,6 +244,18 @@ export function replayEvents(
     history.length = valid;
   }
   return { history, problems };
+}
+
+/**
+ * The history compaction event `e` leaves on top of `before` (the history just before it); undefined
+ * when it is malformed or, written by reference, does not fit `before` (a gap left by a lost line).
+ */
+export function compactedHistory(e: EventLine, before: History): Message[] | undefined {
+  const c = parseCompaction(e);
+  if (!c) return undefined;
+  if ("history" in c) return [...c.history];
+  if (c.messagesBefore !== before.length) return undefined;
+  return resolvePieces(c.pieces, before);
 }
 
 /** Validity (with a batch allowed to be in progress at the end) only shrinks as a history grows. */

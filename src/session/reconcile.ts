@@ -25,7 +25,8 @@ import { parseEventLines, replayEvents } from "./events-log.ts";
 
 /** Events that change the history (the others, such as `model` or `recovered`, only annotate it). */
 const STATE_EVENTS = new Set(["message", "truncate", "base", "compaction"]);
-const FULL_STATE_LINE = /^\{"ts":"[^"]*","type":"(compaction|base)"/;
+/** base, or compaction with its whole history (one written by reference has `pieces` first) */
+const FULL_STATE_LINE = /^\{"ts":"[^"]*","type":"(?:compaction|base)","(?!pieces")/;
 const COMPACTION_LINE = /^\{"ts":"[^"]*","type":"compaction"/;
 
 export interface Reconciled {

@@ -3,14 +3,15 @@
 // compaction summarised away, or that history.json never got to hold before a crash, are all still there.
 import { join } from "node:path";
 import type { Message } from "../contract/history.ts";
-import { BaseEvent, CompactionEvent, MessageEvent } from "../contract/session.ts";
+import { BaseEvent, MessageEvent } from "../contract/session.ts";
+import { parseCompaction } from "./compaction-pieces.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
 import { EVENTS_FILE } from "./store.ts";
 
 /**
  * The messages in the order they were first recorded: each message event once (a re-log of the same
  * message at the same place is not new), and from a compaction or base event the messages that were not
- * already in the history (a summary, an edit). Messages a retry replaced stay in, so this is a record,
+ * already in the history (a summary, a pruned message, an edit). Messages a retry replaced stay in, so this is a record,
  * not necessarily a valid history.
  */
 export function allMessages(sessionDir: string): Message[] {
@@ -27,15 +28,20 @@ export function allMessages(sessionDir: string): Message[] {
       if (at === undefined || JSON.stringify(at) !== JSON.stringify(m.data.message)) out.push(m.data.message);
       return;
     }
-    const whole =
-      e.type === "compaction"
-        ? CompactionEvent.safeParse(e)
-        : e.type === "base"
-          ? BaseEvent.safeParse(e)
-          : undefined;
-    if (whole?.success) {
+    const c = e.type === "compaction" ? parseCompaction(e) : undefined;
+    const b = e.type === "base" ? BaseEvent.safeParse(e) : undefined;
+    // Written by reference, a compaction's ranges are messages the log held already: only its
+    // messages in full can be new.
+    const candidates = c
+      ? "pieces" in c
+        ? c.pieces.flatMap((p) => ("message" in p ? [p.message] : []))
+        : c.history
+      : b?.success
+        ? b.data.history
+        : undefined;
+    if (candidates) {
       const known = new Set(state.map((x) => JSON.stringify(x)));
-      for (const x of whole.data.history) if (!known.has(JSON.stringify(x))) out.push(x);
+      for (const x of candidates) if (!known.has(JSON.stringify(x))) out.push(x);
     }
   });
   return out;

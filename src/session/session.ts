@@ -3,7 +3,8 @@
 // message and compaction) and meta.json.
 //
 // Crash safety: events.jsonl is the write-ahead record. Every checkpoint appends its new messages (a
-// compaction: its compaction event, with the new history) in one write and fsyncs it, once; history.json,
+// compaction: its compaction event, with the new history whole or by reference to the messages the log
+// holds) in one write and fsyncs it, once; history.json,
 // .precompact.json and meta.json are then replaced by rename without fsync, as caches of the log.
 // Opening a session reconciles the two (reconcile.ts argues why that loses nothing): a crash between the
 // append and the renames is repaired from the log, and history.json edited by hand still wins, logged
@@ -25,8 +26,10 @@ import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
 import { fsyncDir, linkFileAtomic, writeFileAtomic } from "../contract/lib/atomic-write.ts";
+import { messageJson } from "../contract/lib/message-json.ts";
 import { assertValidHistory } from "../contract/lib/validate-history.ts";
 import { type CompactionState, RESERVED_EVENT_TYPES, type SessionMeta } from "../contract/session.ts";
+import { compactionPieces } from "./compaction-pieces.ts";
 import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
 import { reconcile, replayAfter } from "./reconcile.ts";
@@ -60,6 +63,14 @@ const CACHE = { sync: false } as const;
  * current, for anyone reading it); above it, once the log has grown by the file's size.
  */
 export const HISTORY_REWRITE_ALWAYS_BYTES = 64 * 1024;
+/**
+ * A compaction is logged by reference (its new messages only) until the bytes logged since the last
+ * whole-state event exceed this many times the new history's size; then it is logged whole. Opening a
+ * session after a crash replays from the second-to-last whole-state event, so it reads at most about
+ * twice this multiple of the history (plus two whole histories), and the whole histories add at most
+ * 1/WHOLE_STATE_EVERY to the bytes logged, instead of one history per compaction.
+ */
+export const WHOLE_STATE_EVERY = 2;
 
 function now(): string {
   return new Date().toISOString();
@@ -85,6 +96,11 @@ export class Session {
   private disk: DiskCheckpoint | undefined;
   /** bytes of history-changing events logged since history.json was last written */
   private unsaved = 0;
+  /**
+   * bytes logged after the last whole-state event (the file's start counts as one); undefined when not
+   * known (an opened session), so its first compaction is logged whole
+   */
+  private sinceWhole: number | undefined;
 
   private constructor(dir: string, meta: SessionMeta, history: Message[]) {
     this.id = meta.id;
@@ -120,7 +136,7 @@ export class Session {
     const s = new Session(join(opts.dataDir, id), meta, []);
     // The record first: a crash after this line leaves a session that meta.json is rebuilt from.
     const { workspace, provider, model } = meta;
-    s.events.append([
+    s.sinceWhole = s.events.append([
       { ts, type: "session", id, workspace, ...(provider ? { provider } : {}), ...(model ? { model } : {}) },
     ]);
     // The log's own name must survive a power cut too; later appends only extend the file.
@@ -196,9 +212,10 @@ export class Session {
     steady: FileStamp | undefined,
   ): { history: History; compactions: number } {
     const logStat = statOrUndefined(this.events.path);
-    // history.json is rewritten right after every whole-history event (a compaction; a base event comes
-    // with a forced rewrite), so a crash leaves it at most one such event behind, and an append holds at
-    // most one: the log from its second-to-last whole-history event on is all reconcile needs.
+    // history.json is rewritten right after every compaction (whole or by reference) and every base
+    // event (a forced rewrite), so a crash leaves it at most one such event behind, and an append holds
+    // at most one: the log from its second-to-last whole-history event on (which replays every
+    // compaction by reference after it too) is all reconcile needs.
     const tail = this.events.tailLines(2);
     const r = reconcile(tail.lines, onDisk, {
       ...(statBefore ? { history: statBefore.mtimeMs } : {}),
@@ -242,7 +259,8 @@ export class Session {
    */
   checkpoint(history: History): void {
     if (!this.isNew(history)) return;
-    this.unsaved += this.events.append(this.messageLines(history));
+    const lines = this.messageLines(history);
+    this.unsaved += this.logAppended(lines, this.events.append(lines));
     this.updateCaches(history);
   }
 
@@ -254,8 +272,9 @@ export class Session {
    */
   checkpointSyncLater(history: History): Promise<void> {
     if (!this.isNew(history)) return Promise.resolve();
-    const { bytes, synced } = this.events.appendSyncLater(this.messageLines(history));
-    this.unsaved += bytes;
+    const lines = this.messageLines(history);
+    const { bytes, synced } = this.events.appendSyncLater(lines);
+    this.unsaved += this.logAppended(lines, bytes);
     this.updateCaches(history);
     return synced;
   }
@@ -298,14 +317,18 @@ export class Session {
     // in .precompact.json, which the next compaction overwrites) and the compaction itself: the moment it
     // is fsynced the compaction exists, and every file written after it is a cache of the log.
     const lines = this.messageLines(before);
-    lines.push({
-      ts: now(),
-      type: "compaction",
-      messages_before: before.length,
-      record: { ...record },
-      history: after,
-    });
-    this.events.append(lines);
+    const ts = now();
+    const common = { messages_before: before.length, record: { ...record } };
+    const whole = this.wholeStateDue(after);
+    // Written by reference against the history the log holds now (`before`); `pieces` first (see its schema).
+    lines.push(
+      whole
+        ? { ts, type: "compaction", ...common, history: after }
+        : { ts, type: "compaction", pieces: compactionPieces(this.logged, after), ...common },
+    );
+    const bytes = this.events.append(lines);
+    if (whole) this.sinceWhole = 0;
+    else this.logAppended(lines, bytes);
     const precompact = join(this.dir, PRECOMPACT_FILE);
     if (!this.linkCheckpointAs(before, precompact)) writeHistoryFile(precompact, before, CACHE);
     this.writeCheckpoint(after);
@@ -319,7 +342,25 @@ export class Session {
     if (RESERVED_EVENT_TYPES.includes(type))
       throw new Error(`event type "${type}" is written by the session itself`);
     if ("ts" in data || "type" in data) throw new Error(`event data may not set "ts" or "type"`);
-    this.events.append([{ ts: now(), type, ...data }]);
+    const lines = [{ ts: now(), type, ...data }];
+    this.logAppended(lines, this.events.append(lines));
+  }
+
+  /** Count `bytes` (the append of `lines`) as logged since the last whole-state event; returns `bytes`. */
+  private logAppended(lines: readonly Record<string, unknown>[], bytes: number): number {
+    // A base event is a whole state: the bytes after it are fewer than the append's (counted in full).
+    if (lines.some((l) => l.type === "base")) this.sinceWhole = bytes;
+    else if (this.sinceWhole !== undefined) this.sinceWhole += bytes;
+    return bytes;
+  }
+
+  /** Whether the compaction to `after` is logged whole (see WHOLE_STATE_EVERY). */
+  private wholeStateDue(after: History): boolean {
+    if (this.sinceWhole === undefined || after.length === 0) return true;
+    let size = 0;
+    // The per-message JSON cache: history.json is written from the same texts right after.
+    for (const m of after) size += messageJson(m).length + 1;
+    return this.sinceWhole > WHOLE_STATE_EVERY * size;
   }
 
   /** Replace history.json with `h`, the log's current state (atomically), and remember what it holds. */
@@ -394,9 +435,8 @@ export class Session {
     this.meta.model = model;
     if (provider !== undefined) this.meta.provider = provider;
     // Logged too: meta.json is a cache, and one rebuilt from the log must not fall back to the first model.
-    this.events.append([
-      { ts: now(), type: "model", model, ...(provider !== undefined ? { provider } : {}) },
-    ]);
+    const lines = [{ ts: now(), type: "model", model, ...(provider !== undefined ? { provider } : {}) }];
+    this.logAppended(lines, this.events.append(lines));
     this.writeMeta();
   }
 

@@ -16,9 +16,10 @@ import { type Dirs, makeDirs } from "./helpers.ts";
 const CHILD = join(import.meta.dirname, "fixtures", "checkpoint-run.ts");
 const COUNT = 17;
 const dirs: Dirs[] = [];
+// Hundreds of session folders: removing them can take longer than a hook's default 5 s on a busy machine.
 afterAll(() => {
   for (const d of dirs) d.cleanup();
-});
+}, 60_000);
 
 function run(d: Dirs, env: Record<string, string>, mode: string): { lines: string[]; signal: string | null } {
   const r = spawnSync(process.execPath, [CHILD, d.data, d.ws, String(COUNT), mode], {
