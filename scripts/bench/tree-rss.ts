@@ -9,13 +9,21 @@
 // what the tree really occupies; both peaks are printed.
 import { readdirSync, readFileSync } from "node:fs";
 
+export interface ProcPeak {
+  cmd: string;
+  peak: number;
+  /** at the peak: private memory (JS heap, malloc, stacks) and mapped files (the executable's code) */
+  anon: number;
+  file: number;
+}
+
 export interface TreePeak {
   /** the largest sum of RSS over the tree seen in one sample, bytes */
   peak: number;
   /** the largest sum of PSS (shared pages split among their sharers) seen in one sample, bytes */
   pssPeak: number;
-  /** per process (pid → command and its own peak RSS), for the breakdown */
-  procs: Map<number, { cmd: string; peak: number }>;
+  /** per process (pid → command, its own peak RSS and that sample's anonymous / file-backed parts) */
+  procs: Map<number, ProcPeak>;
   samples: number;
 }
 
@@ -46,13 +54,19 @@ function children(pid: number): number[] {
   return out;
 }
 
-function rssBytes(pid: number): number {
+/** RSS and its anonymous and file-backed parts (shmem, tiny here, counted in neither part), bytes. */
+function rssOf(pid: number): { rss: number; anon: number; file: number } {
+  let text: string;
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
+    text = readFileSync(`/proc/${pid}/status`, "utf8");
   } catch {
-    return 0;
+    return { rss: 0, anon: 0, file: 0 };
   }
+  const kb = (field: string) => {
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(text);
+    return m ? Number(m[1]) * 1024 : 0;
+  };
+  return { rss: kb("VmRSS"), anon: kb("RssAnon"), file: kb("RssFile") };
 }
 
 function cmdline(pid: number): string {
@@ -100,16 +114,16 @@ export function sampleTree(root: number, into: TreePeak): void {
     seen.add(pid);
     const cmd = rawCmdline(pid);
     if (cmd === parentCmd) continue;
-    const rss = rssBytes(pid);
+    const { rss, anon, file } = rssOf(pid);
     if (rss === 0) continue;
     total += rss;
     pss += pssBytes(pid);
     let p = into.procs.get(pid);
     if (!p) {
-      p = { cmd: cmdline(pid), peak: 0 };
+      p = { cmd: cmdline(pid), peak: 0, anon: 0, file: 0 };
       into.procs.set(pid, p);
     }
-    if (rss > p.peak) p.peak = rss;
+    if (rss > p.peak) Object.assign(p, { peak: rss, anon, file });
     for (const c of children(pid)) stack.push([c, cmd]);
   }
   into.samples++;
@@ -133,12 +147,18 @@ export function watchTree(root: number, everyMs = 20): { stop(): TreePeak | unde
 
 export const mb = (bytes: number) => bytes / (1024 * 1024);
 
-/** "137.2 MB (core 75.1 + worker 58.0 + …)": the peak and each process's own peak, largest first. */
+/**
+ * "RSS 137.2 MB (i -p … 75.1 [anon 40.2, file 34.9] + i worker … 58.0 [anon 20.1, file 37.9]), PSS …": the
+ * peak and each process's own peak with its anonymous and file-backed parts, largest first.
+ */
 export function describePeak(p: TreePeak | undefined): string {
   if (!p) return "n/a (no /proc)";
   const parts = [...p.procs.values()]
     .filter((x) => x.peak > 4 * 1024 * 1024)
     .sort((a, b) => b.peak - a.peak)
-    .map((x) => `${x.cmd} ${mb(x.peak).toFixed(1)}`);
+    .map(
+      (x) =>
+        `${x.cmd} ${mb(x.peak).toFixed(1)} [anon ${mb(x.anon).toFixed(1)}, file ${mb(x.file).toFixed(1)}]`,
+    );
   return `RSS ${mb(p.peak).toFixed(1)} MB (${parts.join(" + ")}), PSS ${mb(p.pssPeak).toFixed(1)} MB; ${p.samples} samples`;
 }

@@ -87,6 +87,11 @@ async function report(err: unknown): Promise<number> {
 if (import.meta.main) {
   const args = process.argv.slice(2);
   receiveCredentials();
+  // A diagnostic for scripts/bench/memory.ts; the module is not even loaded without the variable.
+  if (process.env.I_DEBUG_MEMORY)
+    void import("../runtime/memory-report.ts").then((m) =>
+      m.armMemoryReport(args[0] === "worker" ? "worker" : "core"),
+    );
   // Commands that start no child process (and `--version`, which must stay fast) keep the environment.
   const shed = CHILDLESS.has(args[0] ?? "") ? Promise.resolve(undefined) : shedCredentials(args);
   shed

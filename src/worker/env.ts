@@ -18,6 +18,17 @@ export const INHERITED_VARS = [
 /** Windows needs these for almost any program to start. */
 export const WINDOWS_VARS = ["SYSTEMROOT", "WINDIR"];
 
+/**
+ * Added for the built-in worker process (`i worker …`, this same executable), never for a bound module.
+ * JavaScriptCore's "mini VM" mode, with the JIT still on: the heap grows by 1.2x of what is live instead of
+ * 2x, and collections are full ones, so the per-request garbage of hook data (history-sized strings and
+ * arrays that grow a little every turn) does not pile up in the old generation or spread over ever new
+ * allocation sizes. Measured on S0 1,000 turns (compiled): the worker's peak 74.5 -> 59.9 MB RSS, for
+ * ~0.25 ms more worker CPU per turn. The core cannot take the same option (it is read when a process
+ * starts) and would pay more: its live heap is twice the worker's, and its CPU doubled with it.
+ */
+export const BUILTIN_WORKER_ENV: Readonly<Record<string, string>> = { BUN_JSC_forceMiniVMMode: "1" };
+
 export interface WorkerEnvOptions {
   workspace: string;
   configDir: string;
@@ -48,5 +59,7 @@ export function workerEnv(opts: WorkerEnvOptions): Record<string, string> {
   env.I_CONFIG_DIR = opts.configDir;
   env.I_WORKSPACE = opts.workspace;
   env.I_DATA_DIR = dataDir(parent);
+  // The memory diagnostic (a directory for per-process reports): on for the whole tree or for none of it.
+  if (parent.I_DEBUG_MEMORY) env.I_DEBUG_MEMORY = parent.I_DEBUG_MEMORY;
   return env;
 }

@@ -19,7 +19,7 @@ import {
 } from "../contract/protocol.ts";
 import { MODULES, type ModuleName } from "../contract/registry.ts";
 import { declarationDifference } from "./declarations.ts";
-import { workerEnv } from "./env.ts";
+import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
 import { LogSink } from "./log-sink.ts";
@@ -289,7 +289,7 @@ export class WorkerHost implements HookRunner {
     proc = new WorkerProcess({
       exec: group.exec,
       cwd: group.cwd,
-      env: this.env,
+      env: group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env,
       workspace: this.workspace,
       deadlineMs: this.deadlineMs,
       ...(this.helloDeadlineMs === undefined ? {} : { helloDeadlineMs: this.helloDeadlineMs }),

@@ -1,8 +1,8 @@
 // Workers get an allow-listed environment: never a credential, whatever the parent had.
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
-import { INHERITED_VARS, workerEnv } from "../../src/worker/env.ts";
+import { BUILTIN_WORKER_ENV, INHERITED_VARS, workerEnv } from "../../src/worker/env.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
-import { BUDGET_REPLY, manifestOf, misbehaving, TempDirs } from "./helpers.ts";
+import { BUDGET_REPLY, BUN, MISBEHAVE, manifestOf, misbehaving, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
 const hosts: WorkerHost[] = [];
@@ -65,6 +65,25 @@ describe("worker environment", () => {
         else process.env[k] = v;
       }
     }
+  });
+
+  test("the built-in worker process also gets the runtime's memory settings; a bound module does not", async () => {
+    const dir = temp.make();
+    // A built-in binding runs `SELF worker budget`: the fixture stands in for `i` and dumps its environment.
+    const self = [BUN, MISBEHAVE, "--mode", "env"];
+    const h = new WorkerHost(manifestOf(["budget"], dir, {}, self), {
+      workspace: dir,
+      configDir: dir,
+      env: { ...process.env, ...SECRETS },
+    });
+    hosts.push(h);
+    const env = (await h.runHook("budget", { ...BUDGET_REPLY })).env as Record<string, string>;
+    expectClean(env);
+    for (const [k, v] of Object.entries(BUILTIN_WORKER_ENV)) expect(env[k]).toBe(v);
+    const extra = new Set(Object.keys(BUILTIN_WORKER_ENV));
+    expect(Object.keys(env).filter((k) => !ALLOWED.has(k) && !extra.has(k))).toEqual([]);
+    const bound = await dumpedEnv({ ...process.env });
+    for (const k of Object.keys(BUILTIN_WORKER_ENV)) expect(bound.env[k]).toBeUndefined();
   });
 
   test("workerEnv: allow-list only; Windows names are matched case-insensitively", () => {
