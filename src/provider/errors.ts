@@ -155,6 +155,50 @@ export function networkError(site: CallSite, err: unknown, during: string): Prov
   );
 }
 
+/** Bun and Node put the code on the error or its cause; Deno names the cause's class ConnectionRefused. */
+function isConnectionRefused(err: unknown): boolean {
+  for (let e = err, depth = 0; e && typeof e === "object" && depth < 4; depth++) {
+    const o = e as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown };
+    if (o.code === "ECONNREFUSED" || o.name === "ConnectionRefused") return true;
+    if (typeof o.message === "string" && /ECONNREFUSED|connection refused/i.test(o.message)) return true;
+    e = o.cause;
+  }
+  return false;
+}
+
+/** localhost, *.localhost, 127.0.0.0/8, ::1 and 0.0.0.0 (which connects to this machine). */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === "[::1]" ||
+    host === "0.0.0.0"
+  );
+}
+
+/**
+ * A request that never reached a server. A refused connection says so in words (the runtimes' own text,
+ * e.g. Bun's "Is the computer able to access the url?", is vaguer). On this machine it is marked, so the
+ * transport gives up quickly and asks whether the server runs: that is nearly always the reason.
+ */
+export function connectError(site: CallSite, url: string, err: unknown): ProviderError {
+  const shown = redact(url, site.apiKey);
+  if (!isConnectionRefused(err)) return networkError(site, err, `connecting to ${shown}`);
+  return new ProviderError(
+    "network",
+    `${site.provider} model "${site.model}": cannot connect to ${shown}: connection refused`,
+    undefined,
+    { localRefused: isLoopbackUrl(url) },
+  );
+}
+
 export function cancelledError(site: CallSite): ProviderError {
   return new ProviderError("cancelled", `${site.provider} model "${site.model}": request cancelled`);
 }

@@ -8,7 +8,7 @@ import { createAnthropicProvider } from "./anthropic.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import { createResponsesProvider } from "./responses.ts";
-import { DEFAULT_RETRY } from "./retry.ts";
+import { DEFAULT_RETRY, type Sleep } from "./retry.ts";
 import type { ProviderSettings } from "./transport.ts";
 import type { Provider } from "./types.ts";
 
@@ -18,12 +18,16 @@ export interface CreateProviderOptions {
   apiKey: string;
   /** default: https://api.openai.com/v1 or https://api.anthropic.com */
   baseUrl?: string;
-  /** attempts after the first on 429/5xx/network errors (default 5) */
+  /** attempts after the first on 429/5xx/network errors (default 4; 2 for a refused local server) */
   maxRetries?: number;
   /** first backoff window in ms, doubling per attempt (default 1000; tests use a few ms) */
   retryBaseMs?: number;
-  /** cap on any single wait, retry-after included (default 30000) */
+  /** cap on any single wait (default 30000); a retry-after above it is not waited for: the error is thrown */
   retryMaxMs?: number;
+  /** cap on all the waits of one request together (default 60000) */
+  retryTotalMs?: number;
+  /** how to wait between attempts (default a real timer; tests record the waits) */
+  sleep?: Sleep;
   /** give up on an attempt that receives nothing for this long, then retry once (default 300000) */
   idleTimeoutMs?: number;
   fetch?: typeof fetch;
@@ -44,7 +48,9 @@ export function createProvider(opts: CreateProviderOptions): Provider {
       maxRetries: opts.maxRetries ?? DEFAULT_RETRY.maxRetries,
       baseMs: opts.retryBaseMs ?? DEFAULT_RETRY.baseMs,
       maxDelayMs: opts.retryMaxMs ?? DEFAULT_RETRY.maxDelayMs,
+      maxTotalMs: opts.retryTotalMs ?? DEFAULT_RETRY.maxTotalMs,
     },
+    ...(opts.sleep ? { sleep: opts.sleep } : {}),
     idleTimeoutMs: opts.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS,
     fetch: opts.fetch ?? globalThis.fetch,
     headers: opts.headers ?? {},

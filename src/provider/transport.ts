@@ -5,9 +5,17 @@
 import type { History } from "../contract/history.ts";
 import { readCappedBody } from "../contract/lib/read-capped.ts";
 import { NO_KEY } from "./credentials.ts";
-import { type CallSite, cancelledError, httpError, networkError, redact, streamError } from "./errors.ts";
+import {
+  type CallSite,
+  cancelledError,
+  connectError,
+  httpError,
+  networkError,
+  redact,
+  streamError,
+} from "./errors.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS, idleError, watchIdle } from "./idle.ts";
-import { backoffDelay, type RetryPolicy, sleep } from "./retry.ts";
+import { LOCAL_REFUSED_RETRY, nextRetry, type RetryPolicy, type Sleep, sleep } from "./retry.ts";
 import { readSse, type SseEvent } from "./sse.ts";
 import { type ModelRequest, type ModelResponse, ProviderError, type StreamEvent } from "./types.ts";
 
@@ -19,6 +27,8 @@ export interface ProviderSettings {
   /** give up on an attempt that receives nothing for this long (retried once) */
   idleTimeoutMs: number;
   fetch: typeof fetch;
+  /** how to wait between attempts (tests record the waits instead of sleeping) */
+  sleep?: Sleep;
   /** extra headers for every request (e.g. OpenRouter's HTTP-Referer) */
   headers: Record<string, string>;
 }
@@ -49,6 +59,8 @@ export interface StreamCall<T = ModelResponse> {
   body: unknown;
   fetch: typeof fetch;
   retry: RetryPolicy;
+  /** default: a real timer */
+  sleep?: Sleep;
   /** default DEFAULT_STREAM_IDLE_TIMEOUT_MS */
   idleTimeoutMs?: number;
   signal?: AbortSignal;
@@ -106,6 +118,7 @@ export function streamModelRequest<T>(
     body,
     fetch: settings.fetch,
     retry: settings.retry,
+    ...(settings.sleep ? { sleep: settings.sleep } : {}),
     idleTimeoutMs: settings.idleTimeoutMs,
     ...(req.signal ? { signal: req.signal } : {}),
     ...(onEvent ? { onEvent } : {}),
@@ -127,7 +140,9 @@ export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): P
   const { site, signal, retry } = call;
   const idleMs = call.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
   const payload = call.body instanceof JsonText ? call.body.text : JSON.stringify(call.body);
+  const wait = call.sleep ?? sleep;
   let retries = 0;
+  let waited = 0;
   let idleRetried = false;
   for (let attempt = 1; ; attempt++) {
     let partial = "";
@@ -150,14 +165,23 @@ export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): P
           : networkError(site, caught, "during the request");
       err.partialText = partial;
       if (err.kind === "cancelled") throw err;
+      let delay = 0;
       if (err.idle) {
         if (idleRetried) throw withNote(err, "; gave up after one retry", partial);
         idleRetried = true;
       } else {
-        if (!err.retryable || retries >= retry.maxRetries) throw err;
+        if (!err.retryable) throw err;
+        // The stricter of the user's policy and the local one, so a refused local server fails in seconds.
+        const policy = err.localRefused ? stricter(retry, LOCAL_REFUSED_RETRY) : retry;
+        const next = nextRetry(retries, waited, policy, err.retryAfterMs);
+        if ("give_up" in next) {
+          const ask = err.localRefused ? "; is the server running?" : "";
+          throw withNote(err, `${next.give_up}${ask}`, partial);
+        }
+        delay = next.wait;
         retries++;
+        waited += delay;
       }
-      const delay = err.idle ? 0 : backoffDelay(retries, retry, err.retryAfterMs);
       call.onEvent?.({
         type: "retry",
         attempt,
@@ -166,7 +190,7 @@ export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): P
         ...(partial !== "" ? { discarded: true } : {}),
       });
       try {
-        await sleep(delay, signal);
+        await wait(delay, signal);
       } catch {
         throw cancelledError(site);
       }
@@ -174,10 +198,22 @@ export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): P
   }
 }
 
+function stricter(a: RetryPolicy, b: RetryPolicy): RetryPolicy {
+  return {
+    maxRetries: Math.min(a.maxRetries, b.maxRetries),
+    baseMs: Math.min(a.baseMs, b.baseMs),
+    maxDelayMs: Math.min(a.maxDelayMs, b.maxDelayMs),
+    maxTotalMs: Math.min(a.maxTotalMs, b.maxTotalMs),
+  };
+}
+
 function withNote(err: ProviderError, note: string, partial: string): ProviderError {
+  if (note === "") return err;
   const out = new ProviderError(err.kind, `${err.message}${note}`, err.status, {
     retryable: false,
     idle: err.idle,
+    localRefused: err.localRefused,
+    ...(err.retryAfterMs !== undefined ? { retryAfterMs: err.retryAfterMs } : {}),
   });
   out.partialText = partial;
   return out;
@@ -208,7 +244,7 @@ async function once<T>(
         signal: idle.signal,
       });
     } catch (err) {
-      throw failure(err, `connecting to ${redact(call.url)}`);
+      throw signal?.aborted || idle.fired ? failure(err, "connecting") : connectError(site, call.url, err);
     }
     idle.touch();
     if (!res.ok) {

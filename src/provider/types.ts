@@ -57,6 +57,8 @@ export interface ProviderErrorOptions {
   retryable?: boolean;
   /** the stream went silent for the idle timeout (retried once, not like other network errors) */
   idle?: boolean;
+  /** a connection to this machine was refused: nothing listens there, so retrying long is pointless */
+  localRefused?: boolean;
 }
 
 /** A provider failure, classified so the agent can react (overflow → compaction recovery). */
@@ -65,6 +67,7 @@ export class ProviderError extends Error {
   readonly retryable: boolean;
   readonly retryAfterMs?: number;
   readonly idle: boolean;
+  readonly localRefused: boolean;
   /**
    * Text the failed (or cancelled) attempt had streamed before it ended: never committed by the transport,
    * kept by the agent so what the user saw is not lost.
@@ -80,6 +83,7 @@ export class ProviderError extends Error {
     this.name = "ProviderError";
     this.retryable = options.retryable ?? TRANSIENT_KINDS.has(kind);
     this.idle = options.idle ?? false;
+    this.localRefused = options.localRefused ?? false;
     if (options.retryAfterMs !== undefined) this.retryAfterMs = options.retryAfterMs;
   }
 }

@@ -25,10 +25,16 @@ for (const format of FORMATS) {
       expect(server.requests).toHaveLength(2);
     });
 
-    test("a retry-after beyond the cap is capped", async () => {
+    test("a retry-after beyond the cap is not waited for: one clear error, no early retry", async () => {
       const server = await mock([{ error: "rate_limit", retry_after: 3600 }, { text: "ok" }]);
-      const { events } = await collect(provider(format, server, { retryMaxMs: 5 }), request(format));
-      expect(events.find((e) => e.type === "retry")).toMatchObject({ delay_ms: 5 });
+      const events: StreamEvent[] = [];
+      const err = await providerError(
+        provider(format, server, { retryMaxMs: 5 }).stream(request(format), (e) => events.push(e)),
+      );
+      expect(err.kind).toBe("rate_limit");
+      expect(err.message).toContain("the server asks to wait 3600 s, longer than the 5 ms retry cap");
+      expect(events.some((e) => e.type === "retry")).toBe(false);
+      expect(server.requests).toHaveLength(1);
     });
 
     test("500s are retried up to maxRetries, then the last error is thrown", async () => {
