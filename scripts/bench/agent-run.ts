@@ -26,9 +26,11 @@ export function compiledBinary(root = ROOT): string {
   return join(root, "dist", `i-${os}-${arch()}`, os === "windows" ? "i.exe" : "i");
 }
 
-/** Builds dist/ when there is no compiled binary yet. */
+/**
+ * Builds dist/ from this checkout, every time: a binary left from an earlier build would silently
+ * measure older code (a host build takes about a second).
+ */
 export function ensureCompiled(): void {
-  if (existsSync(compiledBinary())) return;
   const r = spawnSync(process.execPath, [join(ROOT, "scripts", "build.ts")], { cwd: ROOT, stdio: "inherit" });
   if (r.status !== 0) throw new Error("npm run build failed");
 }
