@@ -96,6 +96,7 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
       updated: last?.ts ?? s.data.ts,
       ...((target.provider ?? s.data.provider) ? { provider: target.provider ?? s.data.provider } : {}),
       ...(target.model ? { model: target.model } : {}),
+      ...((target.base_url ?? s.data.base_url) ? { base_url: target.base_url ?? s.data.base_url } : {}),
       ...(title ? { title } : {}),
       messages: history.length,
       compactions: events.filter((e) => e.type === "compaction").length,
