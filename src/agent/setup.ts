@@ -200,6 +200,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       flush();
       await host.close();
     } finally {
+      // A session this run created and never wrote to is no session: leave nothing behind. Still under
+      // its lock, so no other process is resuming it; a failure only leaves it on disk (it is not listed).
+      if (!resumed) {
+        try {
+          session.removeIfEmpty();
+        } catch {}
+      }
       unlock();
     }
   };

@@ -21,7 +21,7 @@
 // checkpoint in history.json, the file is hard-linked rather than rewritten (megabytes): history.json
 // is only ever replaced by rename, never written in place, so the old file's content is fixed and the
 // link is a complete copy. When the content differs, or the filesystem cannot link, the file is written.
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
@@ -45,6 +45,7 @@ import {
   canonicalWorkspace,
   EVENTS_FILE,
   HISTORY_FILE,
+  isEmptySession,
   listSessions,
   loadMeta,
   META_FILE,
@@ -466,6 +467,17 @@ export class Session {
     ];
     this.logAppended(lines, this.events.append(lines));
     this.writeMeta();
+  }
+
+  /**
+   * Delete the session's directory if it never held a message (a console left without a word, `/new`
+   * followed by nothing). Call with the session's lock held and the session no longer in use: nobody
+   * else may write it meanwhile. A session killed before this runs stays on disk but is not listed.
+   */
+  removeIfEmpty(): boolean {
+    if (this.logged.length > 0 || !isEmptySession(this.dir, this.meta)) return false;
+    rmSync(this.dir, { recursive: true, force: true });
+    return true;
   }
 
   /** The automatic-compaction state saved with the session (absent in a new or older session). */
