@@ -185,11 +185,16 @@ export interface ProgramRun {
   memory: TreePeak | undefined;
 }
 
-/** Run a program to its end (stdout dropped), sampling the RSS of its whole process tree. */
-export function runSampled(argv: string[], env: Record<string, string>, cwd: string): Promise<ProgramRun> {
+/** Run a program to its end (stdout dropped), sampling the RSS of its whole process tree every `everyMs`. */
+export function runSampled(
+  argv: string[],
+  env: Record<string, string>,
+  cwd: string,
+  everyMs?: number,
+): Promise<ProgramRun> {
   const [file, ...args] = argv as [string, ...string[]];
   const child = spawn(file, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
-  const watch = child.pid === undefined ? undefined : watchTree(child.pid);
+  const watch = child.pid === undefined ? undefined : watchTree(child.pid, everyMs);
   let stderr = "";
   child.stderr.on("data", (c: Buffer) => {
     if (stderr.length < 4000) stderr += c.toString("utf8");

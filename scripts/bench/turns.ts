@@ -47,6 +47,10 @@ const RUNS = Number(values.runs);
 const MODES = parseModes(values.mode);
 
 const mock = await benchMock();
+// Memory is sampled coarsely here: reading every process's smaps_rollup each 20 ms (what memory.ts does
+// for its peaks) kept this process — which is also the mock model — busy half of one core, and the kernel
+// walks the sampled processes' page tables under their memory lock; both showed up as time per turn.
+const SAMPLE_MS = 500;
 
 /** Median gap between consecutive model requests of the run just finished, ms. */
 function perTurn(expected: number, who: string): { ms: number; p10: number } {
@@ -82,6 +86,7 @@ async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; sh
       [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10)],
       dirs.env,
       dirs.workspace,
+      SAMPLE_MS,
     );
     if (r.code !== 0) throw new Error(`i (${mode}) exited ${r.code}: ${r.stderr.trim()}`);
     return {
@@ -100,7 +105,12 @@ async function floorRun(turns: number, shape: Shape): Promise<Sample> {
     writeFileSync(shapeFile, JSON.stringify(shape));
     mock.reset(s0(turns));
     const argv = [process.execPath, join(import.meta.dirname, "turn-floor.ts"), mock.url, shapeFile];
-    const r = await runSampled([...argv, join(dirs.dataDir, "log.jsonl")], dirs.env, dirs.workspace);
+    const r = await runSampled(
+      [...argv, join(dirs.dataDir, "log.jsonl")],
+      dirs.env,
+      dirs.workspace,
+      SAMPLE_MS,
+    );
     if (r.code !== 0) throw new Error(`floor exited ${r.code}: ${r.stderr.trim()}`);
     return { ...perTurn(turns + 1, "floor"), memory: r.memory };
   } finally {
