@@ -25,12 +25,14 @@ const PROVIDERS: readonly ProviderName[] = ProviderName.options;
 export interface RecordedTarget {
   provider?: string;
   model?: string;
+  base_url?: string;
 }
 
 /**
- * Provider and model by precedence: flags, then what a resumed session recorded (so `-c`, `-r` and
- * `i compact` continue with the model the session used), then I_PROVIDER / I_MODEL, then config.json.
- * The recorded model is not reused with a different --provider: it belongs to the recorded one.
+ * Provider, model and base URL by precedence: flags, then what a resumed session recorded (so `-c`, `-r`
+ * and `i compact` continue with the model and server the session used), then I_PROVIDER / I_MODEL /
+ * I_BASE_URL, then config.json. The recorded model and base URL are not reused with a different
+ * --provider: they belong to the recorded one.
  */
 export function resolveTarget(
   flags: RunFlags,
@@ -54,9 +56,17 @@ export function resolveTarget(
     const file = join(configDir(env), "config.json");
     throw new UserError(`no model chosen: pass -m NAME, set I_MODEL, or set "model" in ${file}`);
   }
-  const baseUrl = flags.baseUrl ?? fromEnv("I_BASE_URL") ?? config.base_url;
+  const recordedUrl = sameProvider ? recorded.base_url : undefined;
+  const baseUrl = flags.baseUrl ?? recordedUrl ?? fromEnv("I_BASE_URL") ?? config.base_url;
   const problem = baseUrl === undefined ? undefined : baseUrlProblem(baseUrl);
-  if (problem) throw new UserError(`${problem}; fix --base-url, I_BASE_URL or config.json base_url`);
+  if (problem) {
+    // A recorded URL can only be bad if meta.json or the log was edited: the fix is a flag that wins.
+    const fix =
+      flags.baseUrl === undefined && recordedUrl !== undefined
+        ? "the resumed session recorded it; pass --base-url to use another"
+        : "fix --base-url, I_BASE_URL or config.json base_url";
+    throw new UserError(`${problem}; ${fix}`);
+  }
   return { provider: provider as ProviderName, model, ...(baseUrl ? { baseUrl } : {}) };
 }
 

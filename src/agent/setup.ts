@@ -62,6 +62,8 @@ export interface AgentRuntime {
   /** the model and provider this run talks to (the console's status line shows them) */
   model: string;
   provider: string;
+  /** the endpoint this run talks to, when not the provider's default */
+  baseUrl?: string;
   approvals: Approvals;
   /** what the tools run with (the console's `!command` uses it too) */
   toolContext: Omit<ToolContext, "signal">;
@@ -73,8 +75,7 @@ export interface AgentRuntime {
 function openSession(
   opts: SetupOptions,
   workspace: string,
-  provider: string,
-  model: string,
+  target: { provider: string; model: string; baseUrl?: string },
   byId: Session | undefined,
 ): { session: Session; resumed: boolean } {
   const dir = dataDir();
@@ -87,7 +88,7 @@ function openSession(
       );
     return { session: s, resumed: true };
   }
-  return { session: Session.create({ dataDir: dir, workspace, provider, model }), resumed: false };
+  return { session: Session.create({ dataDir: dir, workspace, ...target }), resumed: false };
 }
 
 /** -c and `i compact`: the newest session of this workspace (the error says how to start one). */
@@ -182,7 +183,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       throw err;
     }
   }
-  const { session, resumed } = openSession(opts, workspace, target.provider, model.name, existing);
+  const { session, resumed } = openSession(opts, workspace, { ...target, model: model.name }, existing);
   const unlock = lockSession(session.dir, session.id);
   // history.json lags the log during a long run (it is rewritten amortised): bring it up to date when
   // the session closes, and on an exit that skips close (a second Ctrl-C). The log already holds it all,
@@ -199,6 +200,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       flush();
       await host.close();
     } finally {
+      // A session this run created and never wrote to is no session: leave nothing behind. Still under
+      // its lock, so no other process is resuming it; a failure only leaves it on disk (it is not listed).
+      if (!resumed) {
+        try {
+          session.removeIfEmpty();
+        } catch {}
+      }
       unlock();
     }
   };
@@ -281,6 +289,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       workspace,
       model: model.name,
       provider: target.provider,
+      ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
       approvals,
       toolContext,
       ...(model.price ? { price: model.price } : {}),

@@ -120,7 +120,7 @@ function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
   try {
     const next = resolveModel(cmd.args, ctx.config, ctx.configDir);
     rt.agent.setModel(next);
-    rt.session.recordModel(next.name, rt.provider);
+    rt.session.recordModel(next.name, rt.provider, rt.baseUrl);
     ui.print(
       ui.dim(
         `model switched to ${ui.clean(next.name)} for the next request (context window ${next.context_window})`,

@@ -12,6 +12,12 @@ export const SessionMeta = z.object({
   updated: z.string(),
   provider: z.string().optional(),
   model: z.string().optional(),
+  /**
+   * the model endpoint the session was started with (or last switched to with /model), so a resumed
+   * session reaches the same server; never
+   * with a user name or password (such a base URL is refused before it could be recorded)
+   */
+  base_url: z.string().optional(),
   /** the first line of the first user message */
   title: z.string().optional(),
   /** messages in the current checkpoint */
@@ -52,6 +58,7 @@ export const SessionStartEvent = z.looseObject({
   workspace: z.string().min(1),
   provider: z.string().optional(),
   model: z.string().optional(),
+  base_url: z.string().optional(),
 });
 
 /** The user switched the model (`/model`): a session rebuilt from the log resumes with the last one. */
@@ -60,6 +67,8 @@ export const ModelEvent = z.looseObject({
   type: z.literal("model"),
   model: z.string().min(1),
   provider: z.string().optional(),
+  /** the endpoint in use from here on; absent in older logs (then the previous one still holds) */
+  base_url: z.string().optional(),
 });
 
 /** history[index] became `message`; anything after it was dropped (replay: length = index, then push). */

@@ -21,7 +21,7 @@
 // checkpoint in history.json, the file is hard-linked rather than rewritten (megabytes): history.json
 // is only ever replaced by rename, never written in place, so the old file's content is fixed and the
 // link is a complete copy. When the content differs, or the filesystem cannot link, the file is written.
-import { mkdirSync, statSync } from "node:fs";
+import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
@@ -45,6 +45,7 @@ import {
   canonicalWorkspace,
   EVENTS_FILE,
   HISTORY_FILE,
+  isEmptySession,
   listSessions,
   loadMeta,
   META_FILE,
@@ -110,7 +111,13 @@ export class Session {
     this.logged = history;
   }
 
-  static create(opts: { dataDir: string; workspace: string; provider?: string; model?: string }): Session {
+  static create(opts: {
+    dataDir: string;
+    workspace: string;
+    provider?: string;
+    model?: string;
+    baseUrl?: string;
+  }): Session {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     let id = newSessionId();
     for (let attempt = 0; ; attempt++) {
@@ -130,14 +137,23 @@ export class Session {
       updated: ts,
       ...(opts.provider ? { provider: opts.provider } : {}),
       ...(opts.model ? { model: opts.model } : {}),
+      ...(opts.baseUrl ? { base_url: opts.baseUrl } : {}),
       messages: 0,
       compactions: 0,
     };
     const s = new Session(join(opts.dataDir, id), meta, []);
     // The record first: a crash after this line leaves a session that meta.json is rebuilt from.
-    const { workspace, provider, model } = meta;
+    const { workspace, provider, model, base_url } = meta;
     s.sinceWhole = s.events.append([
-      { ts, type: "session", id, workspace, ...(provider ? { provider } : {}), ...(model ? { model } : {}) },
+      {
+        ts,
+        type: "session",
+        id,
+        workspace,
+        ...(provider ? { provider } : {}),
+        ...(model ? { model } : {}),
+        ...(base_url ? { base_url } : {}),
+      },
     ]);
     // The log's own name must survive a power cut too; later appends only extend the file.
     fsyncDir(s.dir);
@@ -427,17 +443,41 @@ export class Session {
   }
 
   /**
-   * Record the model (and provider) later requests use, so -c/-r resume with what the user switched to
-   * rather than what the session started with.
+   * Record the model (and provider, and base URL) later requests use, so -c/-r resume with what the user
+   * switched to rather than what the session started with.
    */
-  recordModel(model: string, provider?: string): void {
-    if (this.meta.model === model && (provider === undefined || this.meta.provider === provider)) return;
+  recordModel(model: string, provider?: string, baseUrl?: string): void {
+    const same =
+      this.meta.model === model &&
+      (provider === undefined || this.meta.provider === provider) &&
+      (baseUrl === undefined || this.meta.base_url === baseUrl);
+    if (same) return;
     this.meta.model = model;
     if (provider !== undefined) this.meta.provider = provider;
+    if (baseUrl !== undefined) this.meta.base_url = baseUrl;
     // Logged too: meta.json is a cache, and one rebuilt from the log must not fall back to the first model.
-    const lines = [{ ts: now(), type: "model", model, ...(provider !== undefined ? { provider } : {}) }];
+    const lines = [
+      {
+        ts: now(),
+        type: "model",
+        model,
+        ...(provider !== undefined ? { provider } : {}),
+        ...(baseUrl !== undefined ? { base_url: baseUrl } : {}),
+      },
+    ];
     this.logAppended(lines, this.events.append(lines));
     this.writeMeta();
+  }
+
+  /**
+   * Delete the session's directory if it never held a message (a console left without a word, `/new`
+   * followed by nothing). Call with the session's lock held and the session no longer in use: nobody
+   * else may write it meanwhile. A session killed before this runs stays on disk but is not listed.
+   */
+  removeIfEmpty(): boolean {
+    if (this.logged.length > 0 || !isEmptySession(this.dir, this.meta)) return false;
+    rmSync(this.dir, { recursive: true, force: true });
+    return true;
   }
 
   /** The automatic-compaction state saved with the session (absent in a new or older session). */

@@ -1,6 +1,6 @@
 // The sessions directory (I_DATA_DIR): finding a session by id or prefix, reading and rebuilding meta.json,
 // and listing the sessions of one workspace.
-import { readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
@@ -96,6 +96,7 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
       updated: last?.ts ?? s.data.ts,
       ...((target.provider ?? s.data.provider) ? { provider: target.provider ?? s.data.provider } : {}),
       ...(target.model ? { model: target.model } : {}),
+      ...((target.base_url ?? s.data.base_url) ? { base_url: target.base_url ?? s.data.base_url } : {}),
       ...(title ? { title } : {}),
       messages: history.length,
       compactions: events.filter((e) => e.type === "compaction").length,
@@ -118,13 +119,33 @@ export function sessionTitle(h: History): string | undefined {
   return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
 }
 
-/** The sessions of `workspace`, most recently updated first. */
+/** Log events that change no history: a log of only these holds no conversation. */
+const NO_HISTORY_EVENTS = new Set(["session", "model"]);
+
+/**
+ * True when the session never held a message: a console opened and left, or `/new` followed by nothing.
+ * Decided from the record, not meta.json alone (a crash between a log append and the meta.json rename
+ * leaves meta.json saying 0 messages): no history.json, and a log with nothing but its start and model
+ * switches, and no line it could not read.
+ */
+export function isEmptySession(dir: string, meta: SessionMeta): boolean {
+  if (meta.messages > 0 || meta.compactions > 0 || existsSync(join(dir, HISTORY_FILE))) return false;
+  const { events, skipped } = new EventsLog(join(dir, EVENTS_FILE)).read();
+  return skipped === 0 && events.every((e) => NO_HISTORY_EVENTS.has(e.type));
+}
+
+/**
+ * The sessions of `workspace` that hold a conversation, most recently updated first. Empty sessions are
+ * left out: they would crowd `i sessions` and the /resume picker, and `-c` would continue nothing.
+ */
 export function listSessions(dataDir: string, workspace: string): SessionMeta[] {
   const ws = canonicalWorkspace(workspace);
   const out: SessionMeta[] = [];
   for (const name of sessionDirs(dataDir)) {
-    const loaded = loadMeta(join(dataDir, name), name);
-    if (loaded && loaded.meta.workspace === ws) out.push({ ...loaded.meta, id: name });
+    const dir = join(dataDir, name);
+    const loaded = loadMeta(dir, name);
+    if (loaded && loaded.meta.workspace === ws && !isEmptySession(dir, loaded.meta))
+      out.push({ ...loaded.meta, id: name });
   }
   return out.sort((a, b) =>
     a.updated !== b.updated ? (a.updated < b.updated ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0,

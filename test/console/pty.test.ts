@@ -317,7 +317,8 @@ test(
       (await p.waitFor(/› \/new\nnew session \S+ · .*\n(?:.*\n)*.*↑0 ↓0/)).split("› /new")[1] ?? "";
     expect(afterNew.match(/new session/g)).toHaveLength(1);
     expect(afterNew).not.toContain("ctx ");
-    await send(p, "/resume 2");
+    // The fresh session holds no message yet, so the picker lists only the first one.
+    await send(p, "/resume 1");
     await p.waitFor("the conversation continues here");
     // A spinner left running by the replayed tool call would still be drawn (and counting) a moment later.
     await new Promise((r) => setTimeout(r, 1200));

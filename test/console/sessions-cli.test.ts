@@ -3,6 +3,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { Session } from "../../src/session/session.ts";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import { runCliAsync } from "../helpers/cli.ts";
 import { TWO_MODELS } from "./two-models.ts";
@@ -112,4 +113,44 @@ test("/cost shows the tokens in and out of this run and of the session", async (
   expect(r.stdout).toContain(
     'cost: unknown (no price for mock-model; add "price" to its entry in config.json models)',
   );
+}, 60_000);
+
+test("a console left without a message, and /new then /exit, leave no empty session behind", async () => {
+  rig = await makeRig({ script: [{ text: "the only answer" }] });
+  const ws = ["--workspace", rig.workspace];
+  const listed = async () => (await runCliAsync(["sessions", ...ws], rig?.env)).stdout;
+  expect((await console(rig, "/exit\n")).code).toBe(0);
+  expect(sessionIds(rig)).toEqual([]);
+  expect(await listed()).toContain("no sessions for workspace");
+  const r = await console(rig, "hello there\n/new\n/exit\n");
+  expect(r.code).toBe(0);
+  const fresh = /› \/new\nnew session (\S+)/.exec(r.stdout)?.[1];
+  expect(fresh).toBeDefined();
+  // The session with a message stays, listed; the one /new opened and nothing was sent to is gone.
+  const ids = sessionIds(rig);
+  expect(ids).toHaveLength(1);
+  expect(ids).not.toContain(fresh);
+  const out = await listed();
+  expect(out).toContain(ids[0] as string);
+  expect(out).toContain("hello there");
+  expect(out.trim().split("\n")).toHaveLength(2);
+}, 60_000);
+
+test("an empty session left on disk (its process was killed) is not listed and -c skips it", async () => {
+  rig = await makeRig({ script: [{ text: "first answer" }, { text: "continued" }] });
+  expect((await console(rig, "the real one\n/exit\n")).code).toBe(0);
+  const [real] = sessionIds(rig) as [string];
+  // What a console killed with -9 right after it started leaves: the session's start, nothing else.
+  const empty = Session.create({ dataDir: rig.dataDir, workspace: rig.workspace, model: "mock-model" });
+  expect(sessionIds(rig)).toHaveLength(2);
+  const out = (await runCliAsync(["sessions", "--workspace", rig.workspace], rig.env)).stdout;
+  expect(out).toContain(real);
+  expect(out).not.toContain(empty.id);
+  const c = await console(rig, "more\n/exit\n", ["-c"]);
+  expect(c.stdout).toContain(`resumed session ${real}`);
+  expect(bodyOf(rig, 1)).toContain("the real one");
+  // Still reachable by id: nothing is deleted behind the user's back.
+  const byId = await console(rig, "/exit\n", ["-r", empty.id]);
+  expect(byId.code).toBe(0);
+  expect(byId.stdout).toContain(`resumed session ${empty.id}`);
 }, 60_000);

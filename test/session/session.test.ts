@@ -310,6 +310,8 @@ describe("list and newest", () => {
     const b = create();
     nextMillisecond();
     const c = Session.create({ dataDir: d.data, workspace: other });
+    b.checkpoint(convo(1));
+    c.checkpoint(convo(1));
     nextMillisecond();
     a.checkpoint(convo(1));
     expect(Session.list(d.data, d.ws).map((m) => m.id)).toEqual([a.id, b.id]);
@@ -327,7 +329,40 @@ describe("list and newest", () => {
 
   test("workspace paths are compared in canonical form", () => {
     const s = create();
+    s.checkpoint(convo(1));
     expect(Session.list(d.data, join(d.ws, "..", "ws", ".")).map((m) => m.id)).toEqual([s.id]);
+  });
+});
+
+describe("empty sessions", () => {
+  test("a session that never held a message is not listed, not newest, and still opens by id", () => {
+    const full = create();
+    full.checkpoint(convo(1));
+    nextMillisecond();
+    const empty = create();
+    empty.recordModel("gpt-y", "openai");
+    expect(Session.list(d.data, d.ws).map((m) => m.id)).toEqual([full.id]);
+    expect(Session.newest(d.data, d.ws)?.id).toBe(full.id);
+    expect(Session.open(d.data, empty.id).history()).toEqual([]);
+  });
+
+  test("meta.json saying 0 messages does not hide messages the log holds (a crash before its rename)", () => {
+    const s = create();
+    const meta = readFileSync(join(s.dir, "meta.json"), "utf8");
+    s.checkpoint(convo(1));
+    writeFileSync(join(s.dir, "meta.json"), meta);
+    rmSync(join(s.dir, "history.json"), { force: true });
+    expect(Session.list(d.data, d.ws).map((m) => m.id)).toEqual([s.id]);
+  });
+
+  test("removeIfEmpty deletes only a session without messages", () => {
+    const empty = create();
+    expect(empty.removeIfEmpty()).toBe(true);
+    expect(existsSync(empty.dir)).toBe(false);
+    const full = create();
+    full.checkpoint(convo(1));
+    expect(full.removeIfEmpty()).toBe(false);
+    expect(existsSync(join(full.dir, "events.jsonl"))).toBe(true);
   });
 });
 

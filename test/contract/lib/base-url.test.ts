@@ -20,6 +20,30 @@ describe("baseUrlProblem", () => {
     );
   });
 
+  test("a user name or password in the URL is refused, and the message does not repeat the password", () => {
+    for (const url of ["http://u:secret@localhost:11434/v1", "https://token@api.example.com"]) {
+      const problem = baseUrlProblem(url);
+      expect(problem).toContain("contains a user name or password");
+      expect(problem).not.toContain("secret");
+      expect(problem).not.toContain("token@");
+    }
+  });
+
+  test("a recorded base URL is reused on resume unless --base-url or another --provider is given", () => {
+    const recorded = { provider: "openai", model: "m", base_url: "http://localhost:1/v1" };
+    const env = { I_BASE_URL: "http://env.example/v1" };
+    expect(resolveTarget({}, {}, env, recorded).baseUrl).toBe("http://localhost:1/v1");
+    expect(resolveTarget({ baseUrl: "http://x.example" }, {}, env, recorded).baseUrl).toBe(
+      "http://x.example",
+    );
+    expect(resolveTarget({ provider: "anthropic", model: "c" }, {}, env, recorded).baseUrl).toBe(
+      "http://env.example/v1",
+    );
+    expect(() => resolveTarget({}, {}, {}, { ...recorded, base_url: "ftp://h" })).toThrow(
+      "the resumed session recorded it; pass --base-url to use another",
+    );
+  });
+
   test("option resolution and createProvider refuse the same URL, each naming its own fix", () => {
     const flags = { model: "m", baseUrl: "ftp://host/v1" };
     expect(() => resolveTarget(flags, {}, {})).toThrow(UserError);
