@@ -14,6 +14,7 @@
 // back to the sent one; its messages are shared, the array is new. Anything else (bytes not found, a
 // placeholder elsewhere, a parse error, bad UTF-8) is left to the plain path.
 import { randomUUID } from "node:crypto";
+import { isRecord } from "../contract/lib/is-record.ts";
 import type { SentArray } from "./encode-request.ts";
 
 /** Per process and unguessable: a worker cannot produce it, so any occurrence is one we inserted. */
@@ -25,10 +26,6 @@ const HEAD_BYTES = 64;
 // As the line decoder reads a line: a BOM at its very start is dropped. One inside it is a character.
 const decoder = new TextDecoder("utf-8", { fatal: true });
 const inner = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** Where `sent` occurs in `line` at or after `from`, found by its first bytes then compared whole; -1 if not. */
 function find(line: Buffer, sent: Uint8Array, from: number): number {

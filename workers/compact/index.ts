@@ -1,6 +1,7 @@
 // The built-in `compact` module: the default compaction policy. compact.json in config_dir
 // (this worker's cwd) tunes it; a replacement bound in bindings.json takes over all four hooks.
 import type { Message } from "../../src/contract/history.ts";
+import { isRecord } from "../../src/contract/lib/is-record.ts";
 import { messagesShapeError } from "../../src/contract/lib/validate-history.ts";
 import type { Data } from "../sdk/module.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
@@ -34,7 +35,7 @@ function messagesOf(data: Data, field: string, event: string): Message[] {
  * snapshots) and the user's own messages (the task survives).
  */
 function withRestorables(state: unknown, messages: readonly Message[]): Data {
-  const base = typeof state === "object" && state !== null && !Array.isArray(state) ? (state as Data) : {};
+  const base = isRecord(state) ? state : {};
   return {
     ...base,
     touched_files: collectTouchedFiles(messages),

@@ -24,6 +24,7 @@ import {
   MESSAGE_FIELDS,
   type Piece,
 } from "../../src/contract/lib/encode-data.ts";
+import { isRecord } from "../../src/contract/lib/is-record.ts";
 import { type SplitField, splitRequestLine } from "./json-split.ts";
 
 /** Lines shorter than this are parsed plainly: splitting only pays off on big histories. */
@@ -64,10 +65,6 @@ function deepFreeze(v: unknown): number {
     Object.freeze(x);
   }
   return keys;
-}
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**

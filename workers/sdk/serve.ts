@@ -4,6 +4,7 @@ import { readSync } from "node:fs";
 import { describeIssue, errorMessage } from "../../src/contract/errors.ts";
 import type { Piece } from "../../src/contract/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
+import { isRecord } from "../../src/contract/lib/is-record.ts";
 import { writeAll } from "../../src/contract/lib/write-all.ts";
 import {
   type HookEvent,
@@ -28,8 +29,6 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
   if (req.event === "tool") return modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name));
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
-
-const isPlainObject = (v: unknown): v is Data => typeof v === "object" && v !== null && !Array.isArray(v);
 
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
   const mod = pick(modules, req);
@@ -69,8 +68,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
   // The request is the core's data for this event: the handler's type names it, the host checks the reply.
   const run = handler as RawHookHandler;
   const out = await run(req.data, ctx);
-  if (!isPlainObject(out))
-    throw new Error(`hook "${req.event}" of module "${mod.name}" did not return an object`);
+  if (!isRecord(out)) throw new Error(`hook "${req.event}" of module "${mod.name}" did not return an object`);
   return out;
 }
 

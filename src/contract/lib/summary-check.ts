@@ -3,10 +3,7 @@
 // for a 3,000-turn session here, the same again at every turn). The rules are the schema's; a summary that
 // fails here is handed to the schema, which words the reason.
 import type { HistorySummary } from "../protocol.ts";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
+import { isRecord } from "./is-record.ts";
 
 const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;
 
@@ -18,14 +15,14 @@ function every(v: unknown, ok: (x: unknown) => boolean): boolean {
 
 /** True when `v` certainly matches the HistorySummary schema; false means "ask the schema". */
 export function isHistorySummary(v: unknown): v is HistorySummary {
-  if (!isObject(v) || !isCount(v.count)) return false;
+  if (!isRecord(v) || !isCount(v.count)) return false;
   if (!every(v.roles, (x) => typeof x === "string")) return false;
   if (!every(v.tokens, (x) => typeof x === "number" && x >= 0 && Number.isFinite(x))) return false;
   if (!every(v.images, isCount)) return false;
   const e = v.estimator;
-  if (!isObject(e) || typeof e.id !== "string") return false;
+  if (!isRecord(e) || typeof e.id !== "string") return false;
   if (typeof e.version !== "string" && !(typeof e.version === "number" && Number.isFinite(e.version)))
     return false;
   const last = v.last;
-  return last === undefined || (isObject(last) && typeof last.role === "string");
+  return last === undefined || (isRecord(last) && typeof last.role === "string");
 }

@@ -4,6 +4,7 @@
 // reason. The tool-call rules are checked in the same pass.
 import { describeIssue } from "../errors.ts";
 import { History as HistorySchema, Message as MessageSchema } from "../history.ts";
+import { isRecord } from "./is-record.ts";
 
 export interface ValidateOptions {
   /** the final assistant message may still have unanswered tool calls (a batch in progress) */
@@ -20,10 +21,6 @@ export class HistoryError extends Error {
 const MESSAGE_KEYS = new Set(["role", "content", "tool_calls", "tool_call_id", "meta", "adapter"]);
 const ROLES = new Set(["system", "user", "assistant", "tool"]);
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 function exactKeys(o: Record<string, unknown>, a: string, b: string, c?: string): boolean {
   let n = 0;
   for (const k in o) {
@@ -35,7 +32,7 @@ function exactKeys(o: Record<string, unknown>, a: string, b: string, c?: string)
 
 /** True when the message certainly matches the Message schema. False means "ask zod". */
 function quickShapeOk(m: unknown): boolean {
-  if (!isPlainObject(m)) return false;
+  if (!isRecord(m)) return false;
   for (const k in m) if (!MESSAGE_KEYS.has(k)) return false;
   if (typeof m.role !== "string" || !ROLES.has(m.role)) return false;
   const content = m.content;
@@ -43,7 +40,7 @@ function quickShapeOk(m: unknown): boolean {
     if (!Array.isArray(content)) return false;
     for (const p of content) {
       // Image parts carry a media-type rule that lives in the schema: leave them to zod.
-      if (!isPlainObject(p) || p.type !== "text" || typeof p.text !== "string") return false;
+      if (!isRecord(p) || p.type !== "text" || typeof p.text !== "string") return false;
       if (!exactKeys(p, "type", "text")) return false;
     }
   }
@@ -51,21 +48,21 @@ function quickShapeOk(m: unknown): boolean {
   if (calls !== undefined) {
     if (!Array.isArray(calls)) return false;
     for (const c of calls) {
-      if (!isPlainObject(c) || !exactKeys(c, "id", "name", "arguments")) return false;
+      if (!isRecord(c) || !exactKeys(c, "id", "name", "arguments")) return false;
       if (typeof c.id !== "string" || c.id === "" || typeof c.name !== "string" || c.name === "")
         return false;
       if (typeof c.arguments !== "string") return false;
     }
   }
   if (m.tool_call_id !== undefined && typeof m.tool_call_id !== "string") return false;
-  if (m.meta !== undefined && !isPlainObject(m.meta)) return false;
-  if (m.adapter !== undefined && !isPlainObject(m.adapter)) return false;
+  if (m.meta !== undefined && !isRecord(m.meta)) return false;
+  if (m.adapter !== undefined && !isRecord(m.adapter)) return false;
   return true;
 }
 
 function hasImagePart(m: unknown): boolean {
   const c = (m as { content?: unknown }).content;
-  return Array.isArray(c) && c.some((p) => isPlainObject(p) && p.type === "image");
+  return Array.isArray(c) && c.some((p) => isRecord(p) && p.type === "image");
 }
 
 /**
