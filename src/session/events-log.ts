@@ -162,8 +162,12 @@ export class EventsLog {
 }
 
 const TAIL_BLOCK = 1 << 20;
-// A compaction written by reference (`pieces` first) is not a whole state: replay needs what came before.
-const WHOLE_STATE_START = /\n\{"ts":"[^"\n]*","type":"(?:compaction|base)","(?!pieces")/g;
+/**
+ * How a line holding a whole state starts: a base, or a compaction with its whole history. A compaction
+ * written by reference (`pieces` first) is not one: replay needs what came before it.
+ */
+export const WHOLE_STATE_HEAD = String.raw`\{"ts":"[^"\n]*","type":"(?:compaction|base)","(?!pieces")`;
+const WHOLE_STATE_START = new RegExp(`\n${WHOLE_STATE_HEAD}`, "g");
 
 /** Lines starting a base or compaction event whose newline lies before `limit` (bytes, as latin1). */
 function countWholeStateStarts(bytes: Buffer, limit: number): number {

@@ -21,12 +21,11 @@
 
 import type { History, Message } from "../contract/history.ts";
 import { jsonEqual } from "../contract/lib/json-equal.ts";
-import { parseEventLines, replayEvents } from "./events-log.ts";
+import { parseEventLines, replayEvents, WHOLE_STATE_HEAD } from "./events-log.ts";
 
 /** Events that change the history (the others, such as `model` or `recovered`, only annotate it). */
 const STATE_EVENTS = new Set(["message", "truncate", "base", "compaction"]);
-/** base, or compaction with its whole history (one written by reference has `pieces` first) */
-const FULL_STATE_LINE = /^\{"ts":"[^"]*","type":"(?:compaction|base)","(?!pieces")/;
+const FULL_STATE_LINE = new RegExp(`^${WHOLE_STATE_HEAD}`);
 const COMPACTION_LINE = /^\{"ts":"[^"]*","type":"compaction"/;
 
 export interface Reconciled {
