@@ -5,6 +5,7 @@ import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Binding } from "../../src/contract/config.ts";
 import { WorkerError } from "../../src/worker/host.ts";
 import { ObservedHost } from "../helpers/observed-host.ts";
 import { BUN, MISBEHAVE, manifestOf, misbehaving, ROOT, TempDirs } from "./helpers.ts";
@@ -15,6 +16,19 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((h) => h.close()));
 });
 afterAll(() => temp.cleanup());
+
+/** A host for the budget module bound to `binding(count)`, where count is the fixture's pid-log file. */
+function budgetHost(binding: (count: string) => Binding, deadlineMs?: number) {
+  const dir = temp.make();
+  const count = join(dir, "count.txt");
+  const h = new ObservedHost(manifestOf(["budget"], dir, { budget: binding(count) }), {
+    workspace: dir,
+    configDir: dir,
+    ...(deadlineMs === undefined ? {} : { deadlineMs }),
+  });
+  hosts.push(h);
+  return { h, count };
+}
 
 /** Running, as opposed to gone or a zombie nobody has reaped yet (pid 1 in a container may not reap). */
 function running(pid: number): boolean {
@@ -78,17 +92,7 @@ async function evicted(h: ObservedHost): Promise<WorkerError> {
 
 describe.skipIf(process.platform === "win32")("worker process groups", () => {
   test("a helper the worker forked is gone after eviction", async () => {
-    const dir = temp.make();
-    const count = join(dir, "count.txt");
-    const h = new ObservedHost(
-      manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", count) }),
-      {
-        workspace: dir,
-        configDir: dir,
-        deadlineMs: 1500,
-      },
-    );
-    hosts.push(h);
+    const { h, count } = budgetHost((c) => misbehaving("budget", "fork-helper", c), 1500);
     await h.start();
     const worker = h.pidOf("budget") as number;
     const [helper] = pidsIn(count, "helper");
@@ -99,17 +103,11 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
   });
 
   test("a shell wrapper without exec around a hung worker: wrapper and worker both gone", async () => {
-    const dir = temp.make();
-    const count = join(dir, "count.txt");
-    const inner = [BUN, MISBEHAVE, "--module", "budget", "--mode", "stuck", "--count", count].join(" ");
-    // The trailing command keeps sh from exec'ing the worker: sh stays the parent, the worker its child.
-    const wrapper = ["/bin/sh", "-c", `${inner}; echo wrapper-done >&2`];
-    const h = new ObservedHost(manifestOf(["budget"], dir, { budget: { exec: wrapper } }), {
-      workspace: dir,
-      configDir: dir,
-      deadlineMs: 2000,
-    });
-    hosts.push(h);
+    const { h, count } = budgetHost((c) => {
+      const inner = [BUN, MISBEHAVE, "--module", "budget", "--mode", "stuck", "--count", c].join(" ");
+      // The trailing command keeps sh from exec'ing the worker: sh stays the parent, the worker its child.
+      return { exec: ["/bin/sh", "-c", `${inner}; echo wrapper-done >&2`] };
+    }, 2000);
     await h.start();
     const sh = h.pidOf("budget") as number;
     const [realWorker] = pidsIn(count, "hello");
@@ -121,15 +119,7 @@ describe.skipIf(process.platform === "win32")("worker process groups", () => {
   });
 
   test("close() takes the helper with it", async () => {
-    const dir = temp.make();
-    const count = join(dir, "count.txt");
-    const h = new ObservedHost(
-      manifestOf(["budget"], dir, { budget: misbehaving("budget", "fork-helper", count) }),
-      {
-        workspace: dir,
-        configDir: dir,
-      },
-    );
+    const { h, count } = budgetHost((c) => misbehaving("budget", "fork-helper", c));
     await h.start();
     const [helper] = pidsIn(count, "helper");
     await h.close();
