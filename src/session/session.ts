@@ -209,16 +209,14 @@ export class Session {
     // The compaction count is exact only when the whole log was read; otherwise meta.json's stands.
     const compactions = opened.compactions;
     const recordChanged = JSON.stringify(s.historyFileRecord()) !== JSON.stringify(meta.history_file);
-    if (
-      loaded.rebuilt ||
-      meta.messages !== s.logged.length ||
-      meta.compactions !== compactions ||
-      recordChanged
-    ) {
-      meta.messages = s.logged.length;
-      meta.compactions = compactions;
+    const countsChanged = meta.messages !== s.logged.length || meta.compactions !== compactions;
+    meta.messages = s.logged.length;
+    meta.compactions = compactions;
+    // Counts behind the log are no damage when meta.json records its log size: a listing counts the log
+    // after it (and the session may still be running elsewhere, writing its own meta.json). Only an
+    // older meta.json, or one that names another history.json, is corrected here.
+    if (loaded.rebuilt || recordChanged || (countsChanged && loaded.meta.log_size === undefined))
       s.writeMeta();
-    }
     return s;
   }
 

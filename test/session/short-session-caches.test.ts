@@ -117,15 +117,33 @@ describe("the listing is counted to the log's end", () => {
     expect(listed(s.id)).toMatchObject({ messages: 5, updated: meta.updated });
   });
 
-  test("reopening a killed session records the log's last update in meta.json", () => {
+  test("reopening a killed session takes its counts and last update from the log, writing nothing", () => {
     const s = create();
     s.checkpoint(convo(2));
     nextMillisecond();
     s.checkpoint(convo(6));
     const lastMessage = readEvents(s.dir).findLast((e) => e.type === "message")?.ts as string;
-    expect((readJson(join(s.dir, "meta.json")) as { updated: string }).updated < lastMessage).toBe(true);
+    const metaText = readFileSync(join(s.dir, "meta.json"), "utf8");
+    expect(JSON.parse(metaText)).toMatchObject({ messages: 3 });
+    expect(JSON.parse(metaText).updated < lastMessage).toBe(true);
     const o = Session.open(d.data, s.id);
     expect(o.meta).toMatchObject({ messages: 7, updated: lastMessage });
+    // Left as it is (the session could be running in another process); closing the reopened one writes it.
+    expect(readFileSync(join(s.dir, "meta.json"), "utf8")).toBe(metaText);
+    o.flush();
     expect(readJson(join(s.dir, "meta.json"))).toMatchObject({ messages: 7, updated: lastMessage });
+  });
+
+  test("an older meta.json (no log size) behind its log is corrected on open", () => {
+    const s = create();
+    s.checkpoint(convo(2));
+    const meta = readJson(join(s.dir, "meta.json")) as Record<string, unknown>;
+    s.checkpoint(convo(6));
+    const { log_size: _, ...older } = meta;
+    writeFileSync(join(s.dir, "meta.json"), JSON.stringify(older));
+    expect(listed(s.id)?.messages).toBe(3);
+    Session.open(d.data, s.id);
+    expect(listed(s.id)?.messages).toBe(7);
+    expect(readJson(join(s.dir, "meta.json"))).toMatchObject({ messages: 7, log_size: logSize(s) });
   });
 });
