@@ -27,6 +27,11 @@ export class ByteLog {
     this.end += encoder.encodeInto(text, this.buf.subarray(this.end)).written;
   }
 
+  /** The text's bytes so far. They never change: keep the view as long as needed. */
+  view(): Uint8Array<ArrayBuffer> {
+    return this.buf.subarray(this.start, this.end);
+  }
+
   /**
    * head + the text + tail, as one view of the buffer. The head and the tail are scratch: the view holds
    * until the next call of framed() or append(); the text bytes in it never change.
