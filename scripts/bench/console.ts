@@ -9,7 +9,9 @@ import { arch, platform, tmpdir } from "node:os";
 import { join } from "node:path";
 import { processTerminal, Screen, type TerminalLike } from "../../src/console/ui/screen.ts";
 import { ConsoleView } from "../../src/console/view.ts";
+import { setJitReluctance } from "../../src/runtime/runtime.ts";
 import { makeStyle } from "../../src/terminal/style.ts";
+import { JIT_POLICY } from "../jit-policy.ts";
 import { report } from "./stats.ts";
 
 const root = join(import.meta.dirname, "..", "..");
@@ -128,6 +130,8 @@ const sink: TerminalLike = {
   onResize: () => () => {},
 };
 const caps = { color: true, cursor: true };
+// The compiled console renders under the build's JIT policy: measure it under the same one.
+setJitReluctance(JIT_POLICY);
 const frames: number[] = [];
 const totals: number[] = [];
 for (let run = 0; run < 5; run++) {

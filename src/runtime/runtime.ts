@@ -10,6 +10,7 @@ export const runtimeName: "bun" | "deno" | "node" =
 
 interface BunGlobal {
   main: string;
+  unsafe?: { setJITPolicy?: (scale: number) => void };
 }
 
 function bun(): BunGlobal | undefined {
@@ -37,4 +38,12 @@ export function selfArgv(): string[] {
 /** Monotonic clock in nanoseconds, for benchmarks and round-trip figures. */
 export function nowNs(): bigint {
   return process.hrtime.bigint();
+}
+
+/**
+ * Make the engine's JIT `scale` times more reluctant to compile (1 is its normal policy): code must run
+ * that many times more often before it is optimised. A runtime without such a control ignores it.
+ */
+export function setJitReluctance(scale: number): void {
+  bun()?.unsafe?.setJITPolicy?.(scale);
 }
