@@ -18,6 +18,7 @@ import { type Line, Painted, type Row, render, section } from "../../doctor/repo
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
 import { stdoutStyle } from "../../terminal/style.ts";
+import { terminalColumns } from "../../terminal/width.ts";
 import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
@@ -175,6 +176,6 @@ function finish(out: Line[], problems: Row[], softFailures: number): number {
       : "all checks ok";
   out.push("", new Painted(failed ? stdoutStyle.red(verdict) : stdoutStyle.green(verdict)));
   // File names, problems and paths come from config files and worker output: render shows them inert.
-  process.stdout.write(`${render(out)}\n`);
+  process.stdout.write(`${render(out, terminalColumns())}\n`);
   return problems.length ? 2 : softFailures ? 1 : 0;
 }
