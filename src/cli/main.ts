@@ -68,8 +68,11 @@ async function report(err: unknown): Promise<number> {
   // Messages quote file names, config values and worker output: shown inert, never interpreted.
   const { sanitize } = await import("../terminal/sanitize.ts");
   if (err instanceof UserError) {
-    // User errors are self-describing: they start with the file or command they are about.
-    process.stderr.write(`${sanitize(err.message)}\n`);
+    // User errors are self-describing (they start with the file, flag or setting they are about); the
+    // program's name goes first, like every line `i` writes to stderr, unless the message already names
+    // the subcommand (`i doctor: …`). The same messages appear unprefixed as `i doctor` problem rows.
+    const line = sanitize(err.message);
+    process.stderr.write(`${/^i( [\w-]+)?: /.test(line) ? line : `i: ${line}`}\n`);
     return err.exitCode;
   }
   // A worker's failure names the module, the event and the cause: that is the whole story, not a bug of ours.

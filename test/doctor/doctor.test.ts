@@ -44,15 +44,17 @@ const run = (args: string[], extra: Record<string, string> = {}) =>
 const write = (name: string, value: unknown) =>
   writeFileSync(join(cfg, name), typeof value === "string" ? value : JSON.stringify(value));
 
-/** The run fails with one line and exit 2 before any request; doctor exits 2 and shows that line. */
+/** The run fails with one line and exit 2 before any request; doctor exits 2 and shows that line (without
+ * the program name the run puts first on stderr). */
 async function bothRefuse(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
   const r = await run(["-p", "hi", ...args], extra);
   expect(r.code).toBe(2);
   const lines = r.stderr.trim().split("\n");
   expect(lines).toHaveLength(1);
+  expect(lines[0]).toStartWith("i: ");
   const d = await run(["doctor", ...args], extra);
   expect(d.code).toBe(2);
-  expect(d.stdout).toContain(`  ${lines[0]}\n`);
+  expect(d.stdout).toContain(`  ${lines[0]?.slice("i: ".length)}\n`);
   return d;
 }
 
