@@ -4,7 +4,7 @@
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
-import { configDir, dataDir } from "../config/paths.ts";
+import { checkDirs, configDir, dataDir } from "../config/paths.ts";
 import { checkReserve } from "../config/reserve.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
@@ -144,6 +144,9 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   }
   const manifest = buildManifest(opts, cfgDir, cfg);
   checkModuleConfigs(manifest, cfgDir);
+  // After every config check (a run refused for its config creates nothing), before a worker or the
+  // session needs the directories.
+  checkDirs();
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
   const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });

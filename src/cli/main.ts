@@ -53,6 +53,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`i ${pkg.version}\n`);
     return 0;
   }
+  if (first === "help" && argv[1] !== undefined) {
+    // `i help doctor` is `i doctor --help`, as in git and cargo.
+    if (SUBCOMMANDS[argv[1]]) return main([argv[1], "--help"]);
+    throw new UserError(
+      `i help: no command "${argv[1]}"; commands are ${Object.keys(SUBCOMMANDS).join(", ")} (\`i --help\` lists them)`,
+    );
+  }
   if (first === "--help" || first === "-h" || first === "help") return help();
   // Routed here, not by citty's subCommands: the root's first positional is a free-text prompt, which
   // citty would take for an unknown command name.

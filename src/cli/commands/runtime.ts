@@ -2,6 +2,7 @@
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
+import { PROFILE_NAMES, profileModules } from "../../contract/profiles.ts";
 import { generateManifest } from "../../manifest/generate.ts";
 import { defineSubcommand } from "../command.ts";
 
@@ -24,6 +25,10 @@ export const command = defineSubcommand(
         `i --runtime: unknown document "${args.what}"; use \`i --runtime manifest PROFILE\``,
       );
     }
+    if (args.profile && !profileModules(args.profile))
+      throw new UserError(
+        `i --runtime: unknown profile "${args.profile}"; use one of: ${PROFILE_NAMES.join(", ")}`,
+      );
     const dir = configDir();
     const manifest = generateManifest({
       profile: args.profile || undefined,
