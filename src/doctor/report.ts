@@ -26,6 +26,11 @@ export function attempt<T>(name: string, check: () => T, detail: (value: T) => s
   }
 }
 
+/** "1 module", "8 modules": counted nouns in the report read as words, not as "module(s)". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** `s` as one POSIX shell word (quoted only when it needs to be). */
 export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;

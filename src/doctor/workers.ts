@@ -7,7 +7,7 @@ import type { ModuleName } from "../contract/registry.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import { checkWorkers } from "../worker/doctor-check.ts";
 import type { WorkerHost } from "../worker/host.ts";
-import { type Line, shellWord, Table } from "./report.ts";
+import { count, type Line, shellWord, Table } from "./report.ts";
 
 const ms = (v: number | undefined) =>
   v === undefined ? "-" : v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(0)} ms`;
@@ -58,12 +58,12 @@ export async function workerRows(
   const total = rows.length - 1;
   return {
     lines: [
-      `profile ${manifest.profile}: ${total} module(s), with steering (the console adds it)`,
+      `profile ${manifest.profile}: ${count(total, "module")}, with steering (the console adds it)`,
       // Module names and command lines come from config files: inert before they are measured.
       new Table(rows.map((r) => r.map((cell) => sanitizeLine(cell)))),
       ...(shared.length === 1 ? [`shared built-in process: ${shared[0]}`] : []),
       ...causes,
-      failed ? `${failed} of ${total} module(s) FAILED` : `all ${total} module(s) ok`,
+      failed ? `${failed} of ${count(total, "module")} FAILED` : `all ${count(total, "module")} ok`,
     ],
     failed,
   };

@@ -46,7 +46,7 @@ test("i doctor in a 50-column terminal wraps at spaces with hanging indents; int
   await pty.waitExit();
   const screen = (await pty.screen()).replace(/\n*Pane is dead.*\n*$/s, "");
   const lines = screen.split("\n");
-  expect(screen).toContain("problem(s) a run would stop at");
+  expect(screen).toContain("a run would stop at (exit 2)");
   // tmux joins the lines the terminal wrapped itself (-J): nothing to join means nothing ran over.
   expect((await pty.screen({ joined: true })).replace(/\n*Pane is dead.*\n*$/s, "")).toBe(screen);
   for (const l of lines) expect(l.length).toBeLessThanOrEqual(COLS);

@@ -14,7 +14,7 @@ import type { Manifest } from "../../contract/manifest.ts";
 import type { ModuleName } from "../../contract/registry.ts";
 import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
 import { desktopRow } from "../../doctor/desktop.ts";
-import { type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
+import { count, type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
 import { stdoutStyle } from "../../terminal/style.ts";
@@ -170,9 +170,9 @@ export const command = defineSubcommand(
 function finish(out: Line[], problems: Row[], softFailures: number): number {
   const failed = problems.length > 0 || softFailures > 0;
   const verdict = problems.length
-    ? `${problems.length} problem(s) a run would stop at (exit 2): fix the lines above`
+    ? `${count(problems.length, "problem")} a run would stop at (exit 2): fix the lines above`
     : softFailures
-      ? `${softFailures} check(s) FAILED`
+      ? `${count(softFailures, "check")} FAILED`
       : "all checks ok";
   out.push("", new Painted(failed ? stdoutStyle.red(verdict) : stdoutStyle.green(verdict)));
   // File names, problems and paths come from config files and worker output: render shows them inert.
