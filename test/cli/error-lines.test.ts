@@ -294,7 +294,7 @@ const CASES: Record<string, Case> = {
     args: RUN,
     env: { I_DATA_DIR: "{R}/file.txt/data" },
     files: { "file.txt": "x" },
-    line: "i: I_DATA_DIR: {R}/file.txt/data cannot be created (ENOTDIR); set I_DATA_DIR to a directory you can write",
+    line: "i: I_DATA_DIR: {R}/file.txt/data cannot be created: {R}/file.txt is a file; set I_DATA_DIR to a directory you can write",
   },
 };
 

@@ -126,6 +126,15 @@ describe("i doctor fails whenever a run would exit 2", () => {
     write("compact.json", { prompt: "/dev/zero" });
     await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
   }, 30_000);
+
+  test("a file where config_dir or the data directory should be; workers are not started", async () => {
+    writeFileSync(join(root, "file"), "x");
+    let d = await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY, I_CONFIG_DIR: join(root, "file") });
+    expect(d.stdout).toMatch(/^ {2}config_dir +FAILED$/m);
+    expect(d.stdout).toContain("workers: not checked: the directories they need are not usable");
+    d = await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY, I_DATA_DIR: join(root, "file", "data") });
+    expect(d.stdout).toMatch(/^ {2}data dir +FAILED$/m);
+  }, 30_000);
 });
 
 describe("i doctor on a machine that never ran i", () => {

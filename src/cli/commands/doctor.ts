@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveWorkspace } from "../../agent/options.ts";
 import { moduleConfigProblem } from "../../config/module-configs.ts";
-import { configDir } from "../../config/paths.ts";
+import { configDir, dirProblem } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import type { Manifest } from "../../contract/manifest.ts";
 import type { ModuleName } from "../../contract/registry.ts";
@@ -69,7 +69,14 @@ export const command = defineSubcommand(
       Object.assign(manifestRow, { status: "FAILED", problem: err.message });
     }
     const builtinWeb = manifest?.modules.some((m) => m.name === "web" && m.builtin) ?? false;
+    // A file where config_dir or the data directory should be stops a run before anything else starts.
+    const dirRows: Row[] = (["I_CONFIG_DIR", "I_DATA_DIR"] as const).flatMap((name) => {
+      const problem = dirProblem(name);
+      const row = name === "I_CONFIG_DIR" ? "config_dir" : "data dir";
+      return problem ? [{ name: row, status: "FAILED" as const, detail: "", problem }] : [];
+    });
     const fileRows = [
+      ...dirRows,
       ...files.rows,
       webRow(dir, builtinWeb),
       desktopRow(dir, flags.manifest ? undefined : manifest),
@@ -88,11 +95,12 @@ export const command = defineSubcommand(
       { name: "target", status: "-" as const, detail: "not checked: config.json is invalid" },
     ];
 
-    if (!manifest) {
+    if (!manifest || dirRows.length > 0) {
       if (manifestRow.status === "FAILED") targetRows.push(manifestRow);
       out.push("", ...section("target", targetRows));
       note(targetRows);
-      out.push("", "workers: not checked: the manifest cannot be built (fix the lines above first)");
+      const why = manifest ? "the directories they need are not usable" : "the manifest cannot be built";
+      out.push("", `workers: not checked: ${why} (fix the lines above first)`);
       return finish(out, problems, 0);
     }
 
