@@ -245,6 +245,38 @@ const CASES: Record<string, Case> = {
     setup: (r) => mkdirSync(join(r, "cfg", "config.json"), { recursive: true }),
     line: "i: {R}/cfg/config.json: is a directory, not a regular file; replace it with a regular file",
   },
+  "config.json provider outside the list": {
+    args: RUN,
+    files: { "cfg/config.json": '{"provider":"nope"}' },
+    line: 'i: {R}/cfg/config.json: field provider: must be one of "openai", "anthropic", "responses"',
+  },
+  "config.json model of the wrong type": {
+    args: ["-p", "hi"],
+    files: { "cfg/config.json": '{"model":5}' },
+    line: "i: {R}/cfg/config.json: field model: expected string, received number",
+  },
+  "plugins.json unknown module disabled": {
+    args: RUN,
+    files: { "cfg/plugins.json": '{"disabled":["compactor"]}' },
+    line: `i: {R}/cfg/plugins.json: field disabled[0]: must be one of ${MODULES.split(", ")
+      .map((m) => `"${m}"`)
+      .join(", ")}`,
+  },
+  "compact.json keep_recent 0": {
+    args: RUN,
+    files: { "cfg/compact.json": '{"keep_recent":0}' },
+    line: "i: {R}/cfg/compact.json: field keep_recent: must be at least 1",
+  },
+  "budget.json trigger_ratio 2": {
+    args: RUN,
+    files: { "cfg/budget.json": '{"trigger_ratio":2}' },
+    line: "i: {R}/cfg/budget.json: field trigger_ratio: must be less than 1",
+  },
+  "bindings.json empty exec": {
+    args: RUN,
+    files: { "cfg/bindings.json": '{"compact":{"exec":[]}}' },
+    line: "i: {R}/cfg/bindings.json: field compact.exec: must not be empty",
+  },
   "plugins.json unknown profile": {
     args: RUN,
     files: { "cfg/plugins.json": '{"profile":"nope"}' },
@@ -275,7 +307,7 @@ const CASES: Record<string, Case> = {
   "web.json bad (profile full)": {
     args: [...RUN, "--profile", "full"],
     files: { "cfg/web.json": '{"timeout_ms":1}' },
-    line: "i: {R}/cfg/web.json: field timeout_ms: Too small: expected number to be >=100",
+    line: "i: {R}/cfg/web.json: field timeout_ms: must be at least 100",
   },
 
   // directory and target variables
