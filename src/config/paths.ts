@@ -58,11 +58,21 @@ export function dirProblem(name: DirVariable, env: NodeJS.ProcessEnv = process.e
   }
 }
 
-/** Before a run uses them: both directories exist (created private if need be), or one line says why not. */
-export function checkDirs(env: NodeJS.ProcessEnv = process.env): void {
-  for (const name of Object.keys(DIRS) as DirVariable[]) {
+/** Throw the first dirProblem of `names` as the one-line error; creates nothing. */
+export function refuseBadDirs(
+  names: readonly DirVariable[] = Object.keys(DIRS) as DirVariable[],
+  env: NodeJS.ProcessEnv = process.env,
+): void {
+  for (const name of names) {
     const problem = dirProblem(name, env);
     if (problem) throw new UserError(problem);
+  }
+}
+
+/** Before a run uses them: both directories exist (created private if need be), or one line says why not. */
+export function checkDirs(env: NodeJS.ProcessEnv = process.env): void {
+  refuseBadDirs(Object.keys(DIRS) as DirVariable[], env);
+  for (const name of Object.keys(DIRS) as DirVariable[]) {
     const [dir, what] = dirName(name, env);
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -328,6 +328,30 @@ const CASES: Record<string, Case> = {
     files: { "file.txt": "x" },
     line: "i: I_DATA_DIR: {R}/file.txt/data cannot be created: {R}/file.txt is a file; set I_DATA_DIR to a directory you can write",
   },
+  "init, I_CONFIG_DIR a file": {
+    args: ["init"],
+    env: { I_CONFIG_DIR: "{R}/file.txt" },
+    files: { "file.txt": "x" },
+    line: "i: I_CONFIG_DIR: {R}/file.txt is not a directory; set I_CONFIG_DIR to a directory",
+  },
+  "--runtime manifest, I_CONFIG_DIR under a file": {
+    args: ["--runtime", "manifest"],
+    env: { I_CONFIG_DIR: "{R}/file.txt/cfg" },
+    files: { "file.txt": "x" },
+    line: "i: I_CONFIG_DIR: {R}/file.txt/cfg cannot be created: {R}/file.txt is a file; set I_CONFIG_DIR to a directory you can write",
+  },
+  "sessions, I_DATA_DIR a file": {
+    args: ["sessions"],
+    env: { I_DATA_DIR: "{R}/file.txt" },
+    files: { "file.txt": "x" },
+    line: "i: I_DATA_DIR: {R}/file.txt is not a directory; set I_DATA_DIR to a directory",
+  },
+  "-r, I_DATA_DIR a file": {
+    args: ["-r", "abc", ...RUN],
+    env: { I_DATA_DIR: "{R}/file.txt" },
+    files: { "file.txt": "x" },
+    line: "i: I_DATA_DIR: {R}/file.txt is not a directory; set I_DATA_DIR to a directory",
+  },
 };
 
 let root: string;

@@ -83,7 +83,7 @@ export const command = defineSubcommand(
     ];
     out.push(
       ...section(
-        `config_dir ${dir}${existsSync(dir) ? "" : " (does not exist yet: `i init` creates it)"}`,
+        `config_dir ${dir}${existsSync(dir) || dirRows.length > 0 ? "" : " (does not exist yet: `i init` creates it)"}`,
         fileRows,
       ),
     );

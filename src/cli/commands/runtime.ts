@@ -1,6 +1,6 @@
 // `i --runtime manifest PROFILE`: print the manifest generated from profile + plugins.json + bindings.json.
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
-import { configDir } from "../../config/paths.ts";
+import { configDir, refuseBadDirs } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import { PROFILE_NAMES, profileModules } from "../../contract/profiles.ts";
 import { generateManifest } from "../../manifest/generate.ts";
@@ -29,6 +29,8 @@ export const command = defineSubcommand(
       throw new UserError(
         `i --runtime: unknown profile "${args.profile}"; use one of: ${PROFILE_NAMES.join(", ")}`,
       );
+    // The manifest names config_dir as its modules' working directory: it must be able to be one.
+    refuseBadDirs(["I_CONFIG_DIR"]);
     const dir = configDir();
     const manifest = generateManifest({
       profile: args.profile || undefined,
