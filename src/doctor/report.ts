@@ -88,12 +88,18 @@ export type Line = string | Painted | Table;
  * first, table rows under their last column; without, every line stays whole for grep and logs.
  */
 export function render(lines: Line[], width?: number): string {
+  // Narrower than a column of text, fitting would only shred every line: the terminal wraps them.
+  const fit = width !== undefined && width >= MIN_TEXT ? width : undefined;
   return lines
     .flatMap((l) => {
-      if (l instanceof Table) return l.lines(width);
+      if (l instanceof Table) return l.lines(fit);
       const text = l instanceof Painted ? l.text : sanitize(l);
-      if (width === undefined) return [text];
-      return text.split("\n").flatMap((t) => wrap(t, width, (t.match(/^ */)?.[0].length ?? 0) + 2));
+      if (fit === undefined) return [text];
+      return text.split("\n").flatMap((t) => {
+        // The indent is kept whole (never a break point) and the text wraps in the room after it.
+        const lead = t.match(/^ */)?.[0] ?? "";
+        return wrap(t.slice(lead.length), fit - lead.length, 2).map((x) => lead + x);
+      });
     })
     .join("\n");
 }
