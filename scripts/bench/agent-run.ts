@@ -26,6 +26,13 @@ export function compiledBinary(root = ROOT): string {
   return join(root, "dist", `i-${os}-${arch()}`, os === "windows" ? "i.exe" : "i");
 }
 
+/** The compiled example compactor of this tree's build (examples/local-compactor). */
+export function compiledCompactor(root = ROOT): string {
+  const os = platform() === "win32" ? "windows" : platform();
+  const name = os === "windows" ? "i-local-compactor.exe" : "i-local-compactor";
+  return join(root, "dist", `i-examples-${os}-${arch()}`, "local-compactor", name);
+}
+
 /**
  * Builds dist/ from this checkout, every time: a binary left from an earlier build would silently
  * measure older code (a host build takes about a second).

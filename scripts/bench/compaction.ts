@@ -10,7 +10,9 @@
 //            request, compaction or not); the whole prepareRequest is printed beside it.
 //   manual — /compact: a fresh baseline budget reading of the full history is part of the compaction.
 // Every run gets a fresh copy of the history (new message objects), so per-message caches start cold.
-// Usage: bun scripts/bench/compaction.ts [runs]
+// With --compiled, the workers are the compiled executables in dist/ (built first), as a user runs them:
+// engine settings baked into the build (its JIT policy) then apply to them too.
+// Usage: bun scripts/bench/compaction.ts [runs] [--compiled]
 
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,11 +30,14 @@ import { Session } from "../../src/session/session.ts";
 import { encodeRequestBytes } from "../../src/worker/encode-request.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import type { HookData, HookOptions, HookRunner } from "../../src/worker/types.ts";
+import { compiledBinary, compiledCompactor, ensureCompiled } from "./agent-run.ts";
 import { benchHistory } from "./history-gen.ts";
 import { fmt, median, report } from "./stats.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const runs = Number(process.argv[2] ?? 15);
+const COMPILED = process.argv.includes("--compiled");
+const runs = Number(process.argv.slice(2).find((a) => !a.startsWith("--")) ?? 15);
+if (COMPILED) ensureCompiled();
 const WARMUP = 2;
 const SIZES: [messages: number, tokens: number][] = [
   [500, 250_000],
@@ -96,14 +101,17 @@ class TimedHooks implements HookRunner {
 const configDir = mkdtempSync(join(tmpdir(), "i-bench-config-"));
 const dataDir = mkdtempSync(join(tmpdir(), "i-bench-data-"));
 const workspace = mkdtempSync(join(tmpdir(), "i-bench-ws-"));
-const self = [process.execPath, join(ROOT, "src", "cli", "main.ts")];
+const self = COMPILED ? [compiledBinary()] : [process.execPath, join(ROOT, "src", "cli", "main.ts")];
+const compactor = COMPILED
+  ? [compiledCompactor()]
+  : [process.execPath, join(ROOT, "examples", "local-compactor", "main.ts")];
 const manifest = generateManifest({
   profile: "compact",
   configDir,
   plugins: {},
   bindings: {
     compact: {
-      exec: [process.execPath, join(ROOT, "examples", "local-compactor", "main.ts"), "--keep", "4"],
+      exec: [...compactor, "--keep", "4"],
     },
   },
   self,

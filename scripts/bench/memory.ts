@@ -11,7 +11,7 @@
 // mapping it, so the PSS sum is the memory the tree really occupies. The floor is printed first: a
 // compiled Bun program that does nothing, and an idle `i worker` of the same build.
 //   bun scripts/bench/memory.ts [--runs 3] [--turns 1000] [--mode compiled,source,/path/to/i-before]
-//                               [--profile standard] [--heap]
+//                               [--profile standard] [--heap] [--only S0|S1]
 // A mode is source, compiled, a checkout of i (run from source) or a compiled `i` executable (an A/B
 // comparison of two builds in the same run, e.g. main's dist/i-linux-x64/i copied aside). --heap also
 // prints each process's JS heap at exit (the I_DEBUG_MEMORY report of src/runtime/memory-report.ts).
@@ -46,6 +46,7 @@ const { values } = parseArgs({
     mode: { type: "string", default: "compiled" },
     profile: { type: "string", default: "standard" },
     heap: { type: "boolean", default: false },
+    only: { type: "string" },
   },
 });
 const RUNS = Number(values.runs);
@@ -183,7 +184,7 @@ try {
     `peak memory of the whole process tree, profile ${values.profile}, ${RUNS} runs each; ${load()}`,
   );
   await printFloor();
-  for (const sc of SCENARIOS) {
+  for (const sc of SCENARIOS.filter((s) => values.only === undefined || s.name.startsWith(values.only))) {
     // Modes interleaved run by run, so a busy phase of the machine does not always hit the same build.
     const peaks = new Map<Mode, TreePeak[]>(MODES.map((m) => [m, []]));
     for (let run = 0; run < RUNS; run++) {

@@ -42,6 +42,13 @@ export const SessionMeta = z.object({
       log_size: z.number().int().nonnegative(),
     })
     .optional(),
+  /**
+   * events.jsonl's size when this file was written. meta.json is refreshed only now and then (the log is
+   * the record): the log after this point holds checkpoints (and compactions) it does not count yet, which
+   * a listing reads from there to show the session's real message count and last update. Absent in
+   * older files, which were written at every checkpoint.
+   */
+  log_size: z.number().int().nonnegative().optional(),
 });
 export type CompactionState = NonNullable<SessionMeta["compaction"]>;
 export type SessionMeta = z.infer<typeof SessionMeta>;

@@ -2,6 +2,7 @@
 // OpenRouter accept, so only widely supported fields are used.
 import type { History, ImagePart, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
+import { ByteLog } from "../contract/lib/byte-log.ts";
 import { PrefixCache } from "../contract/lib/prefix-cache.ts";
 import { wireToolId } from "../contract/lib/tool-ids.ts";
 import type { ModelRequest } from "./types.ts";
@@ -115,23 +116,25 @@ export function toOpenAiMessages(history: History): OpenAiMessage[] {
 }
 
 /**
- * The JSON text of toOpenAiMessages(history)'s elements (comma-separated, without the brackets), kept per
- * history array and extended with its new messages: between two requests the history only grows, and
- * re-serialising all of it for every request is what made a request cost grow with the session. Images
- * of the trailing tool batch are not in `text` yet (the batch may grow): they are in `pending`.
+ * The JSON of toOpenAiMessages(history)'s elements (comma-separated, without the brackets), as UTF-8 kept
+ * per history array and extended with its new messages: between two requests the history only grows, and
+ * serialising all of it again for every request is what made a request cost grow with the session. Images
+ * of the trailing tool batch are not in `log` yet (the batch may grow): they are in `pending`.
  */
-interface MessagesText {
-  text: string;
+interface MessagesBytes {
+  log: ByteLog;
+  count: number;
   pending: ImagePart[];
 }
 
-function appendJson(s: MessagesText, form: OpenAiMessage): void {
+function appendJson(s: MessagesBytes, form: OpenAiMessage): void {
   const json = JSON.stringify(form);
-  s.text = s.text === "" ? json : `${s.text},${json}`;
+  s.log.append(s.count === 0 ? json : `,${json}`);
+  s.count++;
 }
 
-const messagesText = new PrefixCache<MessagesText>(
-  () => ({ text: "", pending: [] }),
+const messagesBytes = new PrefixCache<MessagesBytes>(
+  () => ({ log: new ByteLog(), count: 0, pending: [] }),
   (s, item) => {
     const msg = item as Message;
     if (msg.role !== "tool" && s.pending.length > 0) {
@@ -144,24 +147,21 @@ const messagesText = new PrefixCache<MessagesText>(
   },
 );
 
-/** JSON.stringify(toOpenAiMessages(history)), from the text kept for this history array. */
-export function openAiMessagesJson(history: History): string {
-  const s = messagesText.of(history);
-  if (s.pending.length === 0) return `[${s.text}]`;
-  const images = JSON.stringify(imagesTurn(s.pending));
-  return `[${s.text === "" ? images : `${s.text},${images}`}]`;
-}
-
 /**
- * Exactly JSON.stringify(openAiRequestBody(req, opts)), with the messages from openAiMessagesJson: the
- * same bytes without serialising the whole history again for every request.
+ * Exactly the UTF-8 of JSON.stringify(openAiRequestBody(req, opts)), with the messages' bytes kept for
+ * this history: the same bytes without serialising the whole history again for every request. A view of
+ * the kept buffer: it holds until the next request of the same history is made, so hand it to fetch
+ * (which copies it) straight away.
  */
-export function openAiRequestText(req: ModelRequest, opts: OpenAiOptions): string {
+export function openAiRequestBytes(req: ModelRequest, opts: OpenAiOptions): Uint8Array<ArrayBuffer> {
   const { messages: _messages, ...rest } = openAiRequestBody({ ...req, messages: [] }, opts);
-  let out = `{"model":${JSON.stringify(rest.model)},"messages":${openAiMessagesJson(req.messages)}`;
+  const s = messagesBytes.of(req.messages);
+  let tail = "";
+  if (s.pending.length > 0) tail = `${s.count === 0 ? "" : ","}${JSON.stringify(imagesTurn(s.pending))}`;
+  tail += "]";
   for (const [k, v] of Object.entries(rest))
-    if (k !== "model") out += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
-  return `${out}}`;
+    if (k !== "model") tail += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  return s.log.framed(`{"model":${JSON.stringify(rest.model)},"messages":[`, `${tail}}`);
 }
 
 export function openAiRequestBody(req: ModelRequest, opts: OpenAiOptions): Record<string, unknown> {

@@ -1,8 +1,8 @@
 // The OpenAI Chat Completions provider: api.openai.com or any compatible server (Ollama, llama.cpp, vLLM,
 // LM Studio, OpenRouter) through its base URL.
-import { openAiRequestText } from "./openai-request.ts";
+import { openAiRequestBytes } from "./openai-request.ts";
 import { OpenAiDecoder } from "./openai-stream.ts";
-import { JsonText, type ProviderSettings, streamHeaders, streamModelRequest } from "./transport.ts";
+import { JsonBytes, type ProviderSettings, streamHeaders, streamModelRequest } from "./transport.ts";
 import type { Provider } from "./types.ts";
 
 export const OPENAI_DEFAULT_BASE = "https://api.openai.com/v1";
@@ -35,8 +35,8 @@ export function createOpenAiProvider(settings: ProviderSettings): Provider {
         settings,
         endpoint,
         req,
-        // The text kept per history and extended: not the whole history serialised again per request.
-        new JsonText(openAiRequestText(req, { useMaxCompletionTokens: official })),
+        // The bytes kept per history and extended: not the whole history serialised again per request.
+        new JsonBytes(() => openAiRequestBytes(req, { useMaxCompletionTokens: official })),
         onEvent,
         OpenAiDecoder,
       ),

@@ -46,16 +46,20 @@ export interface WireDecoder<T = ModelResponse> {
   finish(): T;
 }
 
-/** A request body already serialised: exactly the JSON.stringify of the body it stands for. */
-export class JsonText {
-  constructor(readonly text: string) {}
+/**
+ * A request body already serialised: exactly the UTF-8 of JSON.stringify of the body it stands for. Made
+ * again right before each attempt's fetch, which copies it, so `make` may return a view of a buffer that
+ * changes later.
+ */
+export class JsonBytes {
+  constructor(readonly make: () => Uint8Array<ArrayBuffer>) {}
 }
 
 export interface StreamCall<T = ModelResponse> {
   site: CallSite;
   url: string;
   headers: Record<string, string>;
-  /** sent as JSON.stringify(body), or as is when it is a JsonText */
+  /** sent as JSON.stringify(body), or as made when it is JsonBytes */
   body: unknown;
   fetch: typeof fetch;
   retry: RetryPolicy;
@@ -139,7 +143,7 @@ class CallbackFailure {
 export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): Promise<T> {
   const { site, signal, retry } = call;
   const idleMs = call.idleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS;
-  const payload = call.body instanceof JsonText ? call.body.text : JSON.stringify(call.body);
+  const payload = call.body instanceof JsonBytes ? call.body : JSON.stringify(call.body);
   const wait = call.sleep ?? sleep;
   let retries = 0;
   let waited = 0;
@@ -221,7 +225,7 @@ function withNote(err: ProviderError, note: string, partial: string): ProviderEr
 
 async function once<T>(
   call: StreamCall<T>,
-  payload: string,
+  payload: string | JsonBytes,
   emit: (ev: StreamEvent) => void,
   idleMs: number,
 ): Promise<T> {
@@ -240,7 +244,7 @@ async function once<T>(
       res = await call.fetch(call.url, {
         method: "POST",
         headers: call.headers,
-        body: payload,
+        body: typeof payload === "string" ? payload : payload.make(),
         signal: idle.signal,
       });
     } catch (err) {

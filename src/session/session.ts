@@ -10,12 +10,17 @@
 // append and the renames is repaired from the log, and history.json edited by hand still wins, logged
 // as a `base` event before the session's next message so replay stays exact.
 //
-// history.json is rewritten amortised, not at every checkpoint: the whole history per turn would make a
-// turn cost grow with the session. It is rewritten while it is small, once the log has grown by as much
-// as the file's own size since the last rewrite (so the bytes written stay proportional to the bytes
-// logged), at every compaction, and when the session is closed (flush). meta.json, written at every
-// checkpoint, records which file that was and how long the log was then, so opening a session replays
-// only the log after it; a history.json that is not that file is someone else's (reconcile decides).
+// history.json and meta.json are rewritten amortised, not at every checkpoint: the whole history per
+// turn would make a turn cost grow with the session, and even a small file's rename rides on the turn's
+// fsync (the journal commit carries it). history.json is rewritten at the session's first checkpoint,
+// then once the log has grown by the file's own size or by 64 KiB, whichever is more (so the bytes
+// written stay proportional to the bytes logged, and a short session pays a rename every 64 KiB, not
+// every turn), at every compaction, and when the session is closed (flush). meta.json is written with
+// it and whenever what it alone records changes (title, model, compaction state), at the latest every
+// 64 KiB of log. It records which history.json that was and how long the log was then, so opening a
+// session replays only the log after it, and a listing reads the log after meta.json's own point to
+// count what it does not (meta-tail.ts); a history.json that is not that file is someone else's
+// (reconcile decides). Nothing here is the record: a kill -9 between two rewrites loses nothing.
 //
 // A compaction keeps the history it replaced in .precompact.json. When that history is exactly the
 // checkpoint in history.json, the file is hard-linked rather than rewritten (megabytes): history.json
@@ -32,6 +37,7 @@ import { type CompactionState, RESERVED_EVENT_TYPES, type SessionMeta } from "..
 import { compactionPieces } from "./compaction-pieces.ts";
 import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
+import { withLogTail } from "./meta-tail.ts";
 import { reconcile, replayAfter } from "./reconcile.ts";
 import {
   type FileStamp,
@@ -60,10 +66,17 @@ const PENDING_OK = { allowPendingToolCalls: true } as const;
 /** history.json, .precompact.json and meta.json are caches of the fsynced log: renamed, not synced */
 const CACHE = { sync: false } as const;
 /**
- * Below this size history.json is rewritten at every checkpoint (a short session's file is always
- * current, for anyone reading it); above it, once the log has grown by the file's size.
+ * history.json is rewritten once the log has grown by the file's size, and by at least this much: below
+ * it a rewrite costs its syscalls and a rename in the turn's journal commit, whatever its size, so a short
+ * session rewrites it every 64 KiB of log rather than at every checkpoint. Opening replays at most this
+ * much of the log (or the file's size) on top of it.
  */
-export const HISTORY_REWRITE_ALWAYS_BYTES = 64 * 1024;
+export const HISTORY_REWRITE_MIN_BYTES = 64 * 1024;
+/**
+ * meta.json is written at the latest once the log has grown by this much since it was last written, so
+ * a listing of a running or killed session reads at most this much of its log (plus one append).
+ */
+export const META_REFRESH_BYTES = 64 * 1024;
 /**
  * A compaction is logged by reference (its new messages only) until the bytes logged since the last
  * whole-state event exceed this many times the new history's size; then it is logged whole. Opening a
@@ -97,6 +110,8 @@ export class Session {
   private disk: DiskCheckpoint | undefined;
   /** bytes of history-changing events logged since history.json was last written */
   private unsaved = 0;
+  /** bytes logged since meta.json was last written */
+  private sinceMeta = 0;
   /**
    * bytes logged after the last whole-state event (the file's start counts as one); undefined when not
    * known (an opened session), so its first compaction is logged whole
@@ -172,7 +187,13 @@ export class Session {
         `${dir}: not a usable session (no valid ${META_FILE} and no ${EVENTS_FILE} to rebuild it from); delete the directory`,
       );
     }
-    const meta = { ...loaded.meta, id: name };
+    // The last update is the log's: meta.json is not rewritten at every checkpoint (its counts are
+    // recomputed below, from the history opened).
+    const meta = {
+      ...loaded.meta,
+      id: name,
+      updated: withLogTail(loaded.meta, join(dir, EVENTS_FILE)).updated,
+    };
     const file = join(dir, HISTORY_FILE);
     const statBefore = statOrUndefined(file);
     // Empty: a power cut after a rename whose data never reached the disk. The log has it all.
@@ -188,16 +209,14 @@ export class Session {
     // The compaction count is exact only when the whole log was read; otherwise meta.json's stands.
     const compactions = opened.compactions;
     const recordChanged = JSON.stringify(s.historyFileRecord()) !== JSON.stringify(meta.history_file);
-    if (
-      loaded.rebuilt ||
-      meta.messages !== s.logged.length ||
-      meta.compactions !== compactions ||
-      recordChanged
-    ) {
-      meta.messages = s.logged.length;
-      meta.compactions = compactions;
+    const countsChanged = meta.messages !== s.logged.length || meta.compactions !== compactions;
+    meta.messages = s.logged.length;
+    meta.compactions = compactions;
+    // Counts behind the log are no damage when meta.json records its log size: a listing counts the log
+    // after it (and the session may still be running elsewhere, writing its own meta.json). Only an
+    // older meta.json, or one that names another history.json, is corrected here.
+    if (loaded.rebuilt || recordChanged || (countsChanged && loaded.meta.log_size === undefined))
       s.writeMeta();
-    }
     return s;
   }
 
@@ -303,24 +322,27 @@ export class Session {
     );
   }
 
-  /** history.json (when due) and meta.json after the log holds `history`. */
+  /** history.json and meta.json, when due, after the log holds `history`. */
   private updateCaches(history: History): void {
     const d = this.disk;
+    const titled = this.meta.title;
+    this.noteCheckpoint(history);
     // Amortised: the bytes rewritten stay proportional to the bytes logged (see the top of the file).
-    if (!d || d.logSize === undefined || d.size < HISTORY_REWRITE_ALWAYS_BYTES || this.unsaved >= d.size)
-      this.writeCheckpoint(this.logged);
-    this.touchMeta(history);
+    const historyDue =
+      !d || d.logSize === undefined || this.unsaved >= Math.max(d.size, HISTORY_REWRITE_MIN_BYTES);
+    if (historyDue) this.writeCheckpoint(this.logged);
+    if (historyDue || titled !== this.meta.title || this.sinceMeta >= META_REFRESH_BYTES) this.writeMeta();
   }
 
   /**
-   * Bring history.json up to the log (the session is being closed: whoever reads the file next, a person
-   * or a tool, sees the whole session). A no-op when it is current.
+   * Bring history.json and meta.json up to the log (the session is being closed: whoever reads the files
+   * next, a person or a tool, sees the whole session). A no-op when they are current.
    */
   flush(): void {
     // Until its base event is logged, an edited history.json is ahead of the log, not behind it.
-    if (this.unsaved === 0 || this.needsBase) return;
-    this.writeCheckpoint(this.logged);
-    this.writeMeta();
+    const historyDue = this.unsaved > 0 && !this.needsBase;
+    if (historyDue) this.writeCheckpoint(this.logged);
+    if (historyDue || this.sinceMeta > 0) this.writeMeta();
   }
 
   /**
@@ -364,6 +386,7 @@ export class Session {
 
   /** Count `bytes` (the append of `lines`) as logged since the last whole-state event; returns `bytes`. */
   private logAppended(lines: readonly Record<string, unknown>[], bytes: number): number {
+    this.sinceMeta += bytes;
     // A base event is a whole state: the bytes after it are fewer than the append's (counted in full).
     if (lines.some((l) => l.type === "base")) this.sinceWhole = bytes;
     else if (this.sinceWhole !== undefined) this.sinceWhole += bytes;
@@ -432,13 +455,18 @@ export class Session {
     return lines;
   }
 
-  private touchMeta(h: History): void {
+  /** meta as of checkpoint `h`, in memory (written when due). */
+  private noteCheckpoint(h: History): void {
     this.meta.messages = h.length;
     this.meta.updated = now();
     if (this.meta.title === undefined) {
       const title = sessionTitle(h);
       if (title) this.meta.title = title;
     }
+  }
+
+  private touchMeta(h: History): void {
+    this.noteCheckpoint(h);
     this.writeMeta();
   }
 
@@ -497,6 +525,11 @@ export class Session {
     const record = this.historyFileRecord();
     if (record) this.meta.history_file = record;
     else delete this.meta.history_file;
+    // Where this meta.json is current up to: a listing counts the log after it (meta-tail.ts).
+    const log = statOrUndefined(this.events.path);
+    if (log) this.meta.log_size = log.size;
+    else delete this.meta.log_size;
+    this.sinceMeta = 0;
     writeFileAtomic(join(this.dir, META_FILE), `${JSON.stringify(this.meta, null, 2)}\n`, 0o600, CACHE);
   }
 }

@@ -7,6 +7,7 @@ import type { History } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
 import { ModelEvent, SessionMeta, SessionStartEvent } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
+import { withLogTail } from "./meta-tail.ts";
 import { SESSION_ID_PATTERN } from "./session-id.ts";
 
 export const META_FILE = "meta.json";
@@ -135,7 +136,8 @@ export function isEmptySession(dir: string, meta: SessionMeta): boolean {
 }
 
 /**
- * The sessions of `workspace` that hold a conversation, most recently updated first. Empty sessions are
+ * The sessions of `workspace` that hold a conversation, most recently updated first (counted to the end
+ * of each log, not just to where meta.json was last written). Empty sessions are
  * left out: they would crowd `i sessions` and the /resume picker, and `-c` would continue nothing.
  */
 export function listSessions(dataDir: string, workspace: string): SessionMeta[] {
@@ -144,8 +146,10 @@ export function listSessions(dataDir: string, workspace: string): SessionMeta[] 
   for (const name of sessionDirs(dataDir)) {
     const dir = join(dataDir, name);
     const loaded = loadMeta(dir, name);
-    if (loaded && loaded.meta.workspace === ws && !isEmptySession(dir, loaded.meta))
-      out.push({ ...loaded.meta, id: name });
+    if (!loaded || loaded.meta.workspace !== ws) continue;
+    // meta.json lags a running (or killed) session's last checkpoints: the log after it has them.
+    const meta = withLogTail(loaded.meta, join(dir, EVENTS_FILE));
+    if (!isEmptySession(dir, meta)) out.push({ ...meta, id: name });
   }
   return out.sort((a, b) =>
     a.updated !== b.updated ? (a.updated < b.updated ? 1 : -1) : a.id < b.id ? 1 : a.id > b.id ? -1 : 0,

@@ -90,12 +90,19 @@ export function encodeRequest(req: RequestFields): string {
 export function encodeRequestBytes(req: RequestFields, sent?: SentArray[]): Uint8Array {
   const pieces = [head(req), ...encodeDataPieces(req.data, (_key, list) => Texts.of(list)), tail(req)];
   let total = 1;
-  for (const p of pieces) total += typeof p === "string" ? Buffer.byteLength(p) : p.byteLength();
+  for (const p of pieces)
+    total +=
+      typeof p === "string" ? Buffer.byteLength(p) : p instanceof Uint8Array ? p.length : p.byteLength();
   const buf = Buffer.allocUnsafe(total);
   let at = 0;
   for (const p of pieces) {
     if (typeof p === "string") {
       at += buf.write(p, at);
+      continue;
+    }
+    if (p instanceof Uint8Array) {
+      buf.set(p, at);
+      at += p.length;
       continue;
     }
     const start = at;

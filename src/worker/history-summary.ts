@@ -5,7 +5,11 @@
 //
 // Each message's tally is computed once: messages are never mutated once in a history, so the tally is
 // kept beside the message, weakly (a message that leaves every history takes its tally with it).
+
+import { ByteLog } from "../contract/lib/byte-log.ts";
+import { EncodedJson, isPlain, type Piece } from "../contract/lib/encode-data.ts";
 import { ESTIMATOR, type MessageTally, tallyMessage } from "../contract/lib/estimator.ts";
+import { messageJson } from "../contract/lib/message-json.ts";
 import { PrefixCache } from "../contract/lib/prefix-cache.ts";
 import type { HistorySummary } from "../contract/protocol.ts";
 
@@ -20,35 +24,75 @@ function tallyOf(m: unknown): MessageTally {
   return t;
 }
 
+/**
+ * The per-message columns, and their JSON as bytes (comma-separated elements, no brackets): a long
+ * session sends them on every model request, and building their text anew each time made history-sized
+ * garbage per turn. Elements are appended as the history grows; the bytes of earlier ones never change.
+ */
 interface Columns {
   roles: string[];
   tokens: number[];
   images: number[];
+  json: { roles: ByteLog; tokens: ByteLog; images: ByteLog };
 }
+
+const push = (log: ByteLog, first: boolean, value: string | number) =>
+  log.append(`${first ? "" : ","}${JSON.stringify(value)}`);
 
 /** The summary's per-message columns, extended as the history grows (not rebuilt each request). */
 const columns = new PrefixCache<Columns>(
-  () => ({ roles: [], tokens: [], images: [] }),
+  () => ({
+    roles: [],
+    tokens: [],
+    images: [],
+    json: { roles: new ByteLog(), tokens: new ByteLog(), images: new ByteLog() },
+  }),
   (c, m) => {
     const role = (m as { role?: unknown } | null)?.role;
-    c.roles.push(typeof role === "string" ? role : "");
     const t = tallyOf(m);
+    const first = c.roles.length === 0;
+    c.roles.push(typeof role === "string" ? role : "");
     c.tokens.push(t.text);
     c.images.push(t.images);
+    push(c.json.roles, first, c.roles[c.roles.length - 1] as string);
+    push(c.json.tokens, first, t.text);
+    push(c.json.images, first, t.images);
   },
 );
 
-export function summarizeHistory(history: readonly unknown[]): HistorySummary {
+/**
+ * The summary of `history`, as sent: an EncodedJson whose pieces are the columns' kept bytes (what the
+ * request line is built from) and whose value, for anything that reads it, is the HistorySummary with
+ * copies of the columns (they keep growing with the history). Both are taken now: the history may grow
+ * after this call, the summary does not.
+ */
+export function summarizeHistory(history: readonly unknown[]): EncodedJson<HistorySummary> {
   const c = columns.of(history);
-  const summary: HistorySummary = {
-    count: history.length,
-    // Copies: the cached columns keep growing with the history.
-    roles: c.roles.slice(),
-    tokens: c.tokens.slice(),
-    images: c.images.slice(),
-    estimator: { ...ESTIMATOR },
-  };
-  const last = history[history.length - 1];
-  if (last && typeof last === "object") summary.last = last as HistorySummary["last"] & object;
-  return summary;
+  const count = history.length;
+  const views = { roles: c.json.roles.view(), tokens: c.json.tokens.view(), images: c.json.images.view() };
+  const last = history[count - 1];
+  const lastMessage =
+    last && typeof last === "object" ? (last as HistorySummary["last"] & object) : undefined;
+  const estimator = { ...ESTIMATOR };
+  const value = (): HistorySummary => ({
+    count,
+    roles: c.roles.slice(0, count),
+    tokens: c.tokens.slice(0, count),
+    images: c.images.slice(0, count),
+    estimator,
+    ...(lastMessage ? { last: lastMessage } : {}),
+  });
+  const pieces = (): Piece[] => [
+    `{"count":${count},"roles":[`,
+    views.roles,
+    `],"tokens":[`,
+    views.tokens,
+    `],"images":[`,
+    views.images,
+    `],"estimator":${JSON.stringify(estimator)}${lastMessage ? `,"last":${lastJson(lastMessage)}` : ""}}`,
+  ];
+  return new EncodedJson(pieces, value);
 }
+
+/** The last message's text: the per-message cache's for a plain message, else as JSON.stringify writes it. */
+const lastJson = (m: object): string => (isPlain(m) ? messageJson(m) : JSON.stringify(m));

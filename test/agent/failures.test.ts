@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { INTERRUPTED_MARKER } from "../../src/agent/interrupt.ts";
 import { History } from "../../src/contract/history.ts";
 import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { Session } from "../../src/session/session.ts";
 import { runCliAsync, savedSessionIds } from "../helpers/cli.ts";
 import { events, makeRig, type Rig } from "./rig.ts";
 
@@ -110,11 +111,18 @@ describe("interruption", () => {
     running.child.kill("SIGKILL");
     await running.done;
     const id = onlySession(rig);
-    const h = savedHistory(rig, id);
+    // What the user sees of the killed session: `i sessions` counts the first tool batch (checkpointed
+    // in events.jsonl) and not the unfinished one; history.json, a cache the run had not refreshed yet,
+    // may lag the log but never holds more than it.
+    const listing = await runCliAsync(["sessions", "--workspace", rig.workspace], rig.env);
+    expect(listing.code).toBe(0);
+    expect(listing.stdout).toMatch(new RegExp(`^${id}\\s+\\S+ \\S+\\s+4\\s+0\\s+two steps$`, "m"));
+    const h = Session.open(rig.dataDir, id).history();
     expect(validateHistory(h)).toBeUndefined();
-    // the first tool batch was checkpointed; the unfinished one is not in history.json
     expect(h.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool"]);
     expect(JSON.stringify(h)).toContain("two steps");
+    const cached = savedHistory(rig, id);
+    expect(h.slice(0, cached.length)).toEqual(cached);
     const again = await rig.run(["-p", "continue", "-c"]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe("after the crash\n");

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { Message } from "../../src/contract/history.ts";
 import { EventsLog, replayEvents } from "../../src/session/events-log.ts";
 import { formatHistory } from "../../src/session/history-file.ts";
-import { HISTORY_REWRITE_ALWAYS_BYTES, Session } from "../../src/session/session.ts";
+import { HISTORY_REWRITE_MIN_BYTES, Session } from "../../src/session/session.ts";
 import { expectedMessage } from "./fixtures/messages.ts";
 import { type Dirs, makeDirs, readEvents, readJson } from "./helpers.ts";
 
@@ -20,7 +20,7 @@ afterEach(() => d.cleanup());
 /** A system prompt big enough that history.json is past the always-rewrite size from the start. */
 const BIG_SYSTEM: Message = {
   role: "system",
-  content: `big system ${"s".repeat(HISTORY_REWRITE_ALWAYS_BYTES)}`,
+  content: `big system ${"s".repeat(HISTORY_REWRITE_MIN_BYTES)}`,
 };
 
 /** The same message objects every time (as the agent's history holds them), so checkpoints compare by reference. */
@@ -99,7 +99,7 @@ describe("a long session's history.json lags the log", () => {
     const logged = logSize(s) - logStart;
     // Rewritten once the log has grown by the file's size: at most about as much as was logged.
     expect(rewritten).toBeGreaterThan(0);
-    expect(rewritten).toBeLessThanOrEqual(2 * logged + HISTORY_REWRITE_ALWAYS_BYTES * 2);
+    expect(rewritten).toBeLessThanOrEqual(2 * logged + HISTORY_REWRITE_MIN_BYTES * 2);
     // A file rewritten at every checkpoint would have cost the sum of all history sizes, far more.
     const everyTime = Array.from({ length: 396 }, (_, i) => formatHistory(convo(i + 5)).length).reduce(
       (a, b) => a + b,

@@ -74,24 +74,51 @@ describe(".precompact.json is a hard link to the checkpoint on disk", () => {
     expect(readJson(files(o).precompact)).toEqual(convo(8));
   });
 
-  test("consecutive compactions each keep the history they replaced", () => {
+  test("a compaction straight after another links the checkpoint the first one wrote", () => {
+    const s = create();
+    const first = convo(8);
+    s.checkpoint(first);
+    s.commitCompaction(first, compacted(first), record);
+    const firstResult = inode(files(s).history);
+    const next = [SYSTEM, summaryMessage(8)];
+    s.commitCompaction(compacted(first), next, record);
+    expect(inode(files(s).precompact)).toBe(firstResult);
+    expect(readJson(files(s).precompact)).toEqual(compacted(first));
+    expect(Session.open(d.data, s.id).history()).toEqual(next);
+    expectNoTempFiles(s);
+  });
+
+  test("a closed session's checkpoint is current again: the next compaction links it", () => {
+    const s = create();
+    s.checkpoint(convo(4));
+    s.checkpoint(convo(8));
+    s.flush();
+    const closed = inode(files(s).history);
+    s.commitCompaction(convo(8), compacted(convo(8)), record);
+    expect(inode(files(s).precompact)).toBe(closed);
+    expect(readJson(files(s).precompact)).toEqual(convo(8));
+  });
+});
+
+describe("falls back to writing the file", () => {
+  test("checkpoints since history.json was written (it lags the log): written, each compaction its own", () => {
     const s = create();
     const first = convo(8);
     s.checkpoint(first);
     s.commitCompaction(first, compacted(first), record);
     const second = [...compacted(first), ...[9, 10, 11, 12].map(expectedMessage)];
     s.checkpoint(second);
-    const secondInode = inode(files(s).history);
+    // The checkpoint went to the log only: history.json still holds the first compaction's result.
+    const lagging = inode(files(s).history);
+    expect(readJson(files(s).history)).toEqual(compacted(first));
     const next = [SYSTEM, summaryMessage(12)];
     s.commitCompaction(second, next, record);
-    expect(inode(files(s).precompact)).toBe(secondInode);
-    expect(readJson(files(s).precompact)).toEqual(second);
+    expect(inode(files(s).precompact)).not.toBe(lagging);
+    expect(readFileSync(files(s).precompact, "utf8")).toBe(formatHistory(second));
     expect(Session.open(d.data, s.id).history()).toEqual(next);
     expectNoTempFiles(s);
   });
-});
 
-describe("falls back to writing the file", () => {
   test("`before` has messages the checkpoint does not: written, and equal to `before`", () => {
     const s = create();
     s.checkpoint(convo(4));

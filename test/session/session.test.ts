@@ -20,6 +20,8 @@ function convo(n: number): Message[] {
   return [SYSTEM, ...Array.from({ length: n }, (_, i) => expectedMessage(i + 1))];
 }
 
+const logSize = (s: Session) => statSync(join(s.dir, "events.jsonl")).size;
+
 function create(): Session {
   return Session.create({ dataDir: d.data, workspace: d.ws, provider: "openai", model: "gpt-x" });
 }
@@ -67,18 +69,27 @@ describe("create", () => {
 });
 
 describe("checkpoint", () => {
-  test("writes history.json and meta.json, and logs each new message once", () => {
+  test("logs each new message once; history.json and meta.json are written at the first, then lag", () => {
     const s = create();
     s.checkpoint(convo(1));
     s.checkpoint(convo(4));
-    expect(readJson(join(s.dir, "history.json"))).toEqual(convo(4));
-    expect(s.meta.messages).toBe(5);
-    expect(s.meta.title).toBe("question 1");
-    expect((readJson(join(s.dir, "meta.json")) as { title: string }).title).toBe("question 1");
     const msgs = readEvents(s.dir).filter((e) => e.type === "message");
     expect(msgs.map((e) => e.index)).toEqual([0, 1, 2, 3, 4]);
     expect(msgs.map((e) => e.message)).toEqual(convo(4));
     expect(s.history()).toEqual(convo(4));
+    expect(s.meta.messages).toBe(5);
+    expect(s.meta.title).toBe("question 1");
+    // On disk the caches hold the first checkpoint (and its title); the log holds the rest.
+    expect(readJson(join(s.dir, "history.json"))).toEqual(convo(1));
+    const meta = readJson(join(s.dir, "meta.json")) as { title: string; messages: number };
+    expect(meta).toMatchObject({ title: "question 1", messages: 2 });
+    // What the listing and a reopen see is the log's end.
+    expect(Session.list(d.data, d.ws)[0]).toMatchObject({ id: s.id, messages: 5 });
+    expect(Session.open(d.data, s.id).history()).toEqual(convo(4));
+    // Closing brings both up to the log.
+    s.flush();
+    expect(readJson(join(s.dir, "history.json"))).toEqual(convo(4));
+    expect(readJson(join(s.dir, "meta.json"))).toMatchObject({ messages: 5, log_size: logSize(s) });
   });
 
   test("an unchanged history logs nothing", () => {
@@ -103,7 +114,7 @@ describe("checkpoint", () => {
     expect(() => s.checkpoint(bad)).toThrow(HistoryError);
     expect(() => s.checkpoint([expectedMessage(1)])).toThrow(/history\[0\]/);
     expect(readFileSync(join(s.dir, "events.jsonl"), "utf8")).toBe(events);
-    expect(readJson(join(s.dir, "history.json"))).toEqual(convo(4));
+    expect(Session.open(d.data, s.id).history()).toEqual(convo(4));
   });
 
   test("changed or removed messages are logged so replay matches", () => {

@@ -10,6 +10,7 @@ import {
   encodeRequestBytes,
   type SentArray,
 } from "../../src/worker/encode-request.ts";
+import { summarizeHistory } from "../../src/worker/history-summary.ts";
 import { syntheticHistory } from "../compaction/helpers.ts";
 
 const tricky: Message[] = [
@@ -117,5 +118,38 @@ describe("the per-message cache is bounded", () => {
     // Evicted messages are encoded again, still exactly.
     expect(encodeData(data)).toBe(JSON.stringify(data));
     expect(cachedMessageChars()).toBeLessThanOrEqual(CACHE_MAX_CHARS);
+  });
+});
+
+describe("a history summary goes out from its kept column bytes", () => {
+  test("as JSON.stringify writes it, while the history grows, is changed in the middle and cut back", () => {
+    const h: unknown[] = [];
+    const system = { role: "system", content: "s" };
+    for (const m of [system, ...tricky, ...syntheticHistory({ turns: 15 }).slice(1)]) {
+      h.push(m);
+      expectSame({ model: "m", history_summary: summarizeHistory(h), tools: [] });
+    }
+    h[2] = { role: "user", content: "changed, ünï" };
+    expectSame({ history_summary: summarizeHistory(h) });
+    h.length = 3;
+    expectSame({ history_summary: summarizeHistory(h), usage: { messages: 2 } });
+    expectSame({ history_summary: summarizeHistory([]) });
+  });
+
+  test("a summary taken earlier still says what the history was then", () => {
+    const h: unknown[] = [
+      { role: "system", content: "s" },
+      { role: "user", content: "u" },
+    ];
+    const early = summarizeHistory(h);
+    const text = JSON.stringify({ history_summary: early });
+    const bytes = encodeRequestBytes(request({ history_summary: early }));
+    for (let i = 0; i < 2000; i++) h.push({ role: "user", content: `more ${i}` });
+    summarizeHistory(h);
+    expect(JSON.stringify({ history_summary: early })).toBe(text);
+    expect(new TextDecoder().decode(encodeRequestBytes(request({ history_summary: early })))).toBe(
+      new TextDecoder().decode(bytes),
+    );
+    expect(early.toJSON().count).toBe(2);
   });
 });

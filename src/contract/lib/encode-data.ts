@@ -46,20 +46,42 @@ export function joinPieces(
 export type Piece = string | Uint8Array;
 
 /**
+ * A value whose JSON is kept ready as pieces (the history summary, whose columns only grow). A byte
+ * encoder writes the pieces as they are; toJSON gives the value itself, so JSON.stringify of it writes the
+ * very same text. The pieces' bytes must not change once handed out.
+ */
+export class EncodedJson<V = unknown> {
+  constructor(
+    readonly pieces: () => Piece[],
+    private readonly value: () => V,
+  ) {}
+
+  toJSON(): V {
+    return this.value();
+  }
+}
+
+/**
  * JSON.stringify(data) as pieces, with the message fields' arrays encoded by `messages`: their exact
  * JSON text, or something standing for it (bytes, element texts) kept as a piece of its own, or
- * undefined to leave the array to JSON.stringify.
+ * undefined to leave the array to JSON.stringify. An EncodedJson member gives its own pieces.
  */
 export function encodeDataPieces<T extends object>(
   data: Record<string, unknown>,
   messages: (key: string, list: readonly unknown[]) => string | T | undefined,
-): (string | T)[] {
+): (Piece | T)[] {
   if (!isPlain(data)) return [JSON.stringify(data)];
-  const out: (string | T)[] = [];
+  const out: (Piece | T)[] = [];
   let text = "{";
   let first = true;
   for (const key of Object.keys(data)) {
     const value = data[key];
+    if (value instanceof EncodedJson) {
+      out.push(`${text}${first ? "" : ","}${JSON.stringify(key)}:`, ...value.pieces());
+      text = "";
+      first = false;
+      continue;
+    }
     // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
     if (hasToJSON(value)) return [JSON.stringify(data)];
     let piece: string | T | undefined;
@@ -84,5 +106,7 @@ export function encodeDataWith(
   data: Record<string, unknown>,
   messages: (key: string, list: readonly unknown[]) => string | undefined,
 ): string {
+  // Text only: an EncodedJson member's byte pieces have no place here; its toJSON gives the same text.
+  if (Object.values(data).some((v) => v instanceof EncodedJson)) return JSON.stringify(data);
   return encodeDataPieces<never>(data, messages).join("");
 }

@@ -41,7 +41,10 @@ const mixed: unknown[] = [
 
 function both(input: Omit<BudgetInput, "history" | "history_summary">, history: unknown[]) {
   const full = computeBudget({ ...input, history } as BudgetInput);
-  const fromSummary = computeBudget({ ...input, history_summary: summarizeHistory(history) } as BudgetInput);
+  const fromSummary = computeBudget({
+    ...input,
+    history_summary: summarizeHistory(history).toJSON(),
+  } as BudgetInput);
   return { full, fromSummary };
 }
 
@@ -88,10 +91,10 @@ describe("budget from a history summary", () => {
     if (!hook) throw new Error("the budget module has no budget hook");
     const history = benchHistory(200, 20_000) as unknown[];
     const data = { model, policy, tools: [{ name: "bash" }], state: { armed: true } };
-    const reply = await hook({ ...data, history_summary: summarizeHistory(history) }, {} as never);
+    const reply = await hook({ ...data, history_summary: summarizeHistory(history).toJSON() }, {} as never);
     expect(reply.budget).toEqual(computeBudget({ ...data, history } as BudgetInput));
     expect("history_summary" in reply).toBe(false);
-    const bad = { ...summarizeHistory(history), tokens: [-1] };
+    const bad = { ...summarizeHistory(history).toJSON(), tokens: [-1] };
     await expect(
       Promise.resolve().then(() => hook({ ...data, history_summary: bad }, {} as never)),
     ).rejects.toThrow(/^budget: invalid data: .*history_summary/);

@@ -1,10 +1,10 @@
-// The OpenAI request is sent as text kept per history and extended as the history grows, instead of
+// The OpenAI request is sent as bytes kept per history and extended as the history grows, instead of
 // JSON.stringify of the whole body per request. It must be exactly the same bytes in every case: a
 // growing history, images a tool batch returned (carried by a user turn after the batch), a history
 // changed in the middle or cut back, tools and either output-limit field.
 import { describe, expect, test } from "bun:test";
 import type { Message } from "../../src/contract/history.ts";
-import { openAiRequestBody, openAiRequestText } from "../../src/provider/openai-request.ts";
+import { openAiRequestBody, openAiRequestBytes } from "../../src/provider/openai-request.ts";
 import type { ModelRequest } from "../../src/provider/types.ts";
 
 const png = { type: "image" as const, media_type: "image/png", data: "iVBORw0KGgo=" };
@@ -40,11 +40,12 @@ const tools = [{ name: "bash", description: "run", input_schema: { type: "object
 function expectSame(req: ModelRequest): void {
   for (const useMaxCompletionTokens of [false, true]) {
     const opts = { useMaxCompletionTokens };
-    expect(openAiRequestText(req, opts)).toBe(JSON.stringify(openAiRequestBody(req, opts)));
+    const bytes = openAiRequestBytes(req, opts);
+    expect(new TextDecoder().decode(bytes)).toBe(JSON.stringify(openAiRequestBody(req, opts)));
   }
 }
 
-describe("openAiRequestText is JSON.stringify(openAiRequestBody)", () => {
+describe("openAiRequestBytes is the UTF-8 of JSON.stringify(openAiRequestBody)", () => {
   test("one history array growing message by message (images pending at the end, then flushed)", () => {
     const all = script();
     const h: Message[] = [];
