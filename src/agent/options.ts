@@ -72,13 +72,22 @@ export function resolveTarget(
 
 /** The workspace: an existing directory, resolved to its real path so path checks cannot be fooled. */
 export function resolveWorkspace(dir: string | undefined): string {
-  const abs = resolve(dir ?? process.cwd());
+  // Without --workspace it is the current directory, which can have been removed under the shell.
+  const what = dir === undefined ? "the current directory" : "--workspace";
+  const fix =
+    dir === undefined ? "cd to an existing directory or pass --workspace DIR" : "pass an existing directory";
+  let abs: string;
   let st: ReturnType<typeof statSync>;
+  try {
+    abs = resolve(dir ?? process.cwd());
+  } catch {
+    throw new UserError(`${what} no longer exists; ${fix}`);
+  }
   try {
     st = statSync(abs);
   } catch {
-    throw new UserError(`--workspace: "${abs}" does not exist; pass an existing directory`);
+    throw new UserError(`${what}: "${abs}" does not exist; ${fix}`);
   }
-  if (!st.isDirectory()) throw new UserError(`--workspace: "${abs}" is not a directory`);
+  if (!st.isDirectory()) throw new UserError(`${what}: "${abs}" is not a directory; ${fix}`);
   return realpathSync(abs);
 }

@@ -4,7 +4,7 @@
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
-import { configDir, dataDir } from "../config/paths.ts";
+import { checkDirs, configDir, dataDir, refuseBadDirs } from "../config/paths.ts";
 import { checkReserve } from "../config/reserve.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
@@ -124,6 +124,8 @@ function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeo
 }
 
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
+  // Before -r reads the data directory: a file in the way is the setting's fault, not a session's.
+  refuseBadDirs();
   // A session resumed by id runs in its own workspace, wherever `i -r` was started.
   const byId = opts.resume ? Session.open(dataDir(), opts.resume) : undefined;
   const resumedIn = byId ? resumedWorkspace(byId, opts.workspace) : undefined;
@@ -144,6 +146,9 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   }
   const manifest = buildManifest(opts, cfgDir, cfg);
   checkModuleConfigs(manifest, cfgDir);
+  // After every config check (a run refused for its config creates nothing), before a worker or the
+  // session needs the directories.
+  checkDirs();
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
   const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });

@@ -3,7 +3,7 @@
 // description (one long flag made each line of `i --help` over 200 columns wide) and right-aligns flags.
 import type { ArgDef, ArgsDef } from "citty";
 import { columns } from "../terminal/columns.ts";
-import { wrap } from "../terminal/width.ts";
+import { terminalColumns, wrap } from "../terminal/width.ts";
 
 export interface HelpSpec {
   /** how the command is typed: "i", "i doctor" */
@@ -20,7 +20,7 @@ const MAX_WIDTH = 100;
 
 /** The columns help is fitted to: the terminal's (up to MAX_WIDTH), 80 into a pipe or a file. */
 export function helpWidth(): number {
-  const cols = process.stdout.isTTY ? process.stdout.columns : undefined;
+  const cols = terminalColumns();
   return Math.min(MAX_WIDTH, cols && cols >= 40 ? cols : 80);
 }
 

@@ -53,6 +53,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`i ${pkg.version}\n`);
     return 0;
   }
+  if (first === "help" && argv[1] !== undefined) {
+    // `i help doctor` is `i doctor --help`, as in git and cargo.
+    if (SUBCOMMANDS[argv[1]]) return main([argv[1], "--help"]);
+    throw new UserError(
+      `i help: no command "${argv[1]}"; commands are ${Object.keys(SUBCOMMANDS).join(", ")} (\`i --help\` lists them)`,
+    );
+  }
   if (first === "--help" || first === "-h" || first === "help") return help();
   // Routed here, not by citty's subCommands: the root's first positional is a free-text prompt, which
   // citty would take for an unknown command name.
@@ -68,8 +75,11 @@ async function report(err: unknown): Promise<number> {
   // Messages quote file names, config values and worker output: shown inert, never interpreted.
   const { sanitize } = await import("../terminal/sanitize.ts");
   if (err instanceof UserError) {
-    // User errors are self-describing: they start with the file or command they are about.
-    process.stderr.write(`${sanitize(err.message)}\n`);
+    // User errors are self-describing (they start with the file, flag or setting they are about); the
+    // program's name goes first, like every line `i` writes to stderr, unless the message already names
+    // the subcommand (`i doctor: …`). The same messages appear unprefixed as `i doctor` problem rows.
+    const line = sanitize(err.message);
+    process.stderr.write(`${/^i( [\w-]+)?: /.test(line) ? line : `i: ${line}`}\n`);
     return err.exitCode;
   }
   // A worker's failure names the module, the event and the cause: that is the whole story, not a bug of ours.

@@ -14,7 +14,7 @@ export const TARGET_ARGS = {
   "base-url": {
     type: "string",
     valueHint: "url",
-    description: "provider base URL (Ollama, vLLM, LM Studio, OpenRouter …)",
+    description: "provider base URL, e.g. for Ollama, vLLM, LM Studio or OpenRouter",
   },
   profile: {
     type: "string",

@@ -58,8 +58,11 @@ export function loadPluginsFile(dir: string): PluginsFile {
       }
     }
   }
+  // A name outside the list is already answered with the list ("must be one of …").
   const plugins = parseWith(file, PluginsSchema, raw, (issue) =>
-    issue.path[0] === "disabled" ? `use module names from: ${moduleList}` : undefined,
+    issue.path[0] === "disabled" && issue.code !== "invalid_value"
+      ? `use module names from: ${moduleList}`
+      : undefined,
   );
   if (plugins.profile !== undefined && !PROFILE_NAMES.includes(plugins.profile)) {
     throw new UserError(

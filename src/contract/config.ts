@@ -21,7 +21,7 @@ export const ModelInfo = z.strictObject({
 export const ConfigFile = z.strictObject({
   ...Annotations,
   provider: ProviderName.optional(),
-  base_url: z.string().url().optional(),
+  base_url: z.string().url("not a valid URL; give one like http://localhost:11434/v1").optional(),
   model: z.string().min(1).optional(),
   models: z.record(z.string().min(1), ModelInfo).optional(),
   /**

@@ -45,7 +45,49 @@ export function describeIssue(
   // zod words a missing field as "expected number, received undefined": say it is missing.
   if (issue.code === "invalid_type" && issue.message.endsWith("received undefined") && issue.path.length > 0)
     return `${subject}: field ${where} is missing; ${extra ?? `add it (a ${issue.expected})`}`;
-  return `${subject}: field ${where}: ${issue.message}${extra ? `; ${extra}` : ""}`;
+  return `${subject}: field ${where}: ${plainMessage(issue)}${extra ? `; ${extra}` : ""}`;
+}
+
+/** A bound of a too_small/too_big issue in words: "at least 100", "less than 1", "at least 1 item". */
+function bound(
+  issue: { origin: string; inclusive?: boolean },
+  n: number | bigint,
+  [incl, excl]: [string, string],
+): string {
+  const unit =
+    issue.origin === "string"
+      ? " character"
+      : issue.origin === "array" || issue.origin === "set"
+        ? " item"
+        : "";
+  return `${issue.inclusive === false ? excl : incl} ${n}${unit}${unit && Number(n) !== 1 ? "s" : ""}`;
+}
+
+/** A literal as it would be written in the JSON file (JSON.stringify cannot write a bigint). */
+const shown = (v: unknown) => (typeof v === "bigint" ? String(v) : JSON.stringify(v));
+
+/**
+ * zod's own wording for the common issues reads like a type checker ("Too small: expected number to be
+ * >=100", "Invalid option: expected one of "a"|"b""); a person editing a file is told what the value
+ * must be. Other issues keep zod's message (a refine's message is ours already).
+ */
+function plainMessage(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case "too_small":
+      return issue.minimum === 1 && (issue.origin === "string" || issue.origin === "array")
+        ? "must not be empty"
+        : `must be ${bound(issue, issue.minimum, ["at least", "more than"])}`;
+    case "too_big":
+      return `must be ${bound(issue, issue.maximum, ["at most", "less than"])}`;
+    case "invalid_value":
+      return issue.values.length === 1
+        ? `must be ${shown(issue.values[0])}`
+        : `must be one of ${issue.values.map(shown).join(", ")}`;
+    case "invalid_type":
+      return issue.message.replace(/^Invalid input: /, "");
+    default:
+      return issue.message;
+  }
 }
 
 /** How a hook's data is named in messages: `module "compact", hook "compact_plan" reply`. */

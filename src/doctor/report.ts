@@ -3,6 +3,7 @@
 import { UserError } from "../contract/errors.ts";
 import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import { type Style, stdoutStyle } from "../terminal/style.ts";
+import { padEnd, visibleWidth, wrap } from "../terminal/width.ts";
 
 export type Status = "ok" | "FAILED" | "-" | "differs";
 
@@ -25,36 +26,82 @@ export function attempt<T>(name: string, check: () => T, detail: (value: T) => s
   }
 }
 
+/** "1 module", "8 modules": counted nouns in the report read as words, not as "module(s)". */
+export function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? "" : "s"}`;
+}
+
 /** `s` as one POSIX shell word (quoted only when it needs to be). */
 export function shellWord(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** `paint` colours a cell after its width is measured, so escape codes never count as columns. */
-export function table(rows: string[][], indent = "", paint?: (cell: string, col: number) => string): string {
-  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length))) ?? [];
-  return rows
-    .map((r) => {
-      const cells = r.map((cell, c) => {
-        const pad = " ".repeat(Math.max(0, (widths[c] ?? 0) - cell.length));
-        return (paint ? paint(cell, c) : cell) + pad;
-      });
-      return indent + cells.join("  ").trimEnd();
-    })
-    .join("\n");
+/**
+ * Rows of cells in aligned columns. Fitted to a width when printed: the last column (the free text) wraps
+ * under itself, so a long detail never runs back under the names. `paint` colours a cell after its width
+ * is measured, so escape codes never count as columns; cells must already be inert.
+ */
+export class Table {
+  constructor(
+    readonly rows: string[][],
+    readonly indent = "",
+    readonly paint?: (cell: string, col: number) => string,
+  ) {}
+
+  lines(width?: number): string[] {
+    const widths =
+      this.rows[0]?.map((_, c) => Math.max(...this.rows.map((r) => visibleWidth(r[c] ?? "")))) ?? [];
+    return this.rows.flatMap((r) => {
+      const cells = r.map((cell, c) => (this.paint ? this.paint(cell, c) : cell));
+      const last = cells.length - 1;
+      const head = cells.slice(0, last).map((cell, c) => padEnd(cell, widths[c] ?? 0));
+      const lead = this.indent + head.map((h) => `${h}  `).join("");
+      const line = `${lead}${cells[last] ?? ""}`.trimEnd();
+      if (width === undefined || visibleWidth(line) <= width) return [line];
+      const col = visibleWidth(lead);
+      // Too little room beside the other columns: the last cell goes below them, further in.
+      if (width - col < MIN_TEXT) {
+        const hang = this.indent.length + 4;
+        const below = wrap(cells[last] ?? "", width - hang).map((l) => " ".repeat(hang) + l);
+        return [...wrap(lead.trimEnd(), width, hang), ...below];
+      }
+      const [first = "", ...more] = wrap(cells[last] ?? "", width - col);
+      return [lead + first, ...more.map((l) => " ".repeat(col) + l)];
+    });
+  }
 }
+
+/** Narrower than this, a column of free text would be unreadable. */
+const MIN_TEXT = 20;
 
 /** Text made inert before it was coloured: printed as it is, never sanitised again (that would show the SGR). */
 export class Painted {
   constructor(readonly text: string) {}
 }
 
-/** One line of the report: untrusted text (sanitised when printed) or a Painted one. */
-export type Line = string | Painted;
+/** One line of the report: untrusted text (sanitised when printed), a Painted one, or a Table. */
+export type Line = string | Painted | Table;
 
-/** The report as it goes to the terminal: plain lines sanitised, Painted ones kept. */
-export function render(lines: Line[]): string {
-  return lines.map((l) => (l instanceof Painted ? l.text : sanitize(l))).join("\n");
+/**
+ * The report as it goes to the terminal: plain lines sanitised, Painted ones kept. With `width` (stdout
+ * is a terminal), lines wrap at spaces to fit it, continuation lines two columns further in than their
+ * first, table rows under their last column; without, every line stays whole for grep and logs.
+ */
+export function render(lines: Line[], width?: number): string {
+  // Narrower than a column of text, fitting would only shred every line: the terminal wraps them.
+  const fit = width !== undefined && width >= MIN_TEXT ? width : undefined;
+  return lines
+    .flatMap((l) => {
+      if (l instanceof Table) return l.lines(fit);
+      const text = l instanceof Painted ? l.text : sanitize(l);
+      if (fit === undefined) return [text];
+      return text.split("\n").flatMap((t) => {
+        // The indent is kept whole (never a break point) and the text wraps in the room after it.
+        const lead = t.match(/^ */)?.[0] ?? "";
+        return wrap(t.slice(lead.length), fit - lead.length, 2).map((x) => lead + x);
+      });
+    })
+    .join("\n");
 }
 
 function statusPaint(style: Style): (status: string) => string {
@@ -76,7 +123,7 @@ function statusPaint(style: Style): (status: string) => string {
 export function section(title: string, rows: Row[], style: Style = stdoutStyle): Line[] {
   const paint = statusPaint(style);
   const cells = rows.map((r) => [sanitizeLine(r.name), r.status, sanitizeLine(r.detail)]);
-  const out: Line[] = [title, new Painted(table(cells, "  ", (cell, c) => (c === 1 ? paint(cell) : cell)))];
+  const out: Line[] = [title, new Table(cells, "  ", (cell, c) => (c === 1 ? paint(cell) : cell))];
   for (const r of rows) if (r.problem) out.push(`  ${r.problem}`);
   return out;
 }

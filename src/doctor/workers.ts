@@ -4,9 +4,10 @@
 
 import type { Manifest } from "../contract/manifest.ts";
 import type { ModuleName } from "../contract/registry.ts";
+import { sanitizeLine } from "../terminal/sanitize.ts";
 import { checkWorkers } from "../worker/doctor-check.ts";
 import type { WorkerHost } from "../worker/host.ts";
-import { shellWord, table } from "./report.ts";
+import { count, type Line, shellWord, Table } from "./report.ts";
 
 const ms = (v: number | undefined) =>
   v === undefined ? "-" : v < 10 ? `${v.toFixed(2)} ms` : `${v.toFixed(0)} ms`;
@@ -22,7 +23,7 @@ export async function workerRows(
   checked: Manifest,
   host: WorkerHost,
   badConfig: ReadonlyMap<ModuleName, string>,
-): Promise<{ lines: string[]; failed: number }> {
+): Promise<{ lines: Line[]; failed: number }> {
   const checks = await checkWorkers(checked, host);
   const byName = new Map(checks.map((c) => [c.module, c]));
   const order = [...manifest.modules.map((m) => m.name), ...checked.modules.map((m) => m.name)];
@@ -57,11 +58,12 @@ export async function workerRows(
   const total = rows.length - 1;
   return {
     lines: [
-      `profile ${manifest.profile}: ${total} module(s), with steering (the console adds it)`,
-      table(rows),
+      `profile ${manifest.profile}: ${count(total, "module")}, with steering (the console adds it)`,
+      // Module names and command lines come from config files: inert before they are measured.
+      new Table(rows.map((r) => r.map((cell) => sanitizeLine(cell)))),
       ...(shared.length === 1 ? [`shared built-in process: ${shared[0]}`] : []),
       ...causes,
-      failed ? `${failed} of ${total} module(s) FAILED` : `all ${total} module(s) ok`,
+      failed ? `${failed} of ${count(total, "module")} FAILED` : `all ${count(total, "module")} ok`,
     ],
     failed,
   };

@@ -20,7 +20,9 @@ export interface GenerateOptions {
 export function generateManifest(opts: GenerateOptions): Manifest {
   const profile = opts.profile ?? opts.plugins.profile ?? DEFAULT_PROFILE;
   const members = profileModules(profile);
-  if (!members) throw new UserError(`unknown profile "${profile}"; use one of: ${PROFILE_NAMES.join(", ")}`);
+  // plugins.json's profile was checked when the file was loaded: an unknown one here came from --profile.
+  if (!members)
+    throw new UserError(`--profile: unknown profile "${profile}"; use one of: ${PROFILE_NAMES.join(", ")}`);
   const disabled = new Set(opts.plugins.disabled ?? []);
   const chosen = members.filter((m) => !disabled.has(m));
 

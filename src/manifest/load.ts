@@ -7,7 +7,7 @@ import { type Manifest, Manifest as ManifestSchema } from "../contract/manifest.
 
 export function loadManifestFile(path: string): Manifest {
   const file = resolve(path);
-  const raw = readConfigJson(file);
+  const raw = readConfigJson(file, "regenerate it with `i --runtime manifest PROFILE`");
   if (raw === undefined)
     throw new UserError(
       `--manifest: "${file}" does not exist; generate one with \`i --runtime manifest PROFILE\``,

@@ -153,11 +153,29 @@ export function padEnd(s: string, width: number): string {
   return w >= width ? s : s + " ".repeat(width - w);
 }
 
+/** `s` cut after `cols` columns: the head, the rest (its styling re-opened) and the rest's width. */
+function splitAt(s: string, cols: number): [string, string, number] {
+  const state = new SgrState();
+  let head = "";
+  let w = 0;
+  let i = 0;
+  for (const p of pieces(s)) {
+    if (!p.sgr && w + p.width > cols) break;
+    head += p.text;
+    i += p.text.length;
+    if (p.sgr) state.apply(p.text);
+    else w += p.width;
+  }
+  const tail = s.slice(i);
+  return [head, state.open + tail, visibleWidth(tail)];
+}
+
 /**
- * One line of styled text wrapped to `width` columns: breaks at spaces where it can, inside a word when it
- * must (nothing is ever dropped), with the styling carried over to each continuation line.
+ * One line of styled text wrapped to `width` columns (`rest` for the lines after the first): breaks at
+ * spaces where it can, inside a word when it must (nothing is ever dropped), with the styling carried
+ * over to each continuation line.
  */
-function wrapOne(line: string, width: number): string[] {
+function wrapOne(line: string, width: number, rest = width): string[] {
   if (visibleWidth(line) <= width) return [line];
   const out: string[] = [];
   const state = new SgrState();
@@ -175,7 +193,7 @@ function wrapOne(line: string, width: number): string[] {
       state.apply(p.text);
       continue;
     }
-    if (curW + p.width > width) {
+    if (curW + p.width > (out.length === 0 ? width : rest)) {
       if (p.text === " ") {
         // A space at the edge is the break itself.
         flush(cur);
@@ -190,6 +208,13 @@ function wrapOne(line: string, width: number): string[] {
         flush(head);
         cur = breakState + tail;
         curW -= breakW + 1;
+        // A continuation line narrower than the first (a hanging indent) may not hold the moved word.
+        while (curW + p.width > rest) {
+          const [cut, left, leftW] = splitAt(cur, rest);
+          flush(cut);
+          cur = left;
+          curW = leftW;
+        }
       } else {
         flush(cur);
         cur = state.open;
@@ -209,8 +234,18 @@ function wrapOne(line: string, width: number): string[] {
   return out;
 }
 
-/** Styled text (may hold "\n") wrapped to `width` columns, one string per screen line. */
-export function wrap(text: string, width: number): string[] {
+/**
+ * Styled text (may hold "\n") wrapped to `width` columns, one string per screen line. With `hang`, the
+ * continuation lines of each line start that many spaces in (a hanging indent), still within `width`.
+ */
+export function wrap(text: string, width: number, hang = 0): string[] {
   const w = Math.max(1, width);
-  return text.split("\n").flatMap((l) => wrapOne(l, w));
+  const h = Math.min(hang, w - 1);
+  const pad = " ".repeat(h);
+  return text.split("\n").flatMap((l) => wrapOne(l, w, w - h).map((x, i) => (i === 0 ? x : pad + x)));
+}
+
+/** The width of the terminal stdout is, or undefined when it is a pipe or a file (no width to fit). */
+export function terminalColumns(): number | undefined {
+  return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : undefined;
 }

@@ -115,7 +115,7 @@ describe("--provider responses", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      "--provider responses needs the responses module: use --profile full, responses-compact or responses-budget\n",
+      "i: --provider responses needs the responses module: use --profile full, responses-compact or responses-budget\n",
     );
     expect(rig.mock.requests).toHaveLength(0);
     expect(sessionIds(rig)).toEqual([]);

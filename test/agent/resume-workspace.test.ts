@@ -57,7 +57,7 @@ test("-r with a different --workspace is refused with one line", async () => {
   const r = await runCliAsync(["-p", "x", "-r", id, ...targetFlags(rig), "--workspace", other], rig.env);
   expect(r.code).toBe(2);
   expect(r.stderr).toBe(
-    `--workspace: session ${id} belongs to workspace ${realpathSync(rig.workspace)}, not ${other}; leave out --workspace to resume it where it belongs\n`,
+    `i: --workspace: session ${id} belongs to workspace ${realpathSync(rig.workspace)}, not ${other}; leave out --workspace to resume it where it belongs\n`,
   );
   expect(rig.mock.requests).toHaveLength(1);
 }, 60_000);
@@ -70,7 +70,7 @@ test("-r of a session whose workspace is gone is one line, exit 2, no request", 
   const r = await runCliAsync(["-p", "x", "-r", id, ...targetFlags(rig)], rig.env, rig.root);
   expect(r.code).toBe(2);
   expect(r.stderr).toBe(
-    `session ${id}: its workspace ${ws} no longer exists; restore it, or start a new session with \`i\`\n`,
+    `i: session ${id}: its workspace ${ws} no longer exists; restore it, or start a new session with \`i\`\n`,
   );
   expect(rig.mock.requests).toHaveLength(1);
 }, 60_000);

@@ -61,6 +61,27 @@ test("the compiled binary prints its version and binds built-ins to itself", asy
   expect(JSON.parse(m.out).modules[0].exec).toEqual([join(bin, "i"), "worker", "budget,compact"]);
 });
 
+test("the compiled binary words bad input as one i: line, exit 2, no stack trace", async () => {
+  const flag = await runBin(join(bin, "i"), ["--max-turns", "0", "-p", "hi"]);
+  expect(flag).toEqual({
+    code: 2,
+    out: "",
+    err: 'i: --max-turns: "0" is not a positive whole number; give the most model requests to make, e.g. --max-turns 20\n',
+  });
+  const bad = join(dir, "bad-cfg");
+  mkdirSync(bad);
+  writeFileSync(join(bad, "config.json"), "[]");
+  const r = await startProgram(join(bin, "i"), ["-p", "hi", "-m", "mock-model"], {
+    env: { ...env(), I_CONFIG_DIR: bad },
+    cwd: join(dir, "ws"),
+  }).done;
+  expect(r).toEqual({
+    code: 2,
+    stdout: "",
+    stderr: `i: ${join(bad, "config.json")}: is an array, not an object; write an object such as {} or delete the file\n`,
+  });
+}, 60_000);
+
 test("print mode with the compiled binary: core and module tools through compiled workers", async () => {
   const r = await runBin(join(bin, "i"), [
     "-p",

@@ -71,7 +71,7 @@ describe("first run", () => {
     expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr).toBe(
-      `no model chosen: pass -m NAME, set I_MODEL, or set "model" in ${join(CFG(), "config.json")}\n`,
+      `i: no model chosen: pass -m NAME, set I_MODEL, or set "model" in ${join(CFG(), "config.json")}\n`,
     );
   }, 60_000);
 

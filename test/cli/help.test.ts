@@ -4,7 +4,7 @@ import { afterAll, expect, test } from "bun:test";
 import { runCli } from "../helpers/cli.ts";
 import { flat, Pty } from "../helpers/pty.ts";
 
-const COMMANDS = [[], ["init"], ["worker"], ["doctor"], ["compact"], ["sessions"], ["--runtime"]];
+const COMMANDS = [[], ["init"], ["worker"], ["doctor"], ["compact"], ["sessions"], ["start"], ["--runtime"]];
 
 function checkLayout(text: string, width: number): void {
   const lines = text.split("\n");
@@ -37,6 +37,9 @@ test("every --help into a pipe fits 80 columns, flags at the left, descriptions 
   expect(root).toMatch(/--approve <all\|ask\|none> +who allows bash, write and edit: all runs\n {20,}\S/);
   expect(flat(root)).toContain("none is read-only (print mode default)");
   expect(runCli(["sessions", "--help"]).stdout).toContain("USAGE\n  i sessions [OPTIONS]\n");
+  // The launcher's own help, not the root's it would pass the flag on to; `i help X` is `i X --help`.
+  expect(runCli(["start", "--help"]).stdout).toContain("USAGE\n  i start [OPTIONS] [ARGS]\n");
+  expect(runCli(["help", "doctor"]).stdout).toBe(runCli(["doctor", "--help"]).stdout);
 });
 
 let pty: Pty | undefined;

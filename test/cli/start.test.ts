@@ -46,7 +46,7 @@ describe("launchers", () => {
       ).done;
       expect(doctor.stderr).toBe("");
       expect(doctor.code).toBe(0);
-      expect(doctor.stdout).toContain("all 3 module(s) ok");
+      expect(doctor.stdout).toContain("all 3 modules ok");
     }, 30_000);
   }
 });

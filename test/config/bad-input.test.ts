@@ -38,8 +38,8 @@ describe("bad config input", () => {
     write("plugins.json", { disabled: ["compactor"] });
     const { code, line } = manifestErr();
     expect(code).toBe(2);
-    expect(line).toContain("field disabled[0]");
-    expect(line).toContain("use module names from: budget");
+    expect(line).toContain('field disabled[0]: must be one of "budget", "prompts"');
+    expect(line).not.toContain("use module names from");
   });
 
   test("unknown module in bindings.json", () => {
@@ -151,7 +151,7 @@ describe("compact.json rules", () => {
     // doctor reports the same line on compact.json's row, and exits 2 as the run does
     const d = runCli(["doctor"], { I_CONFIG_DIR: dir });
     expect(d.code).toBe(2);
-    expect(d.stdout).toContain(r.stderr.trim());
+    expect(d.stdout).toContain(r.stderr.trim().replace(/^i: /, ""));
   });
 
   test("missing prompt file", async () => {
@@ -203,7 +203,7 @@ describe("config files as people write them", () => {
     write("config.json", { modls: {} });
     expect(runErr()).toEqual({
       code: 2,
-      line: `${join(dir, "config.json")}: unknown key "modls" in (top level); did you mean "models"? (unknown keys are errors)`,
+      line: `i: ${join(dir, "config.json")}: unknown key "modls" in (top level); did you mean "models"? (unknown keys are errors)`,
     });
     write("config.json", { models: { "some-model": { context_window: 1000, max_output_tokns: 10 } } });
     expect(runErr().line).toContain('did you mean "max_output_tokens"?');
@@ -216,7 +216,7 @@ describe("config files as people write them", () => {
     const { code, line } = runErr();
     expect(code).toBe(2);
     expect(line).toBe(
-      `${join(dir, "config.json")}: field models.some-model.context_window is missing; add it (a number)`,
+      `i: ${join(dir, "config.json")}: field models.some-model.context_window is missing; add it (a number)`,
     );
   });
 
@@ -224,7 +224,7 @@ describe("config files as people write them", () => {
     write("config.json", "\n");
     expect(runErr()).toEqual({
       code: 2,
-      line: `${join(dir, "config.json")}: is empty; write an object such as {} or delete the file`,
+      line: `i: ${join(dir, "config.json")}: is empty; write an object such as {} or delete the file`,
     });
     write("config.json", `\uFEFF${JSON.stringify({ modls: {} })}`);
     // Parsed (the BOM is no syntax error): the error is the content's own.

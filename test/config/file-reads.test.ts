@@ -106,7 +106,7 @@ describe("hostile config files through the CLI: one line, exit 2, no hang", () =
     const line = `${join(dir, "cfg", "config.json")}: is a FIFO (named pipe), not a regular file; replace it with a regular file`;
     const run = cli(["-p", "hi", "-m", "gpt-4o"]);
     expect(run.code).toBe(2);
-    expect(run.stderr.trim().split("\n")).toEqual([line]);
+    expect(run.stderr.trim().split("\n")).toEqual([`i: ${line}`]);
     const doctor = cli(["doctor"]);
     expect(doctor.code).toBe(2);
     expect(doctor.stdout).toContain(`  ${line}\n`);
@@ -124,7 +124,7 @@ describe("hostile config files through the CLI: one line, exit 2, no hang", () =
     const line = `${join(dir, "cfg", "compact.json")}: field prompt: /dev/zero: is a device, not a regular file; replace it with a regular file`;
     r = cli(["-p", "hi", "-m", "gpt-4o"]);
     expect(r.code).toBe(2);
-    expect(r.stderr.trim().split("\n")).toEqual([line]);
+    expect(r.stderr.trim().split("\n")).toEqual([`i: ${line}`]);
     r = cli(["doctor"]);
     expect(r.code).toBe(2);
     expect(r.stdout).toContain(`  ${line}\n`);

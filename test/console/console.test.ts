@@ -62,7 +62,7 @@ test("the console runs a steering replacement bound in bindings.json, and a malf
   expect(r.code).toBe(0);
   // The host checks every reply against the hook's schema once, with the one formatter: field and expectation.
   expect(r.stdout).toContain(
-    '✗ worker "steering" failed on event "steer": invalid reply: field messages: Invalid input: expected array',
+    '✗ worker "steering" failed on event "steer": invalid reply: field messages: expected array',
   );
   // the turn stopped at the steer point, before any model request
   expect(rig.mock.requests).toHaveLength(0);

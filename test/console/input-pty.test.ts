@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
 import { consoleIn, Pty } from "../helpers/pty.ts";
+import { type ConsoleOptions, startConsole } from "./console-pty.ts";
 
 let rig: Rig | undefined;
 let pty: Pty | undefined;
@@ -19,10 +20,8 @@ afterEach(async () => {
 /** Generous: tmux, the CLI and its workers share two busy cores with everything else. */
 const PTY_TEST_MS = 120_000;
 
-async function consoleWith(script: MockStep[], args: string[] = []): Promise<Pty> {
-  rig = await makeRig({ script });
-  pty = await Pty.start(consoleIn(rig, args));
-  await pty.waitFor("Ctrl-C cancels");
+async function consoleWith(script: MockStep[], opts: ConsoleOptions = {}): Promise<Pty> {
+  ({ rig, pty } = await startConsole(script, opts));
   return pty;
 }
 
@@ -83,7 +82,7 @@ test(
   async () => {
     const p = await consoleWith(
       [{ tool_calls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "after" }],
-      ["--approve", "ask"],
+      { args: ["--approve", "ask"] },
     );
     await p.type("make a file");
     await p.press("Enter");
@@ -109,7 +108,7 @@ test(
   async () => {
     const p = await consoleWith(
       [{ tool_calls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "done" }],
-      ["--approve", "ask"],
+      { args: ["--approve", "ask"] },
     );
     await p.type("make a file");
     await p.press("Enter");

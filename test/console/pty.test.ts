@@ -2,9 +2,10 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeRig, type Rig } from "../agent/rig.ts";
+import type { Rig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
-import { consoleIn, flat, Pty } from "../helpers/pty.ts";
+import { flat, type Pty } from "../helpers/pty.ts";
+import { type ConsoleOptions, startConsole } from "./console-pty.ts";
 
 let rig: Rig | undefined;
 let pty: Pty | undefined;
@@ -19,26 +20,8 @@ const ESC = "\u001b";
 /** Generous: tmux, the CLI and its workers share two busy cores with everything else. */
 const PTY_TEST_MS = 120_000;
 
-async function consoleWith(
-  script: MockStep[],
-  opts: {
-    cols?: number;
-    rows?: number;
-    env?: Record<string, string>;
-    args?: string[];
-    files?: Record<string, string>;
-  } = {},
-): Promise<Pty> {
-  rig = await makeRig({ script, ...(opts.files ? { files: opts.files } : {}) });
-  pty = await Pty.start(
-    consoleIn(rig, opts.args, {
-      ...(opts.env ? { env: opts.env } : {}),
-      cols: opts.cols ?? 80,
-      rows: opts.rows ?? 24,
-    }),
-  );
-  // Ready: the help line is printed once setup is done.
-  await pty.waitFor("Ctrl-C cancels");
+async function consoleWith(script: MockStep[], opts: ConsoleOptions = {}): Promise<Pty> {
+  ({ rig, pty } = await startConsole(script, opts));
   return pty;
 }
 

@@ -44,15 +44,17 @@ const run = (args: string[], extra: Record<string, string> = {}) =>
 const write = (name: string, value: unknown) =>
   writeFileSync(join(cfg, name), typeof value === "string" ? value : JSON.stringify(value));
 
-/** The run fails with one line and exit 2 before any request; doctor exits 2 and shows that line. */
+/** The run fails with one line and exit 2 before any request; doctor exits 2 and shows that line (without
+ * the program name the run puts first on stderr). */
 async function bothRefuse(args: string[], extra: Record<string, string> = {}): Promise<CliResult> {
   const r = await run(["-p", "hi", ...args], extra);
   expect(r.code).toBe(2);
   const lines = r.stderr.trim().split("\n");
   expect(lines).toHaveLength(1);
+  expect(lines[0]).toStartWith("i: ");
   const d = await run(["doctor", ...args], extra);
   expect(d.code).toBe(2);
-  expect(d.stdout).toContain(`  ${lines[0]}\n`);
+  expect(d.stdout).toContain(`  ${lines[0]?.slice("i: ".length)}\n`);
   return d;
 }
 
@@ -106,11 +108,11 @@ describe("i doctor fails whenever a run would exit 2", () => {
     expect(d.stdout).toMatch(/^web +built-in +FAILED +- +- +i worker /m);
     for (const m of MODULE_NAMES.filter((x) => x !== "web"))
       expect(d.stdout).toMatch(new RegExp(`^${m} +built-in +ok +[\\d.]+ ms`, "m"));
-    expect(d.stdout).toContain("1 of 10 module(s) FAILED");
+    expect(d.stdout).toContain("1 of 10 modules FAILED");
     // counted once although both the file row and the module row show it
-    expect(
-      d.stdout.trimEnd().endsWith("1 problem(s) a run would stop at (exit 2): fix the lines above"),
-    ).toBe(true);
+    expect(d.stdout.trimEnd().endsWith("1 problem a run would stop at (exit 2): fix the lines above")).toBe(
+      true,
+    );
     const { existsSync } = await import("node:fs");
     expect(existsSync(join(root, "data"))).toBe(false);
   }, 30_000);
@@ -123,6 +125,15 @@ describe("i doctor fails whenever a run would exit 2", () => {
   test("a compact prompt that is not a regular file", async () => {
     write("compact.json", { prompt: "/dev/zero" });
     await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
+  }, 30_000);
+
+  test("a file where config_dir or the data directory should be; workers are not started", async () => {
+    writeFileSync(join(root, "file"), "x");
+    let d = await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY, I_CONFIG_DIR: join(root, "file") });
+    expect(d.stdout).toMatch(/^ {2}config_dir +FAILED$/m);
+    expect(d.stdout).toContain("workers: not checked: the directories they need are not usable");
+    d = await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY, I_DATA_DIR: join(root, "file", "data") });
+    expect(d.stdout).toMatch(/^ {2}data dir +FAILED$/m);
   }, 30_000);
 });
 
@@ -137,7 +148,7 @@ describe("i doctor on a machine that never ran i", () => {
         new RegExp(`^ {2}${f.replace(".", "\\.")} +- +not present, defaults used$`, "m"),
       );
     expect(d.stdout).not.toMatch(/ok \(config\.json/);
-    expect(d.stdout).toContain("all 8 module(s) ok");
+    expect(d.stdout).toContain("all 8 modules ok");
     expect(d.code).toBe(0);
   }, 30_000);
 });

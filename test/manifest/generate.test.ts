@@ -119,7 +119,7 @@ describe("i --runtime manifest", () => {
     const r = runCli(["--runtime", "manifest", "everything"], { I_CONFIG_DIR: dir });
     expect(r.code).toBe(2);
     expect(r.stderr.trim()).toBe(
-      'unknown profile "everything"; use one of: standard, full, compact, responses-compact, budget, responses-budget',
+      'i --runtime: unknown profile "everything"; use one of: standard, full, compact, responses-compact, budget, responses-budget',
     );
   });
 });

@@ -310,7 +310,7 @@ test("a module that returns no body fails the request naming the module and hook
     const err = await rejection(p.stream(req()));
     expect(err).toBeInstanceOf(WorkerError);
     expect((err as Error).message).toBe(
-      'worker "responses" failed on event "wire_request": invalid reply: field body: Invalid input: expected record, received null',
+      'worker "responses" failed on event "wire_request": invalid reply: field body: expected record, received null',
     );
     expect(server.requests).toHaveLength(0);
   } finally {

@@ -50,7 +50,7 @@ test("a --workspace that does not exist is a one-line error, exit 2", () => {
   const r = runCli(["sessions", "--workspace", join(d.root, "missing")], { I_DATA_DIR: d.data }, d.ws);
   expect(r.code).toBe(2);
   expect(r.stderr).toBe(
-    `--workspace: "${join(d.root, "missing")}" does not exist; pass an existing directory\n`,
+    `i: --workspace: "${join(d.root, "missing")}" does not exist; pass an existing directory\n`,
   );
 });
 

@@ -25,6 +25,16 @@ test("wrap breaks at spaces, splits words longer than the width, and drops nothi
   }
 });
 
+test("a hanging indent starts continuation lines further in and keeps them within the width", () => {
+  expect(wrap("  no model chosen: pass -m NAME", 18, 4)).toEqual(["  no model chosen:", "    pass -m NAME"]);
+  // The word moved off the first line is wider than a continuation line: it is split, never overflows.
+  const lines = wrap("a bbbbbbbbbbbbbbbbbbb c", 20, 4);
+  expect(lines).toEqual(["a", "    bbbbbbbbbbbbbbbb", "    bbb c"]);
+  for (const w of [6, 9, 14, 21])
+    for (const l of wrap(`${RED}the quick brown fox jumps over the lazy dog${OFF}`, w, 3))
+      expect(visibleWidth(l)).toBeLessThanOrEqual(w);
+});
+
 test("wrapped styled text is styled on every line and closed at each line end", () => {
   const lines = wrap(`${RED}one two three four${OFF} plain`, 9);
   expect(lines.map(strip)).toEqual(["one two", "three", "four", "plain"]);

@@ -51,7 +51,7 @@ describe("i doctor", () => {
         "m",
       ),
     );
-    expect(r.stdout).toContain("all 3 module(s) ok");
+    expect(r.stdout).toContain("all 3 modules ok");
     expect(r.stdout.trimEnd().endsWith("all checks ok")).toBe(true);
   });
 
@@ -75,8 +75,8 @@ describe("i doctor", () => {
     expect(r.stdout).toContain(`worker logs: ${join(dir, "logs")}`);
     // steering, which the console adds, is still fine
     expect(r.stdout).toMatch(/^steering\s+built-in\s+ok\s.*\si worker steering$/m);
-    expect(r.stdout).toContain("3 of 4 module(s) FAILED");
-    expect(r.stdout.trimEnd().endsWith("3 check(s) FAILED")).toBe(true);
+    expect(r.stdout).toContain("3 of 4 modules FAILED");
+    expect(r.stdout.trimEnd().endsWith("3 checks FAILED")).toBe(true);
   });
 
   test("config errors: the run's own one-line error on its file's row, exit 2", async () => {
@@ -88,9 +88,9 @@ describe("i doctor", () => {
     expect(r.stdout).toMatch(/^ {2}plugins\.json +FAILED$/m);
     expect(r.stdout).toMatch(/^ {2}\S*plugins\.json: malformed JSON/m);
     expect(r.stdout).toContain("workers: not checked: the manifest cannot be built");
-    expect(
-      r.stdout.trimEnd().endsWith("1 problem(s) a run would stop at (exit 2): fix the lines above"),
-    ).toBe(true);
+    expect(r.stdout.trimEnd().endsWith("1 problem a run would stop at (exit 2): fix the lines above")).toBe(
+      true,
+    );
 
     const rel = temp.make();
     writeFileSync(join(rel, "bindings.json"), JSON.stringify({ cache: { exec: ["relative/prog"] } }));

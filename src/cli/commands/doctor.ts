@@ -8,16 +8,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveWorkspace } from "../../agent/options.ts";
 import { moduleConfigProblem } from "../../config/module-configs.ts";
-import { configDir } from "../../config/paths.ts";
+import { configDir, dirProblem } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import type { Manifest } from "../../contract/manifest.ts";
 import type { ModuleName } from "../../contract/registry.ts";
 import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
 import { desktopRow } from "../../doctor/desktop.ts";
-import { type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
+import { count, type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
 import { stdoutStyle } from "../../terminal/style.ts";
+import { terminalColumns } from "../../terminal/width.ts";
 import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
@@ -68,14 +69,21 @@ export const command = defineSubcommand(
       Object.assign(manifestRow, { status: "FAILED", problem: err.message });
     }
     const builtinWeb = manifest?.modules.some((m) => m.name === "web" && m.builtin) ?? false;
+    // A file where config_dir or the data directory should be stops a run before anything else starts.
+    const dirRows: Row[] = (["I_CONFIG_DIR", "I_DATA_DIR"] as const).flatMap((name) => {
+      const problem = dirProblem(name);
+      const row = name === "I_CONFIG_DIR" ? "config_dir" : "data dir";
+      return problem ? [{ name: row, status: "FAILED" as const, detail: "", problem }] : [];
+    });
     const fileRows = [
+      ...dirRows,
       ...files.rows,
       webRow(dir, builtinWeb),
       desktopRow(dir, flags.manifest ? undefined : manifest),
     ];
     out.push(
       ...section(
-        `config_dir ${dir}${existsSync(dir) ? "" : " (does not exist yet: `i init` creates it)"}`,
+        `config_dir ${dir}${existsSync(dir) || dirRows.length > 0 ? "" : " (does not exist yet: `i init` creates it)"}`,
         fileRows,
       ),
     );
@@ -87,11 +95,12 @@ export const command = defineSubcommand(
       { name: "target", status: "-" as const, detail: "not checked: config.json is invalid" },
     ];
 
-    if (!manifest) {
+    if (!manifest || dirRows.length > 0) {
       if (manifestRow.status === "FAILED") targetRows.push(manifestRow);
       out.push("", ...section("target", targetRows));
       note(targetRows);
-      out.push("", "workers: not checked: the manifest cannot be built (fix the lines above first)");
+      const why = manifest ? "the directories they need are not usable" : "the manifest cannot be built";
+      out.push("", `workers: not checked: ${why} (fix the lines above first)`);
       return finish(out, problems, 0);
     }
 
@@ -169,12 +178,12 @@ export const command = defineSubcommand(
 function finish(out: Line[], problems: Row[], softFailures: number): number {
   const failed = problems.length > 0 || softFailures > 0;
   const verdict = problems.length
-    ? `${problems.length} problem(s) a run would stop at (exit 2): fix the lines above`
+    ? `${count(problems.length, "problem")} a run would stop at (exit 2): fix the lines above`
     : softFailures
-      ? `${softFailures} check(s) FAILED`
+      ? `${count(softFailures, "check")} FAILED`
       : "all checks ok";
   out.push("", new Painted(failed ? stdoutStyle.red(verdict) : stdoutStyle.green(verdict)));
   // File names, problems and paths come from config files and worker output: render shows them inert.
-  process.stdout.write(`${render(out)}\n`);
+  process.stdout.write(`${render(out, terminalColumns())}\n`);
   return problems.length ? 2 : softFailures ? 1 : 0;
 }

@@ -3,7 +3,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
-import { configDir } from "../../config/paths.ts";
+import { configDir, refuseBadDirs } from "../../config/paths.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../../contract/config.ts";
 import { UserError } from "../../contract/errors.ts";
 import { PROMPTS } from "../../contract/generated/prompts.ts";
@@ -76,6 +76,7 @@ export const command = defineSubcommand(
   },
   async () => {
     const dir = configDir();
+    refuseBadDirs(["I_CONFIG_DIR"]);
     mkdirSync(dir, { recursive: true });
     // Plain writes, not consola: "created/kept PATH" is a listing scripts read line by line, and consola's
     // reporter would prefix badges that differ between a TTY and CI.

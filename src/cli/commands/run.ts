@@ -47,7 +47,9 @@ function parseMaxTurns(v: string | undefined): number {
   if (v === undefined) return Number.POSITIVE_INFINITY;
   const n = Number(v);
   if (!Number.isInteger(n) || n < 1)
-    throw new UserError(`--max-turns: "${v}" is not a positive whole number`);
+    throw new UserError(
+      `--max-turns: "${v}" is not a positive whole number; give the most model requests to make, e.g. --max-turns 20`,
+    );
   return n;
 }
 
@@ -68,7 +70,12 @@ export const command = defineSubcommand(
       maxTurns: parseMaxTurns(args["max-turns"]),
       ...sandboxOption(args.sandbox),
     };
-    if (args.json && !args.print) throw new UserError("i: --json goes with -p (print mode)");
+    if (args.continue && args.resume !== undefined)
+      throw new UserError(
+        "i: -c and -r both choose the session to resume; give -c (the newest) or -r ID, not both",
+      );
+    if (args.json && !args.print)
+      throw new UserError("i: --json goes with -p (print mode); add -p, or leave out --json");
     if (args.print) {
       let prompt = words ?? "";
       if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();

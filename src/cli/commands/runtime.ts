@@ -1,7 +1,8 @@
 // `i --runtime manifest PROFILE`: print the manifest generated from profile + plugins.json + bindings.json.
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
-import { configDir } from "../../config/paths.ts";
+import { configDir, refuseBadDirs } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
+import { PROFILE_NAMES, profileModules } from "../../contract/profiles.ts";
 import { generateManifest } from "../../manifest/generate.ts";
 import { defineSubcommand } from "../command.ts";
 
@@ -24,6 +25,12 @@ export const command = defineSubcommand(
         `i --runtime: unknown document "${args.what}"; use \`i --runtime manifest PROFILE\``,
       );
     }
+    if (args.profile && !profileModules(args.profile))
+      throw new UserError(
+        `i --runtime: unknown profile "${args.profile}"; use one of: ${PROFILE_NAMES.join(", ")}`,
+      );
+    // The manifest names config_dir as its modules' working directory: it must be able to be one.
+    refuseBadDirs(["I_CONFIG_DIR"]);
     const dir = configDir();
     const manifest = generateManifest({
       profile: args.profile || undefined,

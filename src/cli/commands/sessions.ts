@@ -1,6 +1,6 @@
 // `i sessions`: list the sessions of this workspace, most recently updated first.
 import { resolveWorkspace } from "../../agent/options.ts";
-import { dataDir } from "../../config/paths.ts";
+import { dataDir, refuseBadDirs } from "../../config/paths.ts";
 import { formatHistory } from "../../session/history-file.ts";
 import { allMessages } from "../../session/recover.ts";
 import { Session, type SessionMeta } from "../../session/session.ts";
@@ -58,6 +58,7 @@ export const command = defineSubcommand(
     },
   },
   async (args) => {
+    refuseBadDirs(["I_DATA_DIR"]);
     if (args.recover !== undefined) {
       // Any session of the data directory: recovering is about the folder, not this workspace.
       const s = Session.open(dataDir(), args.recover);

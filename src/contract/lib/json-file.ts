@@ -33,16 +33,22 @@ export function readJson(
 /**
  * A config_dir file (or a manifest): like readJson, capped at MAX_CONFIG_BYTES, and stricter than
  * JSON.parse: `null` is not an empty config and a key given twice is an error, not "last one wins".
+ * `remedy` is the way out besides fixing the text: deleting a config file restores its defaults, but a
+ * file without defaults (a manifest) has to be regenerated instead.
  */
-export function readConfigJson(file: string): unknown {
+export function readConfigJson(file: string, remedy = "delete the file"): unknown {
   const raw = readRegularFile(file, MAX_CONFIG_BYTES, "a config file");
   if (raw === undefined) return undefined;
   // Editors on Windows (Notepad) save UTF-8 with a byte-order mark; it marks the encoding, it is no syntax.
   const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
-  if (text.trim() === "")
-    throw new UserError(`${file}: is empty; write an object such as {} or delete the file`);
-  const value = parseText(file, text, "fix the syntax or delete the file");
-  if (value === null) throw new UserError(`${file}: is null; write an object such as {} or delete the file`);
+  if (text.trim() === "") throw new UserError(`${file}: is empty; write an object such as {} or ${remedy}`);
+  const value = parseText(file, text, `fix the syntax or ${remedy}`);
+  if (value === null) throw new UserError(`${file}: is null; write an object such as {} or ${remedy}`);
+  // Every such file is one JSON object; zod would word anything else "field (top level): Invalid input".
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new UserError(
+      `${file}: is ${Array.isArray(value) ? "an array" : `a ${typeof value}`}, not an object; write an object such as {} or ${remedy}`,
+    );
   const dup = findDuplicateKey(text);
   if (dup)
     throw new UserError(

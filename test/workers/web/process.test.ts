@@ -66,5 +66,5 @@ test("without allow_private the local server is refused; a bad web.json fails th
     (err: Error) => err.message,
   );
   expect(failed).toContain('worker "web"');
-  expect(failed).toContain("web.json: field allow_private: Invalid input: expected boolean");
+  expect(failed).toContain("web.json: field allow_private: expected boolean");
 });
