@@ -1,16 +1,31 @@
 // Runs one shell command as the leader of its own process group, so a timeout or an abort can kill
-// everything it started. Output (stdout and stderr interleaved) is kept head+tail within a fixed budget.
-import { spawn } from "node:child_process";
+// everything it started. Output (stdout and stderr interleaved) is kept head+tail within a fixed budget;
+// it is captured through a file (output-file.ts), read as it grows and once more when the shell exits.
+import { type ChildProcess, spawn } from "node:child_process";
 import { HeadTailBuffer } from "../contract/lib/truncate.ts";
 import { killGroup, trackGroup as track, untrackGroup as untrack } from "../runtime/process-group.ts";
+import { OutputFile } from "./output-file.ts";
 
 /** Grace between SIGTERM and SIGKILL when stopping a command's process group. */
 const KILL_GRACE_MS = 1000;
 /**
- * After the shell exits, how long to wait for its output pipes to close. Processes it left in the
- * background may hold them open for ever; then we stop reading instead of waiting for them.
+ * After the shell exits, how long output of processes it left in the background is still taken (while
+ * any of them runs). They may run for ever; then reading stops and the result says so.
  */
 const CLOSE_GRACE_MS = 300;
+/** How often a running command's output is read (the live view's pace). */
+const POLL_MS = 40;
+
+/** Whether anything of `child`'s process group is still running. */
+function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined || process.platform === "win32") return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export interface RunOptions {
   cwd: string;
@@ -30,7 +45,7 @@ export interface RunOutcome {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   aborted: boolean;
-  /** the shell exited but background processes kept its output open; reading stopped */
+  /** the shell exited but processes it left in the background still ran after a grace; reading stopped */
   outputLeftOpen: boolean;
 }
 
@@ -47,17 +62,37 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
   if (opts.signal?.aborted) return Promise.resolve({ ...outcome, aborted: true });
   return new Promise((resolve, reject) => {
     const [file, ...args] = argv;
-    const child = spawn(file, args, {
-      cwd: opts.cwd,
-      env: opts.env,
-      // Own session and process group: killable as a whole, and no controlling terminal to prompt on.
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      windowsHide: true,
-    });
+    let out: OutputFile;
+    let child: ChildProcess;
+    try {
+      out = new OutputFile();
+    } catch (err) {
+      reject(err);
+      return;
+    }
+    try {
+      child = spawn(file, args, {
+        cwd: opts.cwd,
+        env: opts.env,
+        // Own session and process group: killable as a whole, and no controlling terminal to prompt on.
+        detached: true,
+        stdio: ["ignore", out.fd, out.fd],
+        windowsHide: true,
+      });
+    } catch (err) {
+      out.close();
+      reject(err);
+      return;
+    }
     track(child);
     const timers: ReturnType<typeof setTimeout>[] = [];
     let settled = false;
+    const onData = (b: Buffer) => {
+      output.push(b);
+      opts.onData?.(b);
+    };
+    const read = () => out.drain(onData);
+    const poll = setInterval(read, POLL_MS);
     const stop = (why: "timeout" | "abort") => {
       if (why === "timeout") outcome.timedOut = true;
       else outcome.aborted = true;
@@ -68,38 +103,44 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
     const finish = (err?: Error) => {
       if (settled) return;
       settled = true;
+      clearInterval(poll);
       untrack(child);
       for (const t of timers) clearTimeout(t);
       // A stopped command's group dies completely, even members that ignored SIGTERM.
       if (outcome.timedOut || outcome.aborted) killGroup(child, "SIGKILL");
       opts.signal?.removeEventListener("abort", onAbort);
+      if (!err) read();
+      out.close();
       if (err) reject(err);
       else resolve(outcome);
     };
-    const onData = (b: Buffer) => {
-      output.push(b);
-      opts.onData?.(b);
-    };
-    child.stdout?.on("data", onData);
-    child.stderr?.on("data", onData);
     child.on("error", (err) => finish(err));
     child.on("exit", (code, signal) => {
       // The shell is done: what it left in the background was started on purpose and may outlive us, unless
       // the command is being stopped (then its whole group dies in finish).
-      if (!outcome.timedOut && !outcome.aborted) untrack(child);
+      const stopping = outcome.timedOut || outcome.aborted;
+      if (!stopping) untrack(child);
       clearTimeout(deadline);
       outcome.code = code;
       outcome.signal = signal;
-      timers.push(
-        setTimeout(() => {
-          outcome.outputLeftOpen = true;
-          child.stdout?.destroy();
-          child.stderr?.destroy();
+      if (stopping || !groupAlive(child)) {
+        finish();
+        return;
+      }
+      // Background processes run on: take their output a little longer, then stop reading.
+      const started = Date.now();
+      const wait = setInterval(() => {
+        if (!groupAlive(child)) {
+          clearInterval(wait);
           finish();
-        }, CLOSE_GRACE_MS),
-      );
+        } else if (Date.now() - started >= CLOSE_GRACE_MS) {
+          clearInterval(wait);
+          outcome.outputLeftOpen = true;
+          finish();
+        }
+      }, POLL_MS);
+      timers.push(wait);
     });
-    child.on("close", () => finish());
     const deadline = setTimeout(() => stop("timeout"), opts.timeoutMs);
     timers.push(deadline);
     opts.signal?.addEventListener("abort", onAbort, { once: true });
