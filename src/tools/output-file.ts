@@ -6,7 +6,17 @@
 // open it; the child writes through an O_APPEND descriptor and the reader takes what is new from where
 // it stopped, into one buffer shared by every command.
 import { randomBytes } from "node:crypto";
-import { closeSync, ftruncateSync, openSync, readSync, unlinkSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  statSync,
+  unlinkSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -53,9 +63,52 @@ export class OutputFile {
     }
   }
 
+  /**
+   * Whether a process of group `pgid` still has the file open (what a process left in the background
+   * writes to), from /proc; undefined where there is no /proc to tell. A background process that sent
+   * its output elsewhere (`server > log 2>&1 &`) does not count.
+   */
+  heldByGroup(pgid: number): boolean | undefined {
+    let pids: string[];
+    try {
+      pids = readdirSync("/proc").filter((n) => /^\d+$/.test(n));
+    } catch {
+      return undefined;
+    }
+    const { ino, dev } = fstatSync(this.fd);
+    for (const pid of pids) {
+      if (Number(pid) === process.pid || !inGroup(pid, pgid)) continue;
+      let fds: string[];
+      try {
+        fds = readdirSync(`/proc/${pid}/fd`);
+      } catch {
+        continue;
+      }
+      for (const fd of fds) {
+        try {
+          const st = statSync(`/proc/${pid}/fd/${fd}`);
+          if (st.ino === ino && st.dev === dev) return true;
+        } catch {}
+      }
+    }
+    return false;
+  }
+
   close(): void {
     try {
       closeSync(this.fd);
     } catch {}
+  }
+}
+
+/** Whether process `pid` is in process group `pgid` (the fifth field of /proc/PID/stat). */
+function inGroup(pid: string, pgid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // After the command name, which ends with the last ")" and may itself hold spaces: state, ppid, pgrp.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return Number(fields[2]) === pgid;
+  } catch {
+    return false;
   }
 }

@@ -123,14 +123,18 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
       clearTimeout(deadline);
       outcome.code = code;
       outcome.signal = signal;
-      if (stopping || !groupAlive(child)) {
+      // Processes it left in the background that still write to the output (where /proc tells; else any
+      // still running).
+      const held = () =>
+        child.pid === undefined ? false : (out.heldByGroup(child.pid) ?? groupAlive(child));
+      if (stopping || !groupAlive(child) || !held()) {
         finish();
         return;
       }
-      // Background processes run on: take their output a little longer, then stop reading.
+      // They run on: take their output a little longer, then stop reading.
       const started = Date.now();
       const wait = setInterval(() => {
-        if (!groupAlive(child)) {
+        if (!groupAlive(child) || !held()) {
           clearInterval(wait);
           finish();
         } else if (Date.now() - started >= CLOSE_GRACE_MS) {

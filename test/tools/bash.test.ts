@@ -189,6 +189,17 @@ setTimeout(() => { clearInterval(wait); process.exit(3); }, 10_000);
     expect(await gone(pid)).toBe(true);
   });
 
+  test("a background process that sent its output elsewhere neither delays the result nor is reported", async () => {
+    const r = await run(
+      "bash",
+      { command: "sleep 20 > /dev/null 2>&1 & echo $! > quiet.pid; echo started" },
+      ctx(),
+    );
+    leftovers.push(pidFrom("quiet.pid"));
+    // No note: the grace for output still being written was not waited out (it ends with the note).
+    expect(r.text).toBe("started\n[exit code 0]");
+  });
+
   test("a background process holding the output does not block the result", async () => {
     const r = await run("bash", { command: "sleep 20 & echo $! > holder.pid; echo started" }, ctx());
     leftovers.push(pidFrom("holder.pid"));
