@@ -15,7 +15,7 @@
 // Usage: bun scripts/bench/compaction.ts [runs] [--compiled]
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompactionController } from "../../src/compaction/controller.ts";
@@ -26,6 +26,7 @@ import { estimateRequest } from "../../src/contract/lib/estimator.ts";
 import type { HookEvent } from "../../src/contract/protocol.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import type { Provider } from "../../src/provider/types.ts";
+import { procStat } from "../../src/runtime/proc-stat.ts";
 import { Session } from "../../src/session/session.ts";
 import { encodeRequestBytes } from "../../src/worker/encode-request.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
@@ -132,11 +133,8 @@ const host = new WorkerHost(manifest, {
 function workerCpuMs(): number {
   let ticks = 0;
   for (const pid of workerPids) {
-    const stat = `/proc/${pid}/stat`;
-    if (!existsSync(stat)) continue;
-    const text = readFileSync(stat, "utf8");
-    const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    const field = procStat(pid);
+    if (field) ticks += Number(field(14)) + Number(field(15)); // utime, stime
   }
   return ticks * 10;
 }

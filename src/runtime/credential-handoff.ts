@@ -13,6 +13,7 @@
 // Elsewhere (macOS has no /proc/PID/environ; Windows) `i` only removes them from process.env; tool
 // commands never get them in their own environment either way.
 import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
+import { procStat } from "./proc-stat.ts";
 import { runtimeName, selfArgv } from "./runtime.ts";
 
 export const CREDENTIAL_ENV = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
@@ -55,11 +56,11 @@ interface Libc {
  */
 export function blankInitialEnviron(names: readonly string[]): boolean {
   try {
-    const stat = readFileSync("/proc/self/stat", "utf8");
-    // Fields after the command name (which may hold spaces); env_start and env_end are fields 50 and 51.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const start = Number(fields[50 - 3]);
-    const end = Number(fields[51 - 3]);
+    const field = procStat("self");
+    if (!field) return false;
+    // env_start and env_end are fields 50 and 51.
+    const start = Number(field(50));
+    const end = Number(field(51));
     if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || end <= start) return false;
     const fd = openSync("/proc/self/mem", "r+");
     try {

@@ -17,6 +17,17 @@ export function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
   }
 }
 
+/** Whether anything of `child`'s process group still runs (Windows has no groups: false). */
+export function groupAlive(child: ChildProcess): boolean {
+  if (child.pid === undefined || process.platform === "win32") return false;
+  try {
+    process.kill(-child.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const live = new Set<ChildProcess>();
 
 function killLiveGroups(): void {

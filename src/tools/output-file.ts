@@ -12,13 +12,13 @@ import {
   ftruncateSync,
   openSync,
   readdirSync,
-  readFileSync,
   readSync,
   statSync,
   unlinkSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { procStat } from "../runtime/proc-stat.ts";
 
 /**
  * Past this many bytes since the last cut, the file is emptied after everything in it was read (the
@@ -101,14 +101,5 @@ export class OutputFile {
   }
 }
 
-/** Whether process `pid` is in process group `pgid` (the fifth field of /proc/PID/stat). */
-function inGroup(pid: string, pgid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After the command name, which ends with the last ")" and may itself hold spaces: state, ppid, pgrp.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return Number(fields[2]) === pgid;
-  } catch {
-    return false;
-  }
-}
+/** Whether process `pid` is in process group `pgid` (field 5 of its stat). */
+const inGroup = (pid: string, pgid: number): boolean => Number(procStat(pid)?.(5)) === pgid;

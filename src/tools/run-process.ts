@@ -3,7 +3,12 @@
 // it is captured through a file (output-file.ts), read as it grows and once more when the shell exits.
 import { type ChildProcess, spawn } from "node:child_process";
 import { HeadTailBuffer } from "../contract/lib/truncate.ts";
-import { killGroup, trackGroup as track, untrackGroup as untrack } from "../runtime/process-group.ts";
+import {
+  groupAlive,
+  killGroup,
+  trackGroup as track,
+  untrackGroup as untrack,
+} from "../runtime/process-group.ts";
 import { OutputFile } from "./output-file.ts";
 
 /** Grace between SIGTERM and SIGKILL when stopping a command's process group. */
@@ -15,17 +20,6 @@ const KILL_GRACE_MS = 1000;
 const CLOSE_GRACE_MS = 300;
 /** How often a running command's output is read (the live view's pace). */
 const POLL_MS = 40;
-
-/** Whether anything of `child`'s process group is still running. */
-function groupAlive(child: ChildProcess): boolean {
-  if (child.pid === undefined || process.platform === "win32") return false;
-  try {
-    process.kill(-child.pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export interface RunOptions {
   cwd: string;
@@ -123,18 +117,18 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
       clearTimeout(deadline);
       outcome.code = code;
       outcome.signal = signal;
-      // Processes it left in the background that still write to the output (where /proc tells; else any
-      // still running).
+      // Processes it left in the background that can still write to the output: a live member of the
+      // group that has the file open (where /proc tells; elsewhere any live member). The cheap check first.
       const held = () =>
-        child.pid === undefined ? false : (out.heldByGroup(child.pid) ?? groupAlive(child));
-      if (stopping || !groupAlive(child) || !held()) {
+        groupAlive(child) && (child.pid === undefined || (out.heldByGroup(child.pid) ?? true));
+      if (stopping || !held()) {
         finish();
         return;
       }
       // They run on: take their output a little longer, then stop reading.
       const started = Date.now();
       const wait = setInterval(() => {
-        if (!groupAlive(child) || !held()) {
+        if (!held()) {
           clearInterval(wait);
           finish();
         } else if (Date.now() - started >= CLOSE_GRACE_MS) {

@@ -48,13 +48,14 @@ const columns = new PrefixCache<Columns>(
     json: { roles: new ByteLog(), tokens: new ByteLog(), images: new ByteLog() },
   }),
   (c, m) => {
-    const role = (m as { role?: unknown } | null)?.role;
+    const named = (m as { role?: unknown } | null)?.role;
+    const role = typeof named === "string" ? named : "";
     const t = tallyOf(m);
     const first = c.roles.length === 0;
-    c.roles.push(typeof role === "string" ? role : "");
+    c.roles.push(role);
     c.tokens.push(t.text);
     c.images.push(t.images);
-    push(c.json.roles, first, c.roles[c.roles.length - 1] as string);
+    push(c.json.roles, first, role);
     push(c.json.tokens, first, t.text);
     push(c.json.images, first, t.images);
   },
