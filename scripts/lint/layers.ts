@@ -1,8 +1,9 @@
 // The layering rules of the source tree, checked over the real import graph (static, dynamic and type-only
 // imports alike, since a type import still ties a package to another):
-//   src/contract/   imports only itself (and packages): it is what the worker SDK package ships
-//   workers/sdk/    imports only itself and src/contract/
-//   workers/<m>/    imports only itself, workers/sdk/ and src/contract/
+//   src/contract/   imports only itself (and packages); src/lib/ only itself and the contract: the worker
+//                   SDK package ships both
+//   workers/sdk/    imports only itself, src/contract/ and src/lib/
+//   workers/<m>/    imports only itself, workers/sdk/, src/contract/ and src/lib/
 //   src/            never imports workers/, except the one registry entry point `i worker` uses
 //   examples/       import the SDK by its package name, never a path into this repository
 //   and no two concerns (src/<folder>, workers/<folder>) import each other, directly or in a cycle, nor
@@ -48,18 +49,21 @@ export function concernOf(file: string): string {
 
 function ruleBroken(from: string, to: string): string | undefined {
   const toConcern = concernOf(to);
+  const shipped = to.startsWith("src/contract/") || to.startsWith("src/lib/");
   if (from.startsWith("src/contract/")) {
     if (!to.startsWith("src/contract/")) return "the contract imports only itself";
+  } else if (from.startsWith("src/lib/")) {
+    if (!shipped) return "the shared lib imports only itself and the contract";
   } else if (from.startsWith("workers/sdk/")) {
-    if (!to.startsWith("workers/sdk/") && !to.startsWith("src/contract/"))
-      return "the SDK imports only itself and the contract";
+    if (!to.startsWith("workers/sdk/") && !shipped)
+      return "the SDK imports only itself, the contract and the shared lib";
   } else if (from === "workers/registry.ts") {
     if (!to.startsWith("workers/") && !to.startsWith("src/contract/"))
       return "the worker registry imports only workers and the contract";
   } else if (from.startsWith("workers/")) {
     const own = concernOf(from);
-    if (toConcern !== own && !to.startsWith("workers/sdk/") && !to.startsWith("src/contract/"))
-      return "a worker imports only its own folder, the SDK and the contract";
+    if (toConcern !== own && !to.startsWith("workers/sdk/") && !shipped)
+      return "a worker imports only its own folder, the SDK, the contract and the shared lib";
   } else if (from.startsWith("src/")) {
     if (to.startsWith("workers/") && !(from === WORKER_ENTRY.from && to === WORKER_ENTRY.to))
       return `src/ reaches workers/ only through ${WORKER_ENTRY.from} → ${WORKER_ENTRY.to}`;

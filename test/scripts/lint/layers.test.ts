@@ -54,8 +54,8 @@ describe("import layering", () => {
     });
     const problems = layerViolations(bad);
     const expected = [
-      "workers/budget/index.ts imports src/agent/loop.ts: a worker imports only its own folder, the SDK and the contract",
-      "workers/sdk/serve.ts imports src/agent/loop.ts: the SDK imports only itself and the contract",
+      "workers/budget/index.ts imports src/agent/loop.ts: a worker imports only its own folder, the SDK, the contract and the shared lib",
+      "workers/sdk/serve.ts imports src/agent/loop.ts: the SDK imports only itself, the contract and the shared lib",
       "src/contract/history.ts imports workers/sdk/serve.ts: the contract imports only itself",
       "src/agent/loop.ts imports workers/budget/index.ts: src/ reaches workers/ only through src/cli/commands/worker.ts → workers/registry.ts",
       "examples/mine/main.ts imports workers/sdk/serve.ts: an example imports the SDK by package name, never a path into the repository",

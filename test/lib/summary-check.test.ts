@@ -2,8 +2,8 @@
 // schema accepts; what it rejects goes to the schema (so a wrong rejection only costs time, a wrong
 // acceptance would let bad data through).
 import { describe, expect, test } from "bun:test";
-import { isHistorySummary } from "../../../src/contract/lib/summary-check.ts";
-import { HistorySummary } from "../../../src/contract/protocol.ts";
+import { HistorySummary } from "../../src/contract/protocol.ts";
+import { isHistorySummary } from "../../src/lib/summary-check.ts";
 
 const valid = {
   count: 3,

@@ -2,7 +2,7 @@
 // message of the history, sent on every model request, and zod checks each element one by one (1.6 ms
 // for a 3,000-turn session here, the same again at every turn). The rules are the schema's; a summary that
 // fails here is handed to the schema, which words the reason.
-import type { HistorySummary } from "../protocol.ts";
+import type { HistorySummary } from "../contract/protocol.ts";
 import { isRecord } from "./is-record.ts";
 
 const isCount = (v: unknown) => typeof v === "number" && Number.isInteger(v) && v >= 0;

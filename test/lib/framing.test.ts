@@ -1,7 +1,7 @@
 // The NDJSON line decoder: the same lines whether bytes are pushed in chunks or read straight into its
 // buffer, multi-byte characters and long lines across reads, the size cap, and a switch between the two.
 import { describe, expect, test } from "bun:test";
-import { type FramingFault, LineDecoder } from "../../../src/contract/lib/framing.ts";
+import { type FramingFault, LineDecoder } from "../../src/lib/framing.ts";
 
 function collect(max = 1 << 30) {
   const lines: string[] = [];

@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadIgnore } from "../../../src/contract/lib/gitignore.ts";
-import { readBoundedText, readOptionalText } from "../../../src/contract/lib/text-files.ts";
-import { removeDir, tempDir } from "../../helpers/cli.ts";
+import { loadIgnore } from "../../src/lib/gitignore.ts";
+import { readBoundedText, readOptionalText } from "../../src/lib/text-files.ts";
+import { removeDir, tempDir } from "../helpers/cli.ts";
 
 let dir: string;
 beforeEach(() => {

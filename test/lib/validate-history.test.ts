@@ -1,11 +1,7 @@
 // History validation: each rule has a failing case, and the reason names the offending message.
 import { describe, expect, test } from "bun:test";
-import type { History, Message } from "../../../src/contract/history.ts";
-import {
-  assertValidHistory,
-  HistoryError,
-  validateHistory,
-} from "../../../src/contract/lib/validate-history.ts";
+import type { History, Message } from "../../src/contract/history.ts";
+import { assertValidHistory, HistoryError, validateHistory } from "../../src/lib/validate-history.ts";
 
 const sys: Message = { role: "system", content: "you are i" };
 const user = (text: string): Message => ({ role: "user", content: text });

@@ -1,10 +1,10 @@
 // The one base-URL check: both places that take a base URL (option resolution, createProvider) refuse the
 // same inputs with one line that says where to fix it.
 import { describe, expect, test } from "bun:test";
-import { resolveTarget } from "../../../src/agent/options.ts";
-import { UserError } from "../../../src/contract/errors.ts";
-import { baseUrlProblem } from "../../../src/contract/lib/base-url.ts";
-import { createProvider } from "../../../src/provider/index.ts";
+import { resolveTarget } from "../../src/agent/options.ts";
+import { UserError } from "../../src/contract/errors.ts";
+import { baseUrlProblem } from "../../src/provider/base-url.ts";
+import { createProvider } from "../../src/provider/index.ts";
 
 describe("baseUrlProblem", () => {
   test("http and https endpoints pass", () => {

@@ -1,8 +1,8 @@
 // The one list of key shapes serves both the argv refusal and the error-body redaction.
 import { describe, expect, test } from "bun:test";
-import { credentialReason } from "../../../src/config/credentials.ts";
-import { hasKeyShape, redactKeyShapes } from "../../../src/contract/lib/key-shapes.ts";
-import { redact } from "../../../src/provider/errors.ts";
+import { credentialReason } from "../../src/config/credentials.ts";
+import { hasKeyShape, redactKeyShapes } from "../../src/config/key-shapes.ts";
+import { redact } from "../../src/provider/errors.ts";
 
 const KEYS = [
   "sk-proj-abcdefghijklmnop",

@@ -1,7 +1,7 @@
 // Tool-call ids are how a tool result finds its call, so every call in the history needs one that is
 // unique. Models and local servers do not always oblige: some omit ids, some reuse "call_0" every turn.
 import { createHash, randomUUID } from "node:crypto";
-import type { History } from "../history.ts";
+import type { History } from "../contract/history.ts";
 import { PrefixCache } from "./prefix-cache.ts";
 
 export function newToolCallId(): string {

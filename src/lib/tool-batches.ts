@@ -1,6 +1,6 @@
 // Where a history may be cut or resumed: a turn starts at a user or assistant message that is not inside
 // a tool batch (an assistant message with tool calls followed by the tool messages answering them).
-import type { History, Message, ToolCall } from "../history.ts";
+import type { History, Message, ToolCall } from "../contract/history.ts";
 
 /** The tool calls of the assistant message whose batch index `i` falls in, and where that batch began. */
 function openBatchBefore(h: History, i: number): { owner: number; answered: number } | undefined {

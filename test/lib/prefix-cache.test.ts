@@ -1,7 +1,7 @@
 // PrefixCache extends its state with the new elements of a growing array and rebuilds it when an element
 // seen before was replaced or removed.
 import { expect, test } from "bun:test";
-import { PrefixCache } from "../../../src/contract/lib/prefix-cache.ts";
+import { PrefixCache } from "../../src/lib/prefix-cache.ts";
 
 test("grows with the array, rebuilds when the seen prefix changed", () => {
   let added = 0;

@@ -1,6 +1,6 @@
 // Output caps: bounded memory, cuts on line or character boundaries, notes that say what was cut.
 import { describe, expect, test } from "bun:test";
-import { capText, formatBytes, HeadTailBuffer, truncateMiddle } from "../../../src/contract/lib/truncate.ts";
+import { capText, formatBytes, HeadTailBuffer, truncateMiddle } from "../../src/lib/truncate.ts";
 
 describe("HeadTailBuffer", () => {
   test("keeps everything while it fits", () => {

@@ -2,8 +2,8 @@
 // The shape of each message is checked by hand in one pass without allocating; zod (the source of truth
 // for the shape) is consulted only when the quick check rejects a message, to confirm and to word the
 // reason. The tool-call rules are checked in the same pass.
-import { describeIssue } from "../errors.ts";
-import { History as HistorySchema, Message as MessageSchema } from "../history.ts";
+import { describeIssue } from "../contract/errors.ts";
+import { History as HistorySchema, Message as MessageSchema } from "../contract/history.ts";
 import { isRecord } from "./is-record.ts";
 
 export interface ValidateOptions {

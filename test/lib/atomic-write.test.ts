@@ -13,7 +13,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { linkFileAtomic, writeFileAtomic } from "../../../src/contract/lib/atomic-write.ts";
+import { linkFileAtomic, writeFileAtomic } from "../../src/lib/atomic-write.ts";
 
 let dir: string;
 beforeEach(() => {

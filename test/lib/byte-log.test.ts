@@ -3,7 +3,7 @@
 // it, text that makes the buffer grow many times, characters of every UTF-8 length), and a view of the
 // text taken earlier still reads the same after later appends.
 import { describe, expect, test } from "bun:test";
-import { ByteLog } from "../../../src/contract/lib/byte-log.ts";
+import { ByteLog } from "../../src/lib/byte-log.ts";
 
 const utf8 = (b: Uint8Array) => new TextDecoder().decode(b);
 

@@ -1,14 +1,14 @@
 // Safe cut points and open tool batches.
 import { describe, expect, test } from "bun:test";
-import type { History, Message } from "../../../src/contract/history.ts";
+import type { History, Message } from "../../src/contract/history.ts";
 import {
   answerPendingToolCalls,
   isSafeCut,
   latestCut,
   pendingToolCalls,
   turnStarts,
-} from "../../../src/contract/lib/tool-batches.ts";
-import { validateHistory } from "../../../src/contract/lib/validate-history.ts";
+} from "../../src/lib/tool-batches.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 
 const sys: Message = { role: "system", content: "s" };
 const user = (t: string): Message => ({ role: "user", content: t });

@@ -2,7 +2,7 @@
 // a FIFO would block the read forever and /dev/zero never ends, so only regular files are read, and
 // never more than a stated number of bytes. Every refusal is one line naming the file and the fix.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { UserError } from "../errors.ts";
+import { UserError } from "../contract/errors.ts";
 import { formatBytes } from "./truncate.ts";
 
 /** What a non-regular file is, for the error line. */

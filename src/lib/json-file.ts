@@ -1,6 +1,6 @@
 // Reading a user's JSON file and turning any problem into one clear line: file, field, what is wrong, fix.
 import type { z } from "zod";
-import { describeIssue, UserError } from "../errors.ts";
+import { describeIssue, UserError } from "../contract/errors.ts";
 import { findDuplicateKey } from "./duplicate-keys.ts";
 import { closestWord } from "./edit-distance.ts";
 import { knownKeys } from "./known-keys.ts";

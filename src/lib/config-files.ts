@@ -2,8 +2,8 @@
 // Shared so the worker and the core read them the same way: the worker when it runs, the core before a
 // session starts (a mistake is then one line at start, not a worker dying mid-run) and `i doctor`.
 import { dirname, join, resolve } from "node:path";
-import { CompactFile, MAX_PROMPT_CHARS, WebFile } from "../config.ts";
-import { errorMessage, UserError } from "../errors.ts";
+import { CompactFile, MAX_PROMPT_CHARS, WebFile } from "../contract/config.ts";
+import { errorMessage, UserError } from "../contract/errors.ts";
 import { parseWith, readConfigJson } from "./json-file.ts";
 import { readRegularFile } from "./regular-file.ts";
 
