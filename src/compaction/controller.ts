@@ -17,11 +17,15 @@ import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./b
 import { BudgetCheckError, BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
+import { type RestoreOutcome, type RestoreSession, recompact, uncompact } from "./uncompact.ts";
 
 export const MAX_CONSECUTIVE_AUTO_FAILURES = 3;
 
-/** What the controller needs of a session: the atomic compaction commit and an id for notifications. */
-export interface ControllerSession extends CompactionSink {
+/**
+ * What the controller needs of a session: the atomic compaction commit and an id for notifications, and
+ * for `/uncompact` the log-backed restore (a session without it cannot be uncompacted).
+ */
+export interface ControllerSession extends CompactionSink, Partial<RestoreSession> {
   readonly id: string;
   /** the state saved by an earlier run of this session (a resumed session keeps its trigger and breaker) */
   readonly compactionState?: { armed: boolean; failures: number } | undefined;
@@ -229,6 +233,37 @@ export class CompactionController {
     return next;
   }
 
+  /**
+   * `/uncompact [N]`: the history before compaction N (default the last) with what came after, when it
+   * fits below the trigger of the current model. The agent takes the history on success.
+   */
+  async uncompact(history: History, tools: ToolDecl[], n?: number): Promise<RestoreOutcome> {
+    const session = restoreSession(this.deps.session);
+    if (!session) return { ok: false, why: "this session keeps no log to uncompact from" };
+    const outcome = await uncompact(
+      {
+        hooks: this.deps.hooks,
+        model: budgetModel(this.deps.model),
+        policy: this.pipeline.policy,
+        tools,
+        session,
+      },
+      history,
+      n,
+    );
+    if (outcome.ok) this.usage = undefined;
+    return outcome;
+  }
+
+  /** Undo the last uncompaction: the compacted history it replaced, with what was added since. */
+  recompact(history: History): RestoreOutcome {
+    const session = restoreSession(this.deps.session);
+    if (!session) return { ok: false, why: "this session keeps no log to restore from" };
+    const outcome = recompact({ session }, history);
+    if (outcome.ok) this.usage = undefined;
+    return outcome;
+  }
+
   recordUsage(usage: Usage, messagesCovered: number): void {
     if (usage.input_tokens > 0 && messagesCovered > 0) {
       this.usage = { input_tokens: usage.input_tokens, messages: messagesCovered };
@@ -369,4 +404,16 @@ export class CompactionController {
     this.told.add(key);
     this.deps.emit({ type: "notice", level, message });
   }
+}
+
+function restoreSession(s: ControllerSession): RestoreSession | undefined {
+  const { compactionCount, historyBeforeCompaction, historyBeforeUncompaction, restoreHistory } = s;
+  if (!compactionCount || !historyBeforeCompaction || !historyBeforeUncompaction || !restoreHistory)
+    return undefined;
+  return {
+    compactionCount: () => compactionCount.call(s),
+    historyBeforeCompaction: (n, current) => historyBeforeCompaction.call(s, n, current),
+    historyBeforeUncompaction: (current) => historyBeforeUncompaction.call(s, current),
+    restoreHistory: (h, tag) => restoreHistory.call(s, h, tag),
+  };
 }
