@@ -345,6 +345,7 @@ export class CompactionController {
       before_tokens: outcome.record.before_tokens,
       after_tokens: outcome.record.after_tokens,
       route: outcome.record.route,
+      ...(outcome.record.route !== "prune" ? { summarised: Math.max(0, outcome.record.cut - 1) } : {}),
     });
     // The context use the next request will see, so the console's meter does not lag a compaction behind.
     const after = outcome.after;

@@ -134,6 +134,10 @@ export function rebuildBeforeCompaction(log: CompactionLog, n: number, current: 
       };
     history.push(...added);
   }
+  if (sameHistory(history, current))
+    return {
+      why: `the history already holds every message from before compaction ${n} (/uncompact undo puts the compaction back)`,
+    };
   return { history, compaction: n };
 }
 
