@@ -11,6 +11,7 @@ import type { CompactionReason, EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
+import type { CompactionState } from "../contract/session.ts";
 import type { Provider, Usage } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
@@ -28,8 +29,8 @@ export const MAX_CONSECUTIVE_AUTO_FAILURES = 3;
 export interface ControllerSession extends CompactionSink, Partial<RestoreSession> {
   readonly id: string;
   /** the state saved by an earlier run of this session (a resumed session keeps its trigger and breaker) */
-  readonly compactionState?: { armed: boolean; failures: number } | undefined;
-  saveCompactionState?(state: { armed: boolean; failures: number }): void;
+  readonly compactionState?: CompactionState | undefined;
+  saveCompactionState?(state: CompactionState): void;
 }
 
 export interface ControllerDeps {
@@ -48,6 +49,11 @@ export interface ControllerDeps {
    * leaves the circuit breaker's count as it was.
    */
   turnSignal?: { current?: AbortSignal };
+  /**
+   * Which compactor this run has (compactor-identity.ts). A breaker opened against another one is closed
+   * at start: the failures were that compactor's.
+   */
+  compactor?: string;
 }
 
 export class CompactionController {
@@ -57,6 +63,8 @@ export class CompactionController {
   /** why the compactor last declined, for the error when declining leaves the request over the limit */
   private lastDecline = "";
   private readonly told = new Set<string>();
+  /** said at the first request: the console is not listening yet while the controller is built */
+  private pendingNotice: string | undefined;
   private readonly pipeline: PipelineDeps;
   /**
    * A replacement compactor may choose its own trigger, so it is asked before every request.
@@ -70,6 +78,13 @@ export class CompactionController {
     if (saved) {
       this.armed = saved.armed;
       this.failures = saved.failures;
+      const changed =
+        deps.compactor !== undefined && saved.compactor !== undefined && saved.compactor !== deps.compactor;
+      // Failures are the compactor's they were counted against: another one starts from none.
+      if (changed && this.breakerOpen)
+        this.pendingNotice =
+          "the compactor changed (another binding or configuration) since automatic compaction was paused after repeated failures: it is on again";
+      if (changed) this.failures = 0;
     }
     this.ownTrigger = (deps.manifest?.hooks.compact_plan ?? []).some((ref) => !ref.builtin);
     const policy: BudgetPolicy = { ...deps.policy };
@@ -110,6 +125,11 @@ export class CompactionController {
 
   async prepareRequest(history: History, tools: ToolDecl[]): Promise<History> {
     const { hooks } = this.deps;
+    if (this.pendingNotice) {
+      this.deps.emit({ type: "notice", level: "info", message: this.pendingNotice });
+      this.pendingNotice = undefined;
+      this.persist();
+    }
     if (!hooks.hasHook("budget")) {
       this.tellOnce(
         "no-budget",
@@ -374,7 +394,12 @@ export class CompactionController {
 
   /** The trigger and breaker state goes into the session (written only when it changed). */
   private persist(): void {
-    this.deps.session.saveCompactionState?.({ armed: this.armed, failures: this.failures });
+    const { compactor } = this.deps;
+    this.deps.session.saveCompactionState?.({
+      armed: this.armed,
+      failures: this.failures,
+      ...(compactor !== undefined ? { compactor } : {}),
+    });
   }
 
   private countFailure(): void {

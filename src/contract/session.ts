@@ -27,7 +27,14 @@ export const SessionMeta = z.object({
    * The automatic-compaction state, so a resumed session keeps it: whether the budget trigger is armed
    * (high-watermark hysteresis) and how many automatic compactions failed in a row (the circuit breaker).
    */
-  compaction: z.object({ armed: z.boolean(), failures: z.number().int().nonnegative() }).optional(),
+  compaction: z
+    .object({
+      armed: z.boolean(),
+      failures: z.number().int().nonnegative(),
+      /** which compactor the failures were counted against (a fingerprint of its modules and config) */
+      compactor: z.string().optional(),
+    })
+    .optional(),
   /**
    * history.json as the session last wrote it, and the size events.jsonl had then. history.json is
    * rewritten only now and then (events.jsonl is the record); while the file is still exactly this one

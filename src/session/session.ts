@@ -560,8 +560,18 @@ export class Session {
   /** Save the automatic-compaction state in meta.json when it changed (it changes at most per compaction). */
   saveCompactionState(state: CompactionState): void {
     const was = this.meta.compaction;
-    if (was && was.armed === state.armed && was.failures === state.failures) return;
-    this.meta.compaction = { armed: state.armed, failures: state.failures };
+    if (
+      was &&
+      was.armed === state.armed &&
+      was.failures === state.failures &&
+      was.compactor === state.compactor
+    )
+      return;
+    this.meta.compaction = {
+      armed: state.armed,
+      failures: state.failures,
+      ...(state.compactor !== undefined ? { compactor: state.compactor } : {}),
+    };
     this.writeMeta();
   }
 
