@@ -13,7 +13,6 @@ import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
-import type { ManifestModule } from "../contract/manifest.ts";
 import type { Usage } from "../contract/usage.ts";
 import { resolveModel } from "../provider/models.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
@@ -23,61 +22,21 @@ import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
+import type {
+  CompactOutcome,
+  ContextReading,
+  ModelInfo,
+  SessionOptions,
+  SessionPorts,
+  SessionStatus,
+  ShellOutcome,
+} from "./session-types.ts";
 import type { AgentRuntime, SetupOptions } from "./setup.ts";
 import { enqueue, queuePath, removeQueue } from "./steering-queue.ts";
 import { runUserCommand } from "./user-command.ts";
 
+export type * from "./session-types.ts";
 export type { ApprovalAnswer, ApprovalRequest, Expanded, PromptTemplate, SessionMeta, TurnResult };
-
-export interface SessionOptions extends Omit<SetupOptions, "emit" | "ask" | "steeringQueue"> {
-  /** the console: lines typed while a turn runs are queued (steer) for the steering module to deliver */
-  steering?: boolean;
-}
-
-export interface SessionPorts {
-  /** every event of the session, in order */
-  emit(ev: AgentEvent): void;
-  /** the user's answer to an approval; absent when no one can be asked (such approvals are refused) */
-  ask?(req: ApprovalRequest): Promise<ApprovalAnswer>;
-}
-
-export interface ModelInfo {
-  name: string;
-  context_window?: number;
-  /** USD per million tokens, when known */
-  price?: { input: number; output: number };
-}
-
-/** The last context reading of the budget: tokens the next request holds, against the hard limit. */
-export interface ContextReading {
-  total: number;
-  hard_limit: number;
-  ratio: number;
-}
-
-export interface SessionStatus {
-  id: string;
-  workspace: string;
-  model: ModelInfo;
-  provider: string;
-  profile: string;
-  modules: readonly ManifestModule[];
-  messages: number;
-  context?: ContextReading;
-  /** what the session allows without asking */
-  approvals: string;
-}
-
-/** failed: the compaction's own `compaction` event has said why; any other error is thrown. */
-export type CompactOutcome = "done" | "cancelled" | "failed";
-
-export interface ShellOutcome {
-  /** the command's output, as the model will see it */
-  text: string;
-  isError: boolean;
-  /** not run (a read-only session); nothing joined the context */
-  refused: boolean;
-}
 
 export class AgentSession {
   /** where sessions (and the console's input history) live */
