@@ -62,3 +62,25 @@ export function answerChoices(
     `${cancelKey} = no, and cancel the turn`,
   ];
 }
+
+/**
+ * The answers an approval offers, as few indented lines of `width` as they fit on, broken only between
+ * two answers: a wrap inside one ("Esc = no, and" | "cancel the turn") would misread as two.
+ */
+export function packChoices(
+  choices: readonly string[],
+  width: number,
+  measure: (s: string) => number,
+): string[] {
+  const lines: string[] = [];
+  let cur = "";
+  for (const c of choices) {
+    const next = cur === "" ? `  ${c}` : `${cur} · ${c}`;
+    if (cur !== "" && measure(next) > width) {
+      lines.push(cur);
+      cur = `  ${c}`;
+    } else cur = next;
+  }
+  if (cur !== "") lines.push(cur);
+  return lines;
+}

@@ -4,12 +4,14 @@
 import { createInterface, type Interface } from "node:readline";
 import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-session.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
+import { visibleWidth } from "../terminal/width.ts";
 import {
   ALWAYS_NOT_OFFERED,
   answerChoices,
   canAlways,
   isUnofferedAlways,
   NOT_AN_ANSWER,
+  packChoices,
   parseApproval,
   questionLines,
 } from "./approval-question.ts";
@@ -93,7 +95,8 @@ export class LineInput implements InputSide {
       const { ui } = this;
       const [title = "", ...summary] = questionLines(req, sanitizeLine);
       const choices = answerChoices(req, sanitizeLine, "Ctrl-C");
-      ui.print(ui.yellow(title), ...summary, ui.yellow(`answer ${choices.join(" · ")}`));
+      const answers = packChoices(choices, ui.width(), visibleWidth).map((l) => ui.yellow(l));
+      ui.print(ui.yellow(title), ...summary, ...answers);
       this.approval = { req, resolve };
     });
   }

@@ -8,6 +8,7 @@ import {
   canAlways,
   isUnofferedAlways,
   NOT_AN_ANSWER,
+  packChoices,
   parseApproval,
   questionLines,
 } from "../approval-question.ts";
@@ -29,28 +30,6 @@ export interface PromptText extends PickerText {
 }
 
 export const PROMPT = "› ";
-
-/**
- * The answers an approval offers, as few indented lines of `width` as they fit on, broken only between
- * two answers: a wrap inside one ("Esc = no, and" | "cancel the turn") would misread as two.
- */
-export function packChoices(
-  choices: readonly string[],
-  width: number,
-  measure: (s: string) => number,
-): string[] {
-  const lines: string[] = [];
-  let cur = "";
-  for (const c of choices) {
-    const next = cur === "" ? `  ${c}` : `${cur} · ${c}`;
-    if (cur !== "" && measure(next) > width) {
-      lines.push(cur);
-      cur = `  ${c}`;
-    } else cur = next;
-  }
-  if (cur !== "") lines.push(cur);
-  return lines;
-}
 
 interface Approval {
   req: ApprovalRequest;
