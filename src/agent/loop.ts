@@ -1,4 +1,5 @@
 import type { CompactionController } from "../compaction/controller.ts";
+import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
@@ -162,6 +163,20 @@ export class Agent {
     } finally {
       if (slot) slot.current = undefined;
     }
+  }
+
+  /** `/uncompact [N]`: the history before compaction N comes back when it fits (see the controller). */
+  async uncompact(n?: number): Promise<RestoreOutcome> {
+    const outcome = await this.deps.controller.uncompact(this.history, this.deps.tools, n);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
+  }
+
+  /** Undo the last `/uncompact`. */
+  recompact(): RestoreOutcome {
+    const outcome = this.deps.controller.recompact(this.history);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
   }
 
   /** Totals of this process's model requests (the `/cost` figures). */
