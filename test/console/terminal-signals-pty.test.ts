@@ -63,7 +63,11 @@ test("a bell only for turns that took after_seconds; none inside tmux unless ask
   // No notification: inside tmux without in_tmux, and the turn was short anyway.
   expect(out).not.toContain(`${ESC}]777`);
   expect(out).not.toContain(`${ESC}]9;`);
-  const titles = [...out.matchAll(/\u001b\]0;([^\u0007]*)\u0007/g)].map((m) => m[1] as string);
+  // Every title set: the text between ESC ] 0 ; and the BEL that ends it.
+  const titles = out
+    .split(`${ESC}]0;`)
+    .slice(1)
+    .map((rest) => rest.slice(0, rest.indexOf(BEL)));
   expect(titles.length).toBeGreaterThan(0);
   for (const t of titles) {
     expect(t).not.toContain(ESC);
