@@ -1,5 +1,6 @@
 // Step 3 of assembling a run: the agent over an opened session — its compaction controller, who approves
 // the tools that change things, and what the tools run with.
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
 import type { EmitEvent } from "../contract/events.ts";
@@ -57,6 +58,7 @@ export function buildAgent(
     session: parts.session,
     emit: opts.emit,
     manifest: plan.manifest,
+    compactor: compactorIdentity(plan.manifest, plan.configDir),
   });
   const approvals = new Approvals({
     policy: opts.approve,

@@ -1,8 +1,9 @@
+import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
-import { assertValidHistory } from "../contract/lib/validate-history.ts";
+import { assertValidHistory } from "../lib/validate-history.ts";
 import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { DeclaredTools } from "../tools/declared-tools.ts";
@@ -173,6 +174,20 @@ export class Agent {
       ...(instructions ? { instructions } : {}),
       ...(signal ? { signal } : {}),
     });
+  }
+
+  /** `/uncompact [N]`: the history before compaction N comes back when it fits (see the controller). */
+  async uncompact(n?: number): Promise<RestoreOutcome> {
+    const outcome = await this.deps.controller.uncompact(this.history, this.tools(), n);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
+  }
+
+  /** Undo the last `/uncompact`. */
+  recompact(): RestoreOutcome {
+    const outcome = this.deps.controller.recompact(this.history);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
   }
 
   /** Totals of this process's model requests (the `/cost` figures). */

@@ -1,6 +1,7 @@
 // What the agent loop needs of the parts around it, as narrow interfaces: the session it checkpoints to
 // and the compaction controller it asks before each request. The concrete Session and
 // CompactionController satisfy them; a unit test of the loop supplies its own.
+import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import type { ModelInfo } from "../contract/config.ts";
 import type { History } from "../contract/history.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
@@ -25,6 +26,10 @@ export interface AgentCompaction {
     tools: ToolDecl[],
     opts?: { instructions?: string; signal?: AbortSignal },
   ): Promise<History>;
+  /** `/uncompact [N]`: the history before compaction N, when it fits */
+  uncompact(history: History, tools: ToolDecl[], n?: number): Promise<RestoreOutcome>;
+  /** undo the last uncompaction */
+  recompact(history: History): RestoreOutcome;
   recordUsage(usage: Usage, messagesCovered: number): void;
   setModel(model: ModelInfo & { name: string }): void;
 }

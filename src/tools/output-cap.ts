@@ -8,8 +8,8 @@
 //   request too large, and compaction cannot help: the oversized result sits in the current turn, which
 //   it must keep.
 import type { Content, Part } from "../contract/history.ts";
-import { textTokens } from "../contract/lib/estimator.ts";
-import { capText, formatBytes, truncateMiddle } from "../contract/lib/truncate.ts";
+import { textTokens } from "../lib/estimator.ts";
+import { capText, formatBytes, truncateMiddle } from "../lib/truncate.ts";
 import { READ_MAX_IMAGE_BYTES } from "./read.ts";
 import type { ToolResult } from "./types.ts";
 

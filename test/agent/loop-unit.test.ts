@@ -4,6 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { Agent, type AgentDeps, CONTINUE_PROMPT } from "../../src/agent/loop.ts";
 import type { AgentCompaction, AgentSession } from "../../src/agent/ports.ts";
+import type { RestoreOutcome } from "../../src/compaction/uncompact.ts";
 import type { AgentEvent } from "../../src/contract/events.ts";
 import type { History, Message, ToolCall } from "../../src/contract/history.ts";
 import type { HookReply } from "../../src/contract/hooks.ts";
@@ -129,6 +130,12 @@ class MemoryCompaction implements AgentCompaction {
   }
   async compactNow(history: History): Promise<History> {
     return this.cut(history);
+  }
+  async uncompact(): Promise<RestoreOutcome> {
+    return { ok: false, why: "nothing to restore in memory" };
+  }
+  recompact(): RestoreOutcome {
+    return { ok: false, why: "nothing to restore in memory" };
   }
   recordUsage(): void {}
   setModel(): void {}
