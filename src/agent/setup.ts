@@ -31,6 +31,7 @@ import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
+import { probeSteering } from "./steering-probe.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -123,6 +124,14 @@ function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeo
     : manifest;
 }
 
+/** A rejection handler that closes the host (no worker outlives a refused start), then rethrows. */
+const closing =
+  (host: WorkerHost) =>
+  async (err: unknown): Promise<never> => {
+    await host.close();
+    throw err;
+  };
+
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   // Before -r reads the data directory: a file in the way is the setting's fault, not a session's.
   refuseBadDirs();
@@ -188,6 +197,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       throw err;
     }
   }
+  if (opts.steeringQueue) await probeSteering(host, manifest, opts.steeringQueue).catch(closing(host));
   const { session, resumed } = openSession(opts, workspace, { ...target, model: model.name }, existing);
   const unlock = lockSession(session.dir, session.id);
   // history.json lags the log during a long run (it is rewritten amortised): bring it up to date when

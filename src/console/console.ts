@@ -7,6 +7,7 @@ import type { SetupOptions } from "../agent/setup.ts";
 import { dataDir } from "../config/paths.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
+import { keepUnsent } from "./keep-unsent.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
 import { queuePath } from "./queue.ts";
@@ -55,6 +56,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   } catch (err) {
     liveInput?.stop();
     lineInput?.close();
+    for (const l of keepUnsent(loop.unsent(), resolveWorkspace(opts.workspace)))
+      io.ui.print(s.yellow(sanitize(l)));
     screen.stop();
     throw err;
   }

@@ -126,6 +126,11 @@ export class SessionLoop {
     if (r.items.length > 0) ui.print(ui.dim("── resumed: the conversation continues here ──"));
   }
 
+  /** What was entered and never dispatched (the first message, lines typed while the engine loaded). */
+  unsent(): string[] {
+    return [...(this.opts.firstMessage ? [this.opts.firstMessage] : []), ...this.lines];
+  }
+
   /** The commands Tab completes. */
   commandNames(): string[] {
     return this.registry.names();

@@ -67,7 +67,10 @@ export class Pty {
       "#!/bin/sh",
       ...Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`),
       ...(opts.cwd ? [`cd ${q(opts.cwd)}`] : []),
-      `exec ${argv.map(q).join(" ")}`,
+      // The program runs as a child that records its pid, and its exit status is recorded after it: tmux
+      // does not report the status of every program (a Bun program's comes back blank).
+      `sh -c 'echo $$ > "$0"; exec "$@"' ${q(join(dir, "pid"))} ${argv.map(q).join(" ")}`,
+      `echo $? > ${q(join(dir, "status"))}`,
     ].join("\n");
     const file = join(dir, "run.sh");
     writeFileSync(file, `${script}\n`, { mode: 0o755 });
@@ -158,6 +161,32 @@ export class Pty {
   async exited(): Promise<boolean> {
     const out = await this.tmux("display-message", "-p", "-t", "t", "#{pane_dead}");
     return out.trim() === "1";
+  }
+
+  /** The exit status of the pane's program once it has exited. */
+  async exitStatus(): Promise<number> {
+    const { readFileSync } = await import("node:fs");
+    const text = readFileSync(join(this.dir, "status"), "utf8").trim();
+    if (!/^\d+$/.test(text)) throw new Error(`no exit status recorded for the pane's program: "${text}"`);
+    return Number(text);
+  }
+
+  /** The pid of the pane's program (for signal tests). */
+  async pid(): Promise<number> {
+    const { readFileSync } = await import("node:fs");
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const text = (() => {
+        try {
+          return readFileSync(join(this.dir, "pid"), "utf8").trim();
+        } catch {
+          return "";
+        }
+      })();
+      if (/^\d+$/.test(text)) return Number(text);
+      if (Date.now() > deadline) throw new Error("the pane's program never recorded its pid");
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   async waitExit(timeoutMs = WAIT_MS): Promise<void> {
