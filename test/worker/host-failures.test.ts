@@ -310,3 +310,27 @@ describe("worker logs", () => {
     expect(log).toContain("evicted (crash): exited with code 70");
   });
 });
+
+describe("the worker deadline", () => {
+  test("defaults to 15 s (the protocol's constant, and what a host without the option uses)", async () => {
+    const { DEFAULT_DEADLINE_MS } = await import("../../src/contract/protocol.ts");
+    expect(DEFAULT_DEADLINE_MS).toBe(15_000);
+    const dir = temp.make();
+    const h = new ObservedHost(manifestOf(["budget"], dir, { budget: misbehaving("budget", "ok") }), {
+      workspace: dir,
+      configDir: dir,
+    });
+    hosts.push(h);
+    expect(h.deadline).toBe(15_000);
+  });
+
+  test("a shorter deadline is honoured: a hang fails after it, not after 15 s", async () => {
+    const { h } = setup("budget", { budget: misbehaving("budget", "hang") }, { deadlineMs: 400 });
+    await h.start();
+    const started = Date.now();
+    const err = await failure(h.runHook("budget", { ...BUDGET_REPLY }));
+    expect(err.reason).toBe("timeout");
+    expect(err.detail).toBe("no reply within 400 ms");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+});
