@@ -20,6 +20,7 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
+import { saveError } from "./save-error.ts";
 import { processAlive } from "./session-files.ts";
 
 const LOCK_FILE = "lock";
@@ -135,7 +136,12 @@ function inUse(id: string, pid: number): UserError {
 /** Take the session's lock or fail with one clear line (exit 2); returns the release function. */
 export function lockSession(dir: string, id: string): () => void {
   const path = join(dir, LOCK_FILE);
-  const own = writeOwnFile(dir);
+  let own: string;
+  try {
+    own = writeOwnFile(dir);
+  } catch (err) {
+    throw saveError(err, id, dir);
+  }
   const deadline = Date.now() + TAKEOVER_WAIT_MS;
   try {
     for (let round = 0; Date.now() < deadline; round++) {
