@@ -198,8 +198,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     }
   }
   if (opts.steeringQueue) await probeSteering(host, manifest, opts.steeringQueue).catch(closing(host));
-  const { session, resumed } = openSession(opts, workspace, { ...target, model: model.name }, existing);
-  const unlock = lockSession(session.dir, session.id);
+  // The steering probe may have started a worker: a session in use (or any refusal here) stops it.
+  const { session, resumed, unlock } = await Promise.resolve()
+    .then(() => {
+      const opened = openSession(opts, workspace, { ...target, model: model.name }, existing);
+      return { ...opened, unlock: lockSession(opened.session.dir, opened.session.id) };
+    })
+    .catch(closing(host));
   // history.json lags the log during a long run (it is rewritten amortised): bring it up to date when
   // the session closes, and on an exit that skips close (a second Ctrl-C). The log already holds it all,
   // so a failure here loses nothing and must not hide the run's own outcome.

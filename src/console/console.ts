@@ -7,6 +7,7 @@ import type { SetupOptions } from "../agent/setup.ts";
 import { dataDir } from "../config/paths.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
+import { onExitSignals } from "./exit-signals.ts";
 import { keepUnsent } from "./keep-unsent.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
@@ -42,11 +43,24 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const liveInput = live ? new LiveInput(screen, s, loop, resolveWorkspace(opts.workspace)) : undefined;
   io.input = (liveInput ?? lineInput) as NonNullable<typeof liveInput | typeof lineInput>;
   lineInput?.attach(loop);
+  /** The terminal as it was (raw mode off, bracketed paste off, cursor shown); never throws (a hung-up tty). */
+  const restore = () => {
+    for (const f of [() => liveInput?.stop(), () => lineInput?.close(), () => screen.stop()])
+      try {
+        f();
+      } catch {}
+  };
   loop.forceExit = () => {
-    liveInput?.stop();
-    screen.stop();
+    restore();
     process.exit(130);
   };
+  const signals = onExitSignals(
+    () => loop.halt(),
+    (code) => {
+      restore();
+      process.exit(code);
+    },
+  );
   io.ui.print(...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
   liveInput?.start();
@@ -54,6 +68,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   try {
     await loop.open();
   } catch (err) {
+    signals.off();
     liveInput?.stop();
     lineInput?.close();
     for (const l of keepUnsent(loop.unsent(), resolveWorkspace(opts.workspace)))
@@ -69,15 +84,19 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   io.input.idle();
   screen.flush();
   try {
-    await loop.run();
+    if (signals.code === undefined) await loop.run();
   } finally {
     liveInput?.stop();
     lineInput?.close();
     await loop.finish();
+    // Lines typed but never sent (a signal ended the console first) are kept, not dropped.
+    for (const l of keepUnsent(loop.unsent(), resolveWorkspace(opts.workspace)))
+      io.ui.print(s.yellow(sanitize(l)));
     view.showStatus(false);
     const id = sanitize(loop.rt.session.id);
     io.ui.print(s.dim(`session ${id} saved · resume with: i -r ${id}`));
     screen.stop();
+    signals.off();
   }
-  return 0;
+  return signals.code ?? (loop.interruptExit ? 130 : 0);
 }

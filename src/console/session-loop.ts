@@ -59,6 +59,10 @@ export class SessionLoop {
   forceExit: () => void = () => process.exit(130);
   private registry = new CommandRegistry();
   private context: { total: number; hard_limit: number; ratio: number } | undefined;
+  private firstSent = false;
+  private halted = false;
+  /** the console ended by Ctrl-C twice at an idle prompt (exit status 130, as for an interrupt) */
+  interruptExit = false;
 
   constructor(
     private readonly io: ConsoleIo,
@@ -128,7 +132,15 @@ export class SessionLoop {
 
   /** What was entered and never dispatched (the first message, lines typed while the engine loaded). */
   unsent(): string[] {
-    return [...(this.opts.firstMessage ? [this.opts.firstMessage] : []), ...this.lines];
+    const first = this.opts.firstMessage && !this.firstSent ? [this.opts.firstMessage] : [];
+    return [...first, ...this.lines];
+  }
+
+  /** Stop for good (a signal): cancel the running turn, dispatch nothing more. */
+  halt(): void {
+    this.halted = true;
+    if (this.running) this.cancel();
+    this.close();
   }
 
   /** The commands Tab completes. */
@@ -169,6 +181,7 @@ export class SessionLoop {
       return;
     }
     if (this.exitArmedAt && Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+      this.interruptExit = true;
       this.close();
       return;
     }
@@ -219,10 +232,17 @@ export class SessionLoop {
   }
 
   async run(): Promise<void> {
-    if (this.opts.firstMessage) await this.dispatch(this.opts.firstMessage);
+    if (this.opts.firstMessage) {
+      this.firstSent = true;
+      await this.dispatch(this.opts.firstMessage);
+    }
     for (;;) {
+      if (this.halted) return;
       const text = await this.nextLine();
-      if (text === undefined) return;
+      if (text === undefined || this.halted) {
+        if (text !== undefined) this.lines.unshift(text);
+        return;
+      }
       if (text.trim() === "") continue;
       if ((await this.dispatch(text)) === "exit") return;
     }

@@ -70,7 +70,10 @@ export class Pty {
       // The program runs as a child that records its pid, and its exit status is recorded after it: tmux
       // does not report the status of every program (a Bun program's comes back blank).
       `sh -c 'echo $$ > "$0"; exec "$@"' ${q(join(dir, "pid"))} ${argv.map(q).join(" ")}`,
-      `echo $? > ${q(join(dir, "status"))}`,
+      "s=$?",
+      // The terminal's modes as the program left them (raw mode shows as -icanon -echo).
+      `stty -a > ${q(join(dir, "stty"))} 2>&1`,
+      `echo $s > ${q(join(dir, "status"))}`,
     ].join("\n");
     const file = join(dir, "run.sh");
     writeFileSync(file, `${script}\n`, { mode: 0o755 });
@@ -89,6 +92,8 @@ export class Pty {
       file,
     );
     await pty.tmux("set-option", "-g", "remain-on-exit", "on");
+    // Every byte the program writes, escapes included (from here on), for checks of terminal modes.
+    await pty.tmux("pipe-pane", "-t", "t", "-o", `cat >> ${q(join(dir, "raw"))}`);
     await pty.tmux("set-option", "-g", "history-limit", "10000");
     return pty;
   }
@@ -169,6 +174,22 @@ export class Pty {
     const text = readFileSync(join(this.dir, "status"), "utf8").trim();
     if (!/^\d+$/.test(text)) throw new Error(`no exit status recorded for the pane's program: "${text}"`);
     return Number(text);
+  }
+
+  /** The terminal settings (`stty -a`) the program left behind, once it has exited. */
+  async sttyAfterExit(): Promise<string> {
+    const { readFileSync } = await import("node:fs");
+    return readFileSync(join(this.dir, "stty"), "utf8");
+  }
+
+  /** What the program wrote, raw (escapes included), since shortly after it started. */
+  async raw(): Promise<string> {
+    const { readFileSync } = await import("node:fs");
+    try {
+      return readFileSync(join(this.dir, "raw"), "latin1");
+    } catch {
+      return "";
+    }
   }
 
   /** The pid of the pane's program (for signal tests). */
