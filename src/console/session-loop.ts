@@ -9,6 +9,7 @@ import type { AgentEvent } from "../contract/events.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { CommandRegistry, parseSlash } from "./commands.ts";
 import type { PickRequest } from "./input/picker.ts";
+import { keepUnsent } from "./keep-unsent.ts";
 import { expandMentions } from "./mentions.ts";
 import { enqueue, removeQueue } from "./queue.ts";
 import { replay } from "./replay.ts";
@@ -290,14 +291,15 @@ export class SessionLoop {
     this.io.userLine(text, false);
     const { text: content, notes } = expandMentions(text, this.rt.workspace);
     for (const n of notes) ui.print(ui.dim(`  ${ui.clean(n)}`));
-    await this.turn(content);
+    await this.turn(content, text);
     return undefined;
   }
 
-  private async turn(content: string): Promise<void> {
+  private async turn(content: string, typed = content): Promise<void> {
     const { ui } = this.io;
     const ctl = new AbortController();
     this.running = ctl;
+    const before = this.rt.agent.history.length;
     const r = await this.rt.agent.send(content, ctl.signal).then(
       (res) => ({ res }),
       (err: unknown) => ({ err }),
@@ -306,8 +308,15 @@ export class SessionLoop {
     // Before the turn's status line: it shows the title this turn may have given the session.
     this.io.sessionChanged(this.rt);
     this.io.replyEnded();
-    if ("err" in r) ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
-    else if (r.res.stop === "cancelled")
+    if ("err" in r) {
+      ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
+      // Failed before the message joined the conversation (a worker failing at the turn's first safe
+      // point): what was typed is shown and kept, never lost with the error.
+      const recorded = this.rt.agent.history
+        .slice(before)
+        .some((m) => m.role === "user" && m.content === content);
+      if (!recorded) for (const l of keepUnsent([typed], this.rt.workspace)) ui.print(ui.yellow(ui.clean(l)));
+    } else if (r.res.stop === "cancelled")
       ui.print(ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"));
   }
 

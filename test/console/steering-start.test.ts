@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { historyPath } from "../../src/console/input/history.ts";
 import { makeRig, type Rig } from "../agent/rig.ts";
+import { runCliAsync } from "../helpers/cli.ts";
 import { consoleIn, flat, Pty } from "../helpers/pty.ts";
 import { BUN, MISBEHAVE } from "../worker/helpers.ts";
 
@@ -41,7 +42,7 @@ function sessions(dataDir: string): string[] {
   return readdirSync(dataDir).filter((d) => !["queues", "memory", "input-history"].includes(d));
 }
 
-describe("a steering worker failing at console start", () => {
+describe("a failing steering worker", () => {
   test.each(Object.keys(FAULTS))(
     "%s: refused with one line, exit 2, no session, the message kept",
     async (kind) => {
@@ -66,6 +67,35 @@ describe("a steering worker failing at console start", () => {
     },
     60_000,
   );
+
+  test("one that fails later, at a turn's first safe point: that turn fails in one line, the message is kept", async () => {
+    const rig = await makeRig({ script: [{ text: "answered the second" }] });
+    rigs.push(rig);
+    const count = join(rig.root, "count.txt");
+    writeFileSync(
+      join(rig.configDir, "bindings.json"),
+      JSON.stringify({
+        steering: {
+          exec: [BUN, MISBEHAVE, "--module", "steering", "--mode", "crash-second", "--count", count],
+        },
+      }),
+    );
+    const r = await runCliAsync(
+      ["--approve", "all", ...rig.flags],
+      { ...rig.env, NO_COLOR: "1" },
+      undefined,
+      "first line\nsecond line\n/exit\n",
+    );
+    const failed = r.stdout.split("\n").filter((l) => l.includes("✗"));
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toContain('worker "steering" failed on event "steer": exited with code 70');
+    expect(r.stdout).toContain("not sent, kept in the input history (↑ recalls it): first line");
+    // The next turn gets a fresh worker and goes through.
+    expect(r.stdout).toContain("answered the second");
+    expect(r.code).toBe(0);
+    const history = JSON.parse(readFileSync(historyPath(rig.dataDir, rig.workspace), "utf8"));
+    expect(history.entries).toContain("first line");
+  }, 60_000);
 
   test("in a terminal: the exit status is 2 and ↑ at the next console recalls the message", async () => {
     const rig = await rigWith(FAULTS.crash as string[]);
