@@ -1,6 +1,7 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
@@ -274,6 +275,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       emit: opts.emit,
       manifest,
       turnSignal,
+      compactor: compactorIdentity(manifest, cfgDir),
     });
     const approvals = new Approvals({
       policy: opts.approve,

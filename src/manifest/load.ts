@@ -2,9 +2,9 @@
 import { resolve } from "node:path";
 import { refuseCredentialArgv } from "../config/credentials.ts";
 import { UserError } from "../contract/errors.ts";
-import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
 import { type Manifest, Manifest as ManifestSchema } from "../contract/manifest.ts";
-import { CORE_TOOL_NAMES } from "../tools/index.ts";
+import { CORE_TOOL_NAMES } from "../contract/registry.ts";
+import { parseWith, readConfigJson } from "../lib/json-file.ts";
 
 /**
  * Each tool name has one owner: a core tool's name is the core's (a worker cannot shadow read, write,

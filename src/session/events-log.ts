@@ -13,10 +13,10 @@ import {
   readSync,
 } from "node:fs";
 import type { History, Message } from "../contract/history.ts";
-import { crashPoint } from "../contract/lib/fs-boundary.ts";
-import { validateHistory } from "../contract/lib/validate-history.ts";
-import { writeAll } from "../contract/lib/write-all.ts";
 import { BaseEvent, EventLine, MessageEvent, TruncateEvent } from "../contract/session.ts";
+import { crashPoint } from "../lib/fs-boundary.ts";
+import { validateHistory } from "../lib/validate-history.ts";
+import { writeAll } from "../lib/write-all.ts";
 import { parseCompaction, resolvePieces } from "./compaction-pieces.ts";
 
 export class EventsLog {

@@ -3,8 +3,9 @@
 // the same value (deep equality). Cheap on the hot path: a large message array echoed verbatim comes back
 // holding the very message objects sent (decode-reply.ts), so comparing it is one identity check per
 // message; scripts/bench/hook-kept-fields.ts measures it.
-import { jsonEqual } from "../contract/lib/json-equal.ts";
+
 import type { HookEvent } from "../contract/protocol.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
 import type { HookData } from "./types.ts";
 
 /** Per hook, the fields a module may change; undefined: the reply is not used (no value check). */

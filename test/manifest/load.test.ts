@@ -5,8 +5,10 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { UserError } from "../../src/contract/errors.ts";
+import { CORE_TOOL_NAMES } from "../../src/contract/registry.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { loadManifestFile } from "../../src/manifest/load.ts";
+import { CORE_TOOLS } from "../../src/tools/index.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "i-manifest-load-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -55,6 +57,10 @@ describe("loadManifestFile", () => {
       expect(err.message).toContain("credential");
       expect(err.message).not.toContain("abcdefghijklmnop");
     }
+  });
+
+  test("the registry's list of core tool names is the core's own tools", () => {
+    expect([...CORE_TOOL_NAMES].sort()).toEqual(CORE_TOOLS.map((t) => t.name).sort());
   });
 
   test("a tool named like a core tool, or a tool listed twice, is refused with one line naming the entry", () => {

@@ -6,7 +6,7 @@ import { afterAll, expect, test } from "bun:test";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import { Session } from "../../src/session/session.ts";
 import { makeRig } from "../agent/rig.ts";
 import { MAIN, removeDir, tempDir } from "../helpers/cli.ts";
