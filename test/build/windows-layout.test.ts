@@ -1,5 +1,5 @@
 // The windows-x64 archive's layout, whatever the host: i.exe and the Windows launchers (never start.sh
-// or the Linux/macOS desktop files), README, LICENSE and every JSON Schema, in a .zip named i-windows-x64.
+// or the Linux/macOS desktop files), README, docs/, LICENSE and every JSON Schema, in a .zip named i-windows-x64.
 // (The executable itself is run under Wine by .ci/run: scripts/ci/wine-smoke.sh.)
 import { expect, test } from "bun:test";
 import { join } from "node:path";
@@ -20,8 +20,11 @@ test("windows-x64: i.exe, start.cmd and i-console.cmd, docs and schemas, as a .z
   for (const rel of ["README.md", "LICENSE"]) expect(byRel.get(rel)?.mode).toBe(0o644);
   const schemas = walk(join(ROOT, "schemas")).map((r) => `schemas/${r}`);
   expect(schemas.length).toBeGreaterThan(0);
+  // The README links into docs/: the pages travel with it.
+  const docs = walk(join(ROOT, "docs")).map((r) => `docs/${r}`);
+  expect(docs).toContain("docs/reliability.md");
   expect(layout.members.map((m) => m.rel).sort()).toEqual(
-    ["i.exe", "start.cmd", "i-console.cmd", "README.md", "LICENSE", ...schemas].sort(),
+    ["i.exe", "start.cmd", "i-console.cmd", "README.md", "LICENSE", ...docs, ...schemas].sort(),
   );
   for (const rel of ["i", "start.sh", "i-console.desktop", "i-console.command"])
     expect(byRel.has(rel)).toBe(false);
