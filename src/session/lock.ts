@@ -25,6 +25,7 @@ import { processAlive } from "./session-files.ts";
 
 const LOCK_FILE = "lock";
 const CLAIM_PREFIX = "lock.claim-";
+const OWN_PREFIX = "lock.new-";
 /** How long a contender waits for another one's takeover (microseconds of work) to land. */
 const TAKEOVER_WAIT_MS = 2000;
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -63,7 +64,7 @@ function readLock(path: string): Held | undefined {
 
 /** A private file holding our pid, to be linked or renamed into place whole. */
 function writeOwnFile(dir: string): string {
-  const path = join(dir, `lock.new-${process.pid}`);
+  const path = join(dir, `${OWN_PREFIX}${process.pid}`);
   const fd = openSync(path, "w", 0o600);
   try {
     writeSync(fd, `${process.pid}\n`);
@@ -120,10 +121,14 @@ function takeOver(dir: string, path: string, own: string, seen: Held): boolean {
   return true;
 }
 
-/** Claim files of locks long replaced: removed by the owner of the live lock. */
+/** Claim files of locks long replaced, and private files of contenders that died: the owner's to remove. */
 function removeClaims(dir: string): void {
   try {
-    for (const name of readdirSync(dir)) if (name.startsWith(CLAIM_PREFIX)) tryUnlink(join(dir, name));
+    for (const name of readdirSync(dir)) {
+      const pid = name.startsWith(OWN_PREFIX) ? Number(name.slice(OWN_PREFIX.length)) : undefined;
+      if (name.startsWith(CLAIM_PREFIX) || (pid !== undefined && pid !== process.pid && !processAlive(pid)))
+        tryUnlink(join(dir, name));
+    }
   } catch {}
 }
 
