@@ -19,6 +19,7 @@ import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
 import { type ResolveOptions, type RunPlan, resolveRun } from "./resolve-run.ts";
 import { resultTokenCap } from "./result-cap.ts";
+import { probeSteering } from "./steering-probe.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends ResolveOptions, BuildOptions {}
@@ -94,7 +95,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   // A new session's system prompt is built before the session exists: a failing system_prompt hook is
   // that worker's error and leaves no half-made session behind (every saved session stays loadable).
   const system = plan.existing ? undefined : await orClose(host, buildPrompt);
-  const opened = openRunSession(plan);
+  // The console's steering worker is asked once, on the empty queue, before any session exists: one that
+  // cannot start or answer refuses the console here rather than losing the first message later.
+  const queue = opts.steeringQueue;
+  if (queue) await orClose(host, () => probeSteering(host, plan.manifest, queue));
+  // The probe may have started a worker: a session in use (or any refusal here) stops it.
+  const opened = await orClose(host, () => openRunSession(plan));
   const { session } = opened;
   const close = () => opened.close(() => host.close());
   try {
