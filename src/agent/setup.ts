@@ -23,6 +23,7 @@ import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import { FileTimes } from "../tools/file-times.ts";
 import { coreToolDecls } from "../tools/index.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
@@ -266,7 +267,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       // Not consola.warn: a warning stays one `i: …` line on stderr, without a badge or a TTY-only icon.
       warn: (line) => process.stderr.write(`i: ${line}\n`),
     });
-    const toolContext = { workspace, approvals, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) };
+    const toolContext = {
+      workspace,
+      approvals,
+      files: new FileTimes(),
+      ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+    };
     const agent = new Agent(
       {
         provider,

@@ -123,6 +123,7 @@ export const readTool: CoreTool<typeof ReadInput> = {
       const head = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
       readSync(fd, head, 0, head.length, 0);
       const kind = sniffFileKind(head);
+      if (kind.kind !== "binary") ctx.files?.record(real, st);
       if (kind.kind === "image") return readImage(fd, st.size, shown, kind.mediaType);
       if (kind.kind === "binary") {
         throw new ToolError(

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
 import type { Approvals } from "./approvals.ts";
 import type { FileDiff } from "./diff.ts";
+import type { FileTimes } from "./file-times.ts";
 import type { SandboxSpec } from "./sandbox.ts";
 
 export type { ApprovalPolicy } from "./approvals.ts";
@@ -17,6 +18,8 @@ export interface ToolContext {
   allowOutside?: boolean;
   /** run bash commands in this sandbox (`--sandbox`) */
   sandbox?: SandboxSpec;
+  /** what the model last saw of each file (read and written by the file tools); stale edits are refused */
+  files?: FileTimes;
   /** what a tool shows the user while and after it runs (never part of its result for the model) */
   report?: (r: ToolReport) => void;
 }

@@ -26,12 +26,14 @@ describe("coreToolDecls", () => {
       expect(d.input_schema.$schema).toBeUndefined();
     }
     const edit = decls.find((d) => d.name === "edit");
-    expect(edit?.input_schema.required).toEqual(["path", "old_text", "new_text"]);
+    // old_text/new_text or edits: which one is checked by the tool, with a message saying what to give.
+    expect(edit?.input_schema.required).toEqual(["path"]);
     expect(Object.keys(edit?.input_schema.properties as object)).toEqual([
       "path",
       "old_text",
       "new_text",
       "replace_all",
+      "edits",
     ]);
     expect(CORE_TOOLS.length).toBe(4);
   });
