@@ -9,6 +9,7 @@ import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import { runToolBatch } from "./tool-calls.ts";
 
@@ -302,13 +303,15 @@ export class Agent {
         }
         return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
-      const results = await runToolBatch(calls, {
+      const cut = cutToolCall(calls, res.stop);
+      const results = await runToolBatch(cut ? calls.slice(0, -1) : calls, {
         hooks: deps.hooks,
         coreNames: deps.coreToolNames,
         ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
         emit: deps.emit,
         ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
       });
+      if (cut) results.push(cutCallResult(cut, deps.emit));
       this.history.push(...results);
       this.checkpoint("tool_batch", true);
       if (signal?.aborted) return this.interrupted("", turns);

@@ -1,6 +1,7 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
+import { join } from "node:path";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
@@ -26,6 +27,7 @@ import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import { FileTimes } from "../tools/file-times.ts";
 import { coreToolDecls } from "../tools/index.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
+import { SavedOutputs } from "../tools/saved-output.ts";
 import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
 import { Agent } from "./loop.ts";
@@ -271,6 +273,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       workspace,
       approvals,
       files: new FileTimes(),
+      outputs: new SavedOutputs(join(session.dir, "outputs")),
       ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     };
     const agent = new Agent(

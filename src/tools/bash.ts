@@ -1,16 +1,18 @@
 // `bash`: run a shell command in the workspace. Subject to the approval policy; bounded by a timeout
 // that kills the whole process group; output capped head+tail with a note on what was cut.
 
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../contract/lib/truncate.ts";
 import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { commandPrefix } from "./approvals.ts";
+import { resolveInWorkspace } from "./paths.ts";
 import { runInProcessGroup } from "./run-process.ts";
 import { sandboxed } from "./sandbox.ts";
+import { savedNote } from "./saved-output.ts";
 import { ToolError } from "./tool-error.ts";
-import type { CoreTool, ToolResult } from "./types.ts";
+import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -27,6 +29,10 @@ const BashInput = z.strictObject({
     .describe(
       `seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_S}, max ${BASH_MAX_TIMEOUT_S})`,
     ),
+  workdir: z
+    .string()
+    .optional()
+    .describe("directory to run the command in, relative to the workspace (default: the workspace itself)"),
 });
 
 let shellCache: string | undefined;
@@ -65,13 +71,32 @@ function prefixOf(command: string): { prefix?: string } {
   return prefix ? { prefix } : {};
 }
 
+/** The directory a command runs in: `workdir` resolved in the workspace and checked to be a directory. */
+function workingDir(ctx: ToolContext, workdir: string | undefined): { dir: string; shown?: string } {
+  if (workdir === undefined || workdir === "" || workdir === ".") return { dir: ctx.workspace };
+  const dir = resolveInWorkspace(ctx.workspace, workdir, ctx.allowOutside);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new ToolError(`workdir "${workdir}" does not exist; give a directory inside the workspace`);
+  }
+  if (!isDir) throw new ToolError(`workdir "${workdir}" is a file, not a directory`);
+  return { dir, shown: workdir };
+}
+
 export const bashTool: CoreTool<typeof BashInput> = {
   name: "bash",
-  description: `Run a shell command in the workspace directory (non-interactive: no stdin). Output is stdout and stderr together, capped at ${formatBytes(BASH_HEAD_BYTES + BASH_TAIL_BYTES)} (head and tail kept). The exit code is reported. Timeout ${BASH_DEFAULT_TIMEOUT_S} s by default (max ${BASH_MAX_TIMEOUT_S} s).`,
+  description: `Run a shell command in the workspace directory (non-interactive: no stdin). Output is stdout and stderr together, capped at ${formatBytes(BASH_HEAD_BYTES + BASH_TAIL_BYTES)} (head and tail kept; a longer output is saved whole in a file the result names, for read). workdir runs it in a subdirectory. The exit code is reported. Timeout ${BASH_DEFAULT_TIMEOUT_S} s by default (max ${BASH_MAX_TIMEOUT_S} s).`,
   input: BashInput,
   async run(args, ctx): Promise<ToolResult> {
+    const cwd = workingDir(ctx, args.workdir);
     const refused = await ctx.approvals.check(
-      { tool: "bash", summary: args.command, ...prefixOf(args.command) },
+      {
+        tool: "bash",
+        summary: cwd.shown ? `(in ${cwd.shown}) ${args.command}` : args.command,
+        ...prefixOf(args.command),
+      },
       args.command,
     );
     if (refused) return { content: refused, is_error: true };
@@ -79,23 +104,29 @@ export const bashTool: CoreTool<typeof BashInput> = {
     const report = ctx.report;
     const decoder = new TextDecoder();
     const shell: [string, ...string[]] = [findShell(), "-c", args.command];
-    const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
+    const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell, cwd.dir) : shell;
+    const spill = ctx.outputs?.start(BASH_HEAD_BYTES + BASH_TAIL_BYTES);
+    const onData = (b: Buffer) => {
+      spill?.push(b);
+      report?.({ kind: "output", text: decoder.decode(b, { stream: true }) });
+    };
     const r = await runInProcessGroup(argv, {
-      cwd: ctx.workspace,
+      cwd: cwd.dir,
       env: commandEnv(),
       timeoutMs: timeoutS * 1000,
       signal: ctx.signal,
       headBytes: BASH_HEAD_BYTES,
       tailBytes: BASH_TAIL_BYTES,
-      ...(report
-        ? { onData: (b: Buffer) => report({ kind: "output", text: decoder.decode(b, { stream: true }) }) }
-        : {}),
+      ...(report || spill ? { onData } : {}),
     });
+    const saved = spill?.finish();
     report?.({ kind: "exit", code: r.code });
     const text = r.output.text();
     const notes: string[] = [];
     if (r.output.truncated)
-      notes.push("[to see all of the output, redirect it to a file and read or grep that]");
+      notes.push(
+        saved ? savedNote(saved) : "[to see all of the output, redirect it to a file and read or grep that]",
+      );
     if (r.timedOut) {
       notes.push(
         `[timed out after ${timeoutS} s: the command and every process it started were killed; give a longer timeout (max ${BASH_MAX_TIMEOUT_S} s) or make the command finish sooner]`,

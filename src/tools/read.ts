@@ -116,7 +116,11 @@ export const readTool: CoreTool<typeof ReadInput> = {
   description: `Read a file in the workspace. Text comes with line numbers (N<TAB>text), at most ${READ_MAX_LINES} lines or ${formatBytes(READ_MAX_BYTES)} per call; use offset/limit for other ranges. PNG, JPEG, GIF and WebP images are returned as images. Binary files are refused.`,
   input: ReadInput,
   async run(args, ctx) {
-    const { real, shown, confine } = toolPath(ctx, args.path);
+    // A command's saved output (its path was given in the bash result) is read where it is.
+    const saved = ctx.outputs?.resolve(args.path);
+    const { real, shown, confine } = saved
+      ? { real: saved, shown: saved, confine: undefined }
+      : toolPath(ctx, args.path);
     const fd = openRegularFile(real, shown, confine);
     try {
       const st = fstatSync(fd);

@@ -5,6 +5,7 @@ import type { Approvals } from "./approvals.ts";
 import type { FileDiff } from "./diff.ts";
 import type { FileTimes } from "./file-times.ts";
 import type { SandboxSpec } from "./sandbox.ts";
+import type { SavedOutputs } from "./saved-output.ts";
 
 export type { ApprovalPolicy } from "./approvals.ts";
 
@@ -20,6 +21,8 @@ export interface ToolContext {
   sandbox?: SandboxSpec;
   /** what the model last saw of each file (read and written by the file tools); stale edits are refused */
   files?: FileTimes;
+  /** where a command's whole output is saved when its result is cut (the session's directory) */
+  outputs?: SavedOutputs;
   /** what a tool shows the user while and after it runs (never part of its result for the model) */
   report?: (r: ToolReport) => void;
 }
