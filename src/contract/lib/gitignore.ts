@@ -6,11 +6,11 @@
 // is ignored is not entered, so nothing under it can be re-included, as in git. git's global excludes
 // are not read.
 import { join } from "node:path";
-import { compileGlob, type PathMatcher } from "./glob.ts";
+import { compileIgnorePattern, type PatternTest } from "./glob.ts";
 import { readOptionalText } from "./text-files.ts";
 
 interface Rule {
-  match: PathMatcher;
+  match: PatternTest;
   negate: boolean;
   dirOnly: boolean;
 }
@@ -38,7 +38,7 @@ function parseRules(text: string): Rule[] {
     // A slash at the start or in the middle anchors the pattern to the file's directory.
     const anchored = line.includes("/");
     try {
-      rules.push({ match: compileGlob(line, anchored), negate, dirOnly });
+      rules.push({ match: compileIgnorePattern(line, anchored), negate, dirOnly });
     } catch {
       // git itself ignores patterns it cannot parse; so do we.
     }
@@ -48,10 +48,11 @@ function parseRules(text: string): Rule[] {
 
 function verdictOf(rules: Rule[]): Verdict {
   return (rel, isDir) => {
+    const name = rel.slice(rel.lastIndexOf("/") + 1);
     for (let i = rules.length - 1; i >= 0; i--) {
       const r = rules[i] as Rule;
       if (r.dirOnly && !isDir) continue;
-      if (r.match(rel)) return !r.negate;
+      if (r.match.test(r.match.onName ? name : rel)) return !r.negate;
     }
     return undefined;
   };
