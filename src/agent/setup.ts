@@ -26,12 +26,14 @@ import { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import { FileTimes } from "../tools/file-times.ts";
 import { coreToolDecls } from "../tools/index.ts";
+import { NestedInstructions } from "../tools/nested-instructions.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import { SavedOutputs } from "../tools/saved-output.ts";
 import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
+import { gatherEnvironment } from "./prompt-environment.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
@@ -173,13 +175,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   }
   const core = coreToolDecls();
   const tools = [...core, ...host.toolDecls()];
+  const withInstructions = manifest.modules.some((m) => m.name === "prompts");
   const systemPrompt = () =>
-    buildSystemPrompt(host, {
-      workspace,
-      model: model.name,
-      provider: target.provider,
-      tools: tools.map((t) => t.name),
-    });
+    buildSystemPrompt(
+      host,
+      { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
+      gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions: withInstructions }),
+    );
   // A new session's system prompt is built before the session exists: a failing system_prompt hook is
   // that worker's error and leaves no half-made session behind (every saved session stays loadable).
   let system: string | undefined;
@@ -274,6 +276,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       approvals,
       files: new FileTimes(),
       outputs: new SavedOutputs(join(session.dir, "outputs")),
+      // Project instructions are the prompts module's: without it, nested ones are not read either.
+      ...(withInstructions ? { instructions: new NestedInstructions(workspace) } : {}),
       ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     };
     const agent = new Agent(

@@ -134,7 +134,11 @@ export const readTool: CoreTool<typeof ReadInput> = {
           `${shown} is ${kind.what} (${formatBytes(st.size)}), not text; read cannot show it`,
         );
       }
-      return readText(fd, shown, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+      const result = readText(fd, shown, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+      const nested = saved ? [] : (ctx.instructions?.forFile(real) ?? []);
+      return nested.length && typeof result.content === "string"
+        ? { ...result, content: `${result.content}\n\n${nested.join("\n\n")}` }
+        : result;
     } finally {
       closeSync(fd);
     }

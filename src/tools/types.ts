@@ -4,6 +4,7 @@ import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
 import type { Approvals } from "./approvals.ts";
 import type { FileDiff } from "./diff.ts";
 import type { FileTimes } from "./file-times.ts";
+import type { NestedInstructions } from "./nested-instructions.ts";
 import type { SandboxSpec } from "./sandbox.ts";
 import type { SavedOutputs } from "./saved-output.ts";
 
@@ -23,6 +24,8 @@ export interface ToolContext {
   files?: FileTimes;
   /** where a command's whole output is saved when its result is cut (the session's directory) */
   outputs?: SavedOutputs;
+  /** AGENTS.md files below the workspace, delivered with the first file read under them */
+  instructions?: NestedInstructions;
   /** what a tool shows the user while and after it runs (never part of its result for the model) */
   report?: (r: ToolReport) => void;
 }
