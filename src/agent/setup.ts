@@ -173,7 +173,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     await host.close();
     throw err;
   }
-  const core = coreToolDecls();
+  const core = coreToolDecls(model.edit_tool);
   const tools = [...core, ...host.toolDecls()];
   const withInstructions = manifest.modules.some((m) => m.name === "prompts");
   const systemPrompt = () =>

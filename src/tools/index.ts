@@ -3,6 +3,7 @@
 import type { z } from "zod";
 import { truncateMiddle } from "../contract/lib/truncate.ts";
 import { toolDecl } from "../contract/registry.ts";
+import { applyPatchTool } from "./apply-patch.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";
@@ -10,8 +11,23 @@ import { ToolError } from "./tool-error.ts";
 import type { CoreTool, ToolContext, ToolDecl, ToolResult } from "./types.ts";
 import { writeTool } from "./write.ts";
 
-export const CORE_TOOLS: readonly CoreTool[] = [readTool, writeTool, editTool, bashTool] as CoreTool[];
+export const CORE_TOOLS: readonly CoreTool[] = [
+  readTool,
+  writeTool,
+  editTool,
+  bashTool,
+  applyPatchTool,
+] as CoreTool[];
 export const CORE_TOOL_NAMES: readonly string[] = CORE_TOOLS.map((t) => t.name);
+
+/**
+ * The core tools offered to a model: apply_patch instead of edit and write for models the table says
+ * were trained on it (`edit_tool`), edit and write for every other.
+ */
+export function coreToolsFor(editTool: "edit" | "apply_patch" | undefined): readonly CoreTool[] {
+  const skip = editTool === "apply_patch" ? ["edit", "write"] : ["apply_patch"];
+  return CORE_TOOLS.filter((t) => !skip.includes(t.name));
+}
 
 /**
  * Last line of defence for the history: no text result, whatever the tool, grows past this. The tools
@@ -19,8 +35,8 @@ export const CORE_TOOL_NAMES: readonly string[] = CORE_TOOLS.map((t) => t.name);
  */
 export const MAX_RESULT_BYTES = 320 * 1024;
 
-export function coreToolDecls(): ToolDecl[] {
-  return CORE_TOOLS.map(toolDecl);
+export function coreToolDecls(editTool?: "edit" | "apply_patch"): ToolDecl[] {
+  return coreToolsFor(editTool).map(toolDecl);
 }
 
 function describeArgsError(tool: string, error: z.ZodError): string {

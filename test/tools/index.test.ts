@@ -35,14 +35,16 @@ describe("coreToolDecls", () => {
       "replace_all",
       "edits",
     ]);
-    expect(CORE_TOOLS.length).toBe(4);
+    expect(CORE_TOOLS.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "apply_patch"]);
+    // apply_patch replaces edit and write for the models trained on it, and only for them.
+    expect(coreToolDecls("apply_patch").map((d) => d.name)).toEqual(["read", "bash", "apply_patch"]);
   });
 });
 
 describe("runCoreTool: model mistakes are results, not throws", () => {
   test("unknown tool", async () => {
     expect(await runCoreTool("grep", "{}", ctx())).toEqual({
-      content: 'unknown tool "grep"; the core tools are read, write, edit, bash',
+      content: 'unknown tool "grep"; the core tools are read, write, edit, bash, apply_patch',
       is_error: true,
     });
   });
