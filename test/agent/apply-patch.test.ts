@@ -71,7 +71,8 @@ test("a GPT-5 model changes files with one apply_patch call: add, update, move, 
   expect(result).toContain("Added docs/notes.md");
   expect(result).toContain("Updated src/util.py → src/helpers.py");
   expect(result).toContain("Deleted old.txt");
-  const system = (rig.mock.requests[0]?.body as { messages: { content: string }[] }).messages[0]?.content;
+  const first = rig.mock.requests[0]?.body as { messages: { content: string }[] } | undefined;
+  const system = first?.messages[0]?.content;
   expect(system).toContain("Change files with apply_patch");
 });
 
