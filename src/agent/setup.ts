@@ -2,6 +2,7 @@
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
 import { join } from "node:path";
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
@@ -264,6 +265,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       emit: opts.emit,
       manifest,
       turnSignal,
+      compactor: compactorIdentity(manifest, cfgDir),
     });
     const approvals = new Approvals({
       policy: opts.approve,

@@ -5,6 +5,7 @@
 import { lstatSync, unlinkSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { z } from "zod";
+import { changingTool } from "./changing-tool.ts";
 import { writeConfined } from "./confined-fs.ts";
 import { diffFiles } from "./diff.ts";
 import { splitFile } from "./edit/lines.ts";
@@ -114,7 +115,7 @@ function isLink(p: string): boolean {
   }
 }
 
-export const applyPatchTool: CoreTool<typeof ApplyPatchInput> = {
+export const applyPatchTool: CoreTool<typeof ApplyPatchInput> = changingTool({
   name: "apply_patch",
   description: [
     "Add, update, move or delete files with a patch. Format:",
@@ -130,7 +131,7 @@ export const applyPatchTool: CoreTool<typeof ApplyPatchInput> = {
     "Paths are relative to the workspace. Copy context and removed lines exactly from the file. All changes apply or none.",
   ].join("\n"),
   input: ApplyPatchInput,
-  async run(args, ctx) {
+  async prepare(args, ctx) {
     const ops = parsePatch(args.input);
     const seen = new Set<string>();
     const plans = ops.map((op) => {
@@ -143,41 +144,48 @@ export const applyPatchTool: CoreTool<typeof ApplyPatchInput> = {
       }
       return p;
     });
-    // Asked for every file before anything is written: a refusal leaves the workspace as it was.
-    for (const p of plans) {
-      const refused = await ctx.approvals.check({
-        tool: p.op === "add" ? "write" : "edit",
-        summary: `apply_patch: ${describe(p)}`,
-        diff: () => ({ path: p.movedTo ?? p.shown, diff: diffFiles(p.before, p.after) }),
-      });
-      if (refused) throw new ToolError(`${refused} (nothing of the patch was applied)`);
-    }
-    const done: string[] = [];
-    for (const p of plans) {
-      try {
-        if (p.op === "delete") unlinkSync(p.real);
-        else if (p.target) {
-          writeConfined(p.target.real, p.after, p.mode, p.target.confine, p.movedTo ?? p.shown);
-          if (p.target.real !== p.real) unlinkSync(p.real);
-          ctx.files?.record(p.target.real);
-        } else {
-          writeConfined(p.real, p.after, p.mode, p.confine, p.shown);
-          ctx.files?.record(p.real);
-        }
-      } catch (err) {
-        const why = err instanceof ToolError ? err.message : (err as Error).message;
-        const applied = done.length ? `; already applied: ${done.join(", ")}` : "; nothing was applied";
-        throw new ToolError(`cannot ${describe(p)}: ${why}${applied}`);
-      }
-      done.push(describe(p));
-      ctx.report?.({ kind: "diff", path: p.movedTo ?? p.shown, diff: diffFiles(p.before, p.after) });
-    }
-    const parts = plans.map((p) => {
-      const head = `${p.op === "add" ? "Added" : p.op === "delete" ? "Deleted" : "Updated"} ${p.shown}${p.movedTo ? ` → ${p.movedTo}` : ""}`;
-      const note = p.fuzzy ? " [some context matched only when whitespace or punctuation is ignored]" : "";
-      const body = p.op === "update" && p.spans.length ? `\n${snippetLines(p.after, p.spans)}` : "";
-      return `${head}${note}${body}`;
-    });
-    return { content: parts.join("\n"), is_error: false };
+    // One question for the whole patch, asked once every file is known to apply: all of it or nothing.
+    const shownDiff = plans.find((p) => p.before !== p.after) ?? plans[0];
+    const more =
+      plans.length > 1 && shownDiff ? ` — the diff shown is ${shownDiff.movedTo ?? shownDiff.shown}'s` : "";
+    const request = {
+      tool: plans.every((p) => p.op === "add") ? ("write" as const) : ("edit" as const),
+      summary: `apply_patch: ${plans.map(describe).join("; ")}${more}`,
+      diff: () =>
+        shownDiff
+          ? { path: shownDiff.movedTo ?? shownDiff.shown, diff: diffFiles(shownDiff.before, shownDiff.after) }
+          : undefined,
+    };
+    return { change: { request }, apply: async () => applyPlans(plans, ctx) };
   },
-};
+});
+
+function applyPlans(plans: Planned[], ctx: ToolContext) {
+  const done: string[] = [];
+  for (const p of plans) {
+    try {
+      if (p.op === "delete") unlinkSync(p.real);
+      else if (p.target) {
+        writeConfined(p.target.real, p.after, p.mode, p.target.confine, p.movedTo ?? p.shown);
+        if (p.target.real !== p.real) unlinkSync(p.real);
+        ctx.files?.record(p.target.real);
+      } else {
+        writeConfined(p.real, p.after, p.mode, p.confine, p.shown);
+        ctx.files?.record(p.real);
+      }
+    } catch (err) {
+      const why = err instanceof ToolError ? err.message : (err as Error).message;
+      const applied = done.length ? `; already applied: ${done.join(", ")}` : "; nothing was applied";
+      throw new ToolError(`cannot ${describe(p)}: ${why}${applied}`);
+    }
+    done.push(describe(p));
+    ctx.report?.({ kind: "diff", path: p.movedTo ?? p.shown, diff: diffFiles(p.before, p.after) });
+  }
+  const parts = plans.map((p) => {
+    const head = `${p.op === "add" ? "Added" : p.op === "delete" ? "Deleted" : "Updated"} ${p.shown}${p.movedTo ? ` → ${p.movedTo}` : ""}`;
+    const note = p.fuzzy ? " [some context matched only when whitespace or punctuation is ignored]" : "";
+    const body = p.op === "update" && p.spans.length ? `\n${snippetLines(p.after, p.spans)}` : "";
+    return `${head}${note}${body}`;
+  });
+  return { content: parts.join("\n"), is_error: false };
+}

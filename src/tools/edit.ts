@@ -4,7 +4,8 @@
 // file's mode and line endings; several edits apply together or not at all.
 import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { formatBytes } from "../lib/truncate.ts";
+import { changingTool } from "./changing-tool.ts";
 import { writeConfined } from "./confined-fs.ts";
 import { diffFiles, type FileDiff } from "./diff.ts";
 import { applyEdits, listLines, tierNote } from "./edit/apply.ts";
@@ -99,12 +100,12 @@ function editsOf(args: z.infer<typeof EditInput>): EditSpec[] {
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const countLines = (s: string) => (s === "" ? 0 : s.split("\n").length);
 
-export const editTool: CoreTool<typeof EditInput> = {
+export const editTool: CoreTool<typeof EditInput> = changingTool({
   name: "edit",
   description:
     "Replace text in a file: old_text (copied from the file, whitespace included) must match exactly one place, unless replace_all is set. For several changes to one file, pass edits: [{old_text, new_text}, …] (all apply or none). Small differences in indentation, trailing spaces or quotes are tolerated when the match is unique. Read the file first; a file changed on disk since you read it is refused.",
   input: EditInput,
-  async run(args, ctx) {
+  async prepare(args, ctx) {
     const edits = editsOf(args);
     const { real, shown, confine } = toolPath(ctx, args.path);
     const file = readTextFile(real, shown, ctx, confine);
@@ -122,21 +123,23 @@ export const editTool: CoreTool<typeof EditInput> = {
         ? `replace ${plural(n, "occurrence")} at line${n === 1 ? "" : "s"} ${listLines(starts)} (${countLines(edits[0]?.old_text ?? "")} → ${countLines(edits[0]?.new_text ?? "")} lines)`
         : `${edits.length} edits at lines ${listLines(starts)}`;
     // Asked only once the edit is known to apply: the user approves a change that will happen as shown.
-    const refused = await ctx.approvals.check({
-      tool: "edit",
+    const request = {
+      tool: "edit" as const,
       summary: `${shown}: ${what}`,
       diff: () => ({ path: shown, diff: change() }),
-    });
-    if (refused) throw new ToolError(refused);
-    writeConfined(real, out, file.mode, confine, shown);
-    ctx.files?.record(real);
-    if (ctx.report) ctx.report({ kind: "diff", path: shown, diff: change() });
-    const notes = [...new Set(applied.edits.map((e) => tierNote(e.tier)).filter((x) => x !== undefined))];
-    const head =
-      edits.length === 1
-        ? `Edited ${shown}: replaced ${plural(n, "occurrence")} (line${n === 1 ? "" : "s"} ${listLines(starts)})`
-        : `Edited ${shown}: applied ${edits.length} edits (lines ${listLines(starts)})`;
-    const note = notes.length ? ` [${notes.join("; ")}]` : "";
-    return { content: `${head}${note}\n${snippet(out, applied.changed)}`, is_error: false };
+    };
+    const apply = async () => {
+      writeConfined(real, out, file.mode, confine, shown);
+      ctx.files?.record(real);
+      if (ctx.report) ctx.report({ kind: "diff", path: shown, diff: change() });
+      const notes = [...new Set(applied.edits.map((e) => tierNote(e.tier)).filter((x) => x !== undefined))];
+      const head =
+        edits.length === 1
+          ? `Edited ${shown}: replaced ${plural(n, "occurrence")} (line${n === 1 ? "" : "s"} ${listLines(starts)})`
+          : `Edited ${shown}: applied ${edits.length} edits (lines ${listLines(starts)})`;
+      const note = notes.length ? ` [${notes.join("; ")}]` : "";
+      return { content: `${head}${note}\n${snippet(out, applied.changed)}`, is_error: false };
+    };
+    return { change: { request }, apply };
   },
-};
+});

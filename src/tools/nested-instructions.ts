@@ -3,8 +3,8 @@
 // session, so the rules of a package reach the model when it starts working there and not before. The
 // workspace's own file is in the system prompt already (the prompts module), so it is not repeated.
 import { dirname, join, relative, sep } from "node:path";
-import { isInside } from "../contract/lib/paths.ts";
-import { readOptionalText } from "../contract/lib/text-files.ts";
+import { isInside } from "../lib/paths.ts";
+import { readOptionalText } from "../lib/text-files.ts";
 
 const NAMES = ["AGENTS.md", "CLAUDE.md"];
 /** Largest nested file shown; longer ones are cut with a note, like the workspace's own. */

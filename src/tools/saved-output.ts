@@ -15,8 +15,8 @@ import {
   writeSync,
 } from "node:fs";
 import { join, resolve } from "node:path";
-import { isInside } from "../contract/lib/paths.ts";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { isInside } from "../lib/paths.ts";
+import { formatBytes } from "../lib/truncate.ts";
 
 export const SAVED_OUTPUT_MAX_BYTES = 32 * 1024 * 1024;
 export const SAVED_OUTPUTS_KEPT = 20;

@@ -184,14 +184,14 @@ describe("refused, and nothing written", () => {
     expect(existsSync(join(sb.outside, "x.txt"))).toBe(false);
   });
 
-  test("a refusal of any file's approval writes nothing; each file is asked with its diff", async () => {
+  test("one approval for the whole patch, naming every file; a refusal writes nothing", async () => {
     put("a.txt", "a\n");
     const asked: ApprovalRequest[] = [];
     const approvals = new Approvals({
       policy: "ask",
       ask: async (req) => {
         asked.push(req);
-        return asked.length === 1 ? { kind: "yes" } : { kind: "no", reason: "not that one" };
+        return { kind: "no", reason: "not now" };
       },
     });
     const r = await apply(
@@ -199,12 +199,10 @@ describe("refused, and nothing written", () => {
       ctx(approvals),
     );
     expect(r.is_error).toBe(true);
-    expect(r.text).toContain("(nothing of the patch was applied)");
     expect(asked.map((q) => [q.tool, q.summary])).toEqual([
-      ["edit", "apply_patch: update a.txt (1 hunk)"],
-      ["write", "apply_patch: add c.txt (1 lines)"],
+      ["edit", "apply_patch: update a.txt (1 hunk); add c.txt (1 lines) — the diff shown is a.txt's"],
     ]);
-    expect(asked[0]?.diff?.()?.path).toBe("a.txt");
+    expect(asked[0]?.diff?.()?.diff.added).toBe(1);
     expect([get("a.txt"), get("c.txt")]).toEqual(["a\n", null]);
   });
 });

@@ -2,9 +2,9 @@
 // capped.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import { loadIgnore } from "../../src/contract/lib/gitignore.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { FindInput } from "../../src/contract/registry.ts";
+import { loadIgnore } from "../../src/lib/gitignore.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { compilePathGlob } from "./glob-under.ts";

@@ -2,9 +2,9 @@
 // lines `path-line- text`, groups apart separated by `--`), or only the names of the files that match.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import { loadIgnore } from "../../src/contract/lib/gitignore.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { GrepInput } from "../../src/contract/registry.ts";
+import { loadIgnore } from "../../src/lib/gitignore.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { clipLine } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";

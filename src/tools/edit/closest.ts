@@ -1,6 +1,6 @@
 // When old_text matches nowhere: the part of the file it most looks like, with line numbers, and the first
 // line that differs, so the model's next attempt copies the right text instead of guessing again.
-import { levenshtein } from "../../contract/lib/edit-distance.ts";
+import { levenshtein } from "../../lib/edit-distance.ts";
 import { type FileLines, splitText, trimBlankEnds } from "./lines.ts";
 import { lineKey } from "./normalize.ts";
 
