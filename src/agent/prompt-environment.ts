@@ -46,7 +46,8 @@ export function parseBranchLine(line: string): string {
 export function gitState(workspace: string): GitState {
   let r: ReturnType<typeof spawnSync>;
   try {
-    r = spawnSync("git", ["status", "--porcelain=v1", "-b"], {
+    // No optional locks: a status running beside the user's own git commands must not take index.lock.
+    r = spawnSync("git", ["--no-optional-locks", "status", "--porcelain=v1", "-b"], {
       cwd: workspace,
       env: commandEnv(),
       timeout: GIT_TIMEOUT_MS,
