@@ -1,5 +1,6 @@
 // Step 3 of assembling a run: the agent over an opened session — its compaction controller, who approves
 // the tools that change things, and what the tools run with.
+import { join } from "node:path";
 import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
@@ -9,7 +10,10 @@ import { beforeRequestWanted } from "../contract/registry.ts";
 import type { Provider } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import { FileTimes } from "../tools/file-times.ts";
+import { NestedInstructions } from "../tools/nested-instructions.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
+import { SavedOutputs } from "../tools/saved-output.ts";
 import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { Agent } from "./loop.ts";
@@ -29,6 +33,11 @@ export interface BuiltAgent {
   agent: Agent;
   approvals: Approvals;
   toolContext: Omit<ToolContext, "signal">;
+}
+
+/** Whether the run reads project instructions (the prompts module is in its manifest). */
+export function withProjectInstructions(manifest: RunPlan["manifest"]): boolean {
+  return manifest.modules.some((m) => m.name === "prompts");
 }
 
 export function buildAgent(
@@ -69,6 +78,12 @@ export function buildAgent(
   const toolContext = {
     workspace: plan.workspace,
     approvals,
+    files: new FileTimes(),
+    outputs: new SavedOutputs(join(parts.session.dir, "outputs")),
+    // Project instructions are the prompts module's: without it, nested ones are not read either.
+    ...(withProjectInstructions(plan.manifest)
+      ? { instructions: new NestedInstructions(plan.workspace) }
+      : {}),
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
   };
   const agent = new Agent(

@@ -10,6 +10,7 @@ import type { DeclaredTools } from "../tools/declared-tools.ts";
 import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import type { AgentCompaction, AgentSession } from "./ports.ts";
 import { agentDispatch } from "./tool-calls.ts";
@@ -327,7 +328,9 @@ export class Agent {
         }
         return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
-      const results = await toolTurn.runBatch(calls);
+      const cut = cutToolCall(calls, res.stop);
+      const results = await toolTurn.runBatch(cut ? calls.slice(0, -1) : calls);
+      if (cut) results.push(cutCallResult(cut, deps.emit));
       this.history.push(...results);
       this.checkpoint("tool_batch", true);
       if (signal?.aborted) return this.interrupted("", turns);

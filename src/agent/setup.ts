@@ -14,9 +14,10 @@ import type { Approvals } from "../tools/approvals.ts";
 import { coreToolDecls } from "../tools/index.ts";
 import type { ToolContext } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
-import { type BuildOptions, buildAgent } from "./build-agent.ts";
+import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-agent.ts";
 import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
+import { gatherEnvironment } from "./prompt-environment.ts";
 import { type ResolveOptions, type RunPlan, resolveRun } from "./resolve-run.ts";
 import { resultTokenCap } from "./result-cap.ts";
 import { probeSteering } from "./steering-probe.ts";
@@ -83,15 +84,15 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   // The host starts no process until a hook runs.
   const host = new WorkerHost(plan.manifest, { workspace, configDir: plan.configDir });
   const provider = await orClose(host, () => startProvider(plan, host));
-  const core = coreToolDecls();
+  const core = coreToolDecls(model.edit_tool);
   const tools = [...core, ...host.toolDecls()];
+  const nestedInstructions = withProjectInstructions(plan.manifest);
   const buildPrompt = () =>
-    buildSystemPrompt(host, {
-      workspace,
-      model: model.name,
-      provider: target.provider,
-      tools: tools.map((t) => t.name),
-    });
+    buildSystemPrompt(
+      host,
+      { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
+      gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
+    );
   // A new session's system prompt is built before the session exists: a failing system_prompt hook is
   // that worker's error and leaves no half-made session behind (every saved session stays loadable).
   const system = plan.existing ? undefined : await orClose(host, buildPrompt);
