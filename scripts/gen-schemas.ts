@@ -6,6 +6,13 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import {
+  CheckpointEvent,
+  CheckpointsFile,
+  ForkEvent,
+  RewindEvent,
+  Snapshot,
+} from "../src/contract/checkpoints.ts";
 import { CompactionRecord } from "../src/contract/compaction.ts";
 import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
 import { AgentEvent } from "../src/contract/events.ts";
@@ -50,6 +57,11 @@ const files = write(root, {
   "session-compaction-event.json": AnyCompactionEvent,
   "compaction-record.json": CompactionRecord,
   "steering-queue-line.json": SteerMessage,
+  "checkpoints.json": CheckpointsFile,
+  "checkpoint-snapshot.json": Snapshot,
+  "session-checkpoint-event.json": CheckpointEvent,
+  "session-rewind-event.json": RewindEvent,
+  "session-fork-event.json": ForkEvent,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,

@@ -41,6 +41,15 @@ export interface AgentDeps {
   turnSignal?: { current?: AbortSignal };
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
+  /** workspace checkpoints: before a turn's first change, and when the turn ends */
+  checkpoints?: TurnCheckpoints;
+}
+
+/** The workspace checkpoints a turn takes (src/safety). */
+export interface TurnCheckpoints {
+  /** a tool named `toolName` is about to run in the turn started by the user message of `turnTs` */
+  beforeTool(toolName: string, turnTs: string): void;
+  afterTurn(): void;
 }
 
 export interface TurnResult {
@@ -204,6 +213,7 @@ export class Agent {
       return await this.run(content, signal);
     } finally {
       if (slot) slot.current = undefined;
+      this.deps.checkpoints?.afterTurn();
       await this.settle();
     }
   }
@@ -212,8 +222,10 @@ export class Agent {
     const { deps } = this;
     // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
     await this.steer();
-    this.history.push({ role: "user", content, meta: { ts: now() } });
+    const turnTs = now();
+    this.history.push({ role: "user", content, meta: { ts: turnTs } });
     this.checkpoint("user");
+    const cps = deps.checkpoints;
     let recovered = false;
     let turns = 0;
     // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
@@ -308,6 +320,7 @@ export class Agent {
         ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
         emit: deps.emit,
         ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
+        ...(cps ? { beforeChange: (name: string) => cps.beforeTool(name, turnTs) } : {}),
       });
       this.history.push(...results);
       this.checkpoint("tool_batch", true);

@@ -20,6 +20,8 @@ import { createProvider } from "../provider/index.ts";
 import { resolveModel } from "../provider/models.ts";
 import type { Provider } from "../provider/types.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
+import { Checkpointer } from "../safety/checkpointer.ts";
+import { loadCheckpointsPolicy } from "../safety/policy.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
@@ -69,6 +71,8 @@ export interface AgentRuntime {
   toolContext: Omit<ToolContext, "signal">;
   /** the model's list price per million tokens, when known */
   price?: { input: number; output: number };
+  /** workspace checkpoints of this session (/undo, /rewind) */
+  checkpoints: Checkpointer;
   close(): Promise<void>;
 }
 
@@ -146,6 +150,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   }
   const manifest = buildManifest(opts, cfgDir, cfg);
   checkModuleConfigs(manifest, cfgDir);
+  const checkpointPolicy = loadCheckpointsPolicy(cfgDir);
   // After every config check (a run refused for its config creates nothing), before a worker or the
   // session needs the directories.
   checkDirs();
@@ -267,6 +272,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       warn: (line) => process.stderr.write(`i: ${line}\n`),
     });
     const toolContext = { workspace, approvals, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) };
+    const checkpoints = new Checkpointer({
+      session,
+      workspace,
+      policy: checkpointPolicy,
+      skip: [dataDir()],
+      warn: (message) => opts.emit({ type: "notice", level: "warn", message }),
+    });
     const agent = new Agent(
       {
         provider,
@@ -283,6 +295,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
+        checkpoints,
       },
       history,
     );
@@ -298,6 +311,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       approvals,
       toolContext,
       ...(model.price ? { price: model.price } : {}),
+      checkpoints,
       close,
     };
   } catch (err) {

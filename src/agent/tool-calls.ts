@@ -26,6 +26,8 @@ export interface ToolBatchDeps {
   emit: EmitEvent;
   /** estimated tokens one result may take (a share of the model's window); unbounded when absent */
   resultTokenCap?: number;
+  /** called before a call that may change files runs (the workspace checkpoint; once per turn) */
+  beforeChange?: (toolName: string) => void;
 }
 
 /**
@@ -98,6 +100,7 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
       result = { content: "cancelled by the user before it ran", is_error: true };
     } else {
       deps.emit({ type: "tool_call", id: call.id, name: call.name, arguments: call.arguments });
+      deps.beforeChange?.(call.name);
       const report = (r: ToolReport) => {
         if (r.kind === "output") deps.emit({ type: "tool_output", id: call.id, text: r.text });
         else if (r.kind === "exit") exitCode = r.code;

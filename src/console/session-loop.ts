@@ -290,6 +290,10 @@ export class SessionLoop {
     const { ui } = this.io;
     const ctl = new AbortController();
     this.running = ctl;
+    // The command may change files: the workspace is checkpointed first, like a turn's first tool call,
+    // and its message carries the same timestamp, so /undo and /rewind treat it as a turn of its own.
+    const ts = new Date().toISOString();
+    this.rt.checkpoints.beforeChange(ts);
     try {
       const { result, text, message } = await runUserCommand(command, this.rt.toolContext, ctl.signal);
       const shown = text.split("\n");
@@ -299,9 +303,10 @@ export class SessionLoop {
       if (shown.length > 40)
         ui.print(ui.dim(`  … ${shown.length - 40} more lines (all of it is in the context)`));
       if (text.startsWith("refused")) return;
-      this.rt.agent.addUserContext(message, { shell_command: command });
+      this.rt.agent.addUserContext(message, { shell_command: command, ts });
       ui.print(ui.dim("  (the output is in the context for the next message)"));
     } finally {
+      this.rt.checkpoints.afterTurn();
       this.running = undefined;
     }
   }
