@@ -14,6 +14,7 @@ import {
   Snapshot,
 } from "../src/contract/checkpoints.ts";
 import { CompactionRecord } from "../src/contract/compaction.ts";
+import { SessionExport } from "../src/contract/export.ts";
 import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
 import { AgentEvent } from "../src/contract/events.ts";
 import { History } from "../src/contract/history.ts";
@@ -62,6 +63,7 @@ const files = write(root, {
   "session-checkpoint-event.json": CheckpointEvent,
   "session-rewind-event.json": RewindEvent,
   "session-fork-event.json": ForkEvent,
+  "session-export.json": SessionExport,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,

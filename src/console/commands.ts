@@ -2,6 +2,7 @@
 // as further commands; a template never hides a built-in.
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
+import { SAFETY_COMMANDS } from "./safety-command-list.ts";
 import type { PromptTemplate } from "./templates.ts";
 
 export interface SlashCommand {
@@ -30,6 +31,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     aliases: ["session"],
   },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  ...SAFETY_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];
 

@@ -12,6 +12,7 @@ import type { PickRequest } from "./input/picker.ts";
 import { expandMentions } from "./mentions.ts";
 import { enqueue, removeQueue } from "./queue.ts";
 import { replay } from "./replay.ts";
+import { runSafetySlash } from "./safety-commands.ts";
 import { parseBang, runUserCommand } from "./shell-command.ts";
 import { type ConsoleUi, runSlash } from "./slash.ts";
 import { loadTemplates } from "./templates.ts";
@@ -35,6 +36,8 @@ export interface ConsoleIo {
   readonly pick?: ((req: PickRequest) => Promise<number | undefined>) | undefined;
   /** the session changed (status line: model, title) */
   sessionChanged(rt: AgentRuntime): void;
+  /** put `text` in the input box, to edit and send again (the message an /undo took back) */
+  setDraft?(text: string): void;
 }
 
 export interface LoopOptions extends Omit<SetupOptions, "emit" | "steeringQueue" | "ask"> {
@@ -232,7 +235,7 @@ export class SessionLoop {
       this.running = ctl;
       let outcome: Awaited<ReturnType<typeof runSlash>>;
       try {
-        outcome = await runSlash(slash, {
+        const slashCtx = {
           rt: this.rt,
           ui,
           registry: this.registry,
@@ -242,7 +245,8 @@ export class SessionLoop {
           signal: ctl.signal,
           ...(this.io.pick ? { pick: this.io.pick } : {}),
           ...(this.context ? { context: this.context } : {}),
-        });
+        };
+        outcome = (await runSafetySlash(slash, slashCtx)) ?? (await runSlash(slash, slashCtx));
       } catch (err) {
         ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
         return undefined;
@@ -252,6 +256,7 @@ export class SessionLoop {
       // A compaction showed live activity: end it like a turn.
       if (slash.name === "compact") this.io.replyEnded();
       if (outcome.kind === "exit") return "exit";
+      if (outcome.kind === "done" && outcome.draft !== undefined) this.io.setDraft?.(outcome.draft);
       if (outcome.kind === "send") await this.turn(outcome.text);
       if (outcome.kind === "switch") await this.switchTo(outcome.resume, outcome.clear === true);
       return undefined;

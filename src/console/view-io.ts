@@ -20,6 +20,8 @@ export interface InputSide {
   hint(text: string): void;
   /** the loop became idle (line input shows its prompt) */
   idle(): void;
+  /** put `text` in the input box (where there is one to edit) */
+  setDraft?(text: string): void;
 }
 
 const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
@@ -113,6 +115,12 @@ export class ViewIo implements ConsoleIo {
   /** The input's picker, when it has one (read when a slash command runs: the input is set by then). */
   get pick(): ((req: PickRequest) => Promise<number | undefined>) | undefined {
     return this.input.pick?.bind(this.input);
+  }
+
+  setDraft(text: string): void {
+    if (this.input.setDraft) this.input.setDraft(text);
+    else
+      this.ui.print(this.s.dim(`  your message, to send again: ${sanitizeLine(text.split("\n")[0] ?? "")}`));
   }
 
   sessionChanged(rt: AgentRuntime): void {

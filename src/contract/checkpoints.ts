@@ -77,6 +77,8 @@ export const CheckpointEvent = z.looseObject({
   /** paths that differ from the turn's "before" snapshot (phase "after" only) */
   changed: z.array(z.string()).optional(),
   partial: z.boolean().optional(),
+  /** when the snapshot was taken, when not at `ts` (a checkpoint a fork copied from its parent) */
+  at: z.string().optional(),
 });
 export type CheckpointEvent = z.infer<typeof CheckpointEvent>;
 

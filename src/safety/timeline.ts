@@ -40,7 +40,7 @@ export function readTimeline(sessionDir: string): Timeline {
       const r = CheckpointSchema.safeParse(value);
       if (!r.success) continue;
       checkpoints.push(r.data);
-      states.push({ ts: r.data.ts, snapshot: r.data.snapshot });
+      states.push({ ts: r.data.at ?? r.data.ts, snapshot: r.data.snapshot });
     } else {
       const r = RewindEvent.safeParse(value);
       if (!r.success) continue;
