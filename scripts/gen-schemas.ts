@@ -14,9 +14,9 @@ import {
   Snapshot,
 } from "../src/contract/checkpoints.ts";
 import { CompactionRecord } from "../src/contract/compaction.ts";
-import { SessionExport } from "../src/contract/export.ts";
 import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
 import { AgentEvent } from "../src/contract/events.ts";
+import { SessionExport } from "../src/contract/export.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
 import { Manifest } from "../src/contract/manifest.ts";

@@ -8,8 +8,8 @@ export const SAFETY_COMMANDS: readonly { name: string; args?: string; help: stri
   { name: "redo", help: "take back the last /undo or /rewind" },
   {
     name: "rewind",
-    args: "[N] [code|conversation]",
-    help: "go back to before one of your messages (a picker; N: the Nth): code, conversation or both",
+    args: "[N] [MODE]",
+    help: "go back to before one of your messages (a picker, or the Nth); MODE: code, conversation or both (default)",
   },
   {
     name: "fork",
