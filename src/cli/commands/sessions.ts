@@ -7,6 +7,7 @@ import { Session, type SessionMeta } from "../../session/session.ts";
 import { inertJson, sanitizeLine } from "../../terminal/sanitize.ts";
 import { padEnd, padStart, visibleWidth } from "../../terminal/width.ts";
 import { defineSubcommand } from "../command.ts";
+import { runSafetyArgs, SAFETY_ARGS } from "./sessions-safety.ts";
 
 /** "2026-11-30 07:49" in local time: enough to tell sessions apart at a glance. */
 function shortTime(iso: string): string {
@@ -55,10 +56,13 @@ export const command = defineSubcommand(
         valueHint: "id",
         description: "print every message session ID ever held, from its events.jsonl",
       },
+      ...SAFETY_ARGS,
     },
   },
   async (args) => {
     refuseBadDirs(["I_DATA_DIR"]);
+    const safety = await runSafetyArgs(args);
+    if (safety !== undefined) return safety;
     if (args.recover !== undefined) {
       // Any session of the data directory: recovering is about the folder, not this workspace.
       const s = Session.open(dataDir(), args.recover);
