@@ -109,6 +109,21 @@ export class Checkpointer {
     return { id, snapshot: r.snapshot };
   }
 
+  /**
+   * The workspace as the agent last left it (after its last turn that changed files, or a rewind): a path
+   * that differs from it now was changed by someone else. Kept in the store (`known`), so a later run of
+   * the session still tells hand changes from the agent's.
+   */
+  lastKnown(): Snapshot | undefined {
+    const id = this.store.readKnown() ?? this.latest()?.id;
+    return id ? this.store.readSnapshot(id) : undefined;
+  }
+
+  /** The workspace as recorded now is the agent's own (a rewind just wrote it). */
+  markKnown(id: string): void {
+    this.store.writeKnown(id);
+  }
+
   /** A tool is about to run in the turn of `turnTs`: checkpoint first when it may change files. */
   beforeTool(toolName: string, turnTs: string): void {
     if (mayChangeFiles(toolName)) this.beforeChange(turnTs);
@@ -135,6 +150,7 @@ export class Checkpointer {
       const id = same ? prev.id : this.store.putSnapshot(r.snapshot);
       const snapshot = same ? prev.snapshot : r.snapshot;
       if (!same) this.last = { id, snapshot, index: previousIndex(snapshot) };
+      this.store.writeKnown(id);
       const changed = phase === "after" ? changedSince(before, snapshot) : undefined;
       session.appendEvent(
         "checkpoint",

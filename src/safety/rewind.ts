@@ -59,7 +59,7 @@ async function restoreCode(
         "checkpoints are off (checkpoints.json enabled: false): the files were not recorded, so they stay as they are",
       ],
     };
-  const lastKnown = cp.latest()?.snapshot;
+  const lastKnown = cp.lastKnown();
   const now = cp.snapshotNow();
   if (targetId === undefined)
     return { before: now.id, lines: ["no file was changed by the agent since then"] };
@@ -76,7 +76,7 @@ async function restoreCode(
     return { lines: ["nothing was changed"], refused: true };
   const apply = () => {
     const problems = applyRestore(deps.workspace, plan, cp.store);
-    cp.snapshotNow();
+    cp.markKnown(cp.snapshotNow().id);
     const n = plan.writes.length + plan.deletes.length;
     return [
       n === 0

@@ -40,6 +40,7 @@ export class CheckpointStore {
   private known: Map<string, number> | undefined;
   private madeDirs = new Set<string>();
   private bytes = 0;
+  private knownId: string | undefined;
 
   constructor(sessionDir: string) {
     this.root = join(sessionDir, STORE_DIR);
@@ -134,6 +135,23 @@ export class CheckpointStore {
     }
     this.markUsed(id);
     return id;
+  }
+
+  /** The snapshot of the workspace as the agent last left it (see Checkpointer.lastKnown). */
+  readKnown(): string | undefined {
+    try {
+      const id = readFileSync(join(this.root, "known"), "utf8").trim();
+      return /^[0-9a-f]{64}$/.test(id) ? id : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  writeKnown(id: string): void {
+    if (this.knownId === id) return;
+    this.ensureDir(this.root);
+    writeFileAtomic(join(this.root, "known"), `${id}\n`, 0o600, { sync: false });
+    this.knownId = id;
   }
 
   /** Note that snapshot `id` is in use now (pruning drops the least recently used first). */
