@@ -20,6 +20,7 @@ const STYLE = `
 }
 body { background: var(--bg); color: var(--fg); font: 15px/1.5 system-ui, sans-serif; margin: 0 auto;
   max-width: 60rem; padding: 1.5rem; }
+h1 { overflow-wrap: anywhere; }
 header { border-bottom: 1px solid var(--line); margin-bottom: 1rem; }
 header p { color: var(--dim); margin: .2rem 0; }
 .msg { border: 1px solid var(--line); border-radius: 8px; margin: .8rem 0; padding: .6rem .9rem; }
