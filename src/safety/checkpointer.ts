@@ -134,6 +134,8 @@ export class Checkpointer {
     const t = this.turn;
     if (!t) return;
     this.turn = undefined;
+    // The "before" failed (and said so): the turn has nothing to compare with, and one warning is enough.
+    if (t.id === undefined) return;
     this.record("after", t.ts, t.snapshot);
   }
 

@@ -38,6 +38,7 @@ function readIgnore(file: string): IgnoreCheck | undefined {
 }
 
 function ignored(rules: readonly Ignore[], rel: string, isDir: boolean): boolean {
+  if (rules.length === 0) return false;
   for (const r of rules) {
     const sub = r.base === "" ? rel : rel.slice(r.base.length + 1);
     if (r.check(sub, isDir)) return true;
@@ -70,6 +71,7 @@ export function recordWorkspace(
   const changed: string[] = [];
   const tooLarge: { path: string; size: number }[] = [];
   let partial: string | undefined;
+  let seen = 0;
   const root: Ignore[] = [];
   const exclude = readIgnore(join(workspace, ".git", "info", "exclude"));
   if (exclude) root.push({ base: "", check: exclude });
@@ -92,8 +94,14 @@ export function recordWorkspace(
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const d of names) {
       if (partial) return;
+      // The clock is read every 256 names seen (ignored ones too), so an ignored million still stops.
+      if ((++seen & 255) === 0 && Date.now() > deadline) {
+        partial = `recording took longer than ${policy.max_ms} ms`;
+        return;
+      }
       const path = rel === "" ? d.name : `${rel}/${d.name}`;
-      const full = join(abs, d.name);
+      // Plain concatenation: path.join normalises every time, and these parts are already clean.
+      const full = `${abs}/${d.name}`;
       if (d.isDirectory()) {
         if (ALWAYS_SKIPPED.has(d.name) || skip.has(full) || ignored(active, path, true)) continue;
         walk(full, path, active);
@@ -102,10 +110,6 @@ export function recordWorkspace(
       if (ignored(active, path, false)) continue;
       if (entries.length >= policy.max_files) {
         partial = `more than ${policy.max_files} files`;
-        return;
-      }
-      if ((entries.length & 255) === 0 && Date.now() > deadline) {
-        partial = `recording took longer than ${policy.max_ms} ms`;
         return;
       }
       if (d.isSymbolicLink()) {

@@ -111,6 +111,16 @@ test("a file over the cap is said once and left out; a walk over the file cap st
   expect(existsSync(join(ws, "big.bin"))).toBe(true);
 });
 
+test("a huge workspace, even one of ignored files, stops at the time cap with one line", () => {
+  const files: Record<string, string> = { ".gitignore": "*.gen\n" };
+  for (let d = 0; d < 300; d++) for (let f = 0; f < 10; f++) files[`d${d}/f${f}.gen`] = "x";
+  const { cp, warnings } = setup(files, { max_ms: 1 });
+  const r = cp.record("before", ts(1));
+  expect(r?.snapshot.partial).toContain("took longer than 1 ms");
+  expect(warnings).toHaveLength(1);
+  expect(warnings[0]).toContain("max_ms");
+});
+
 test("a store that cannot be written: one warning, the session still opens", () => {
   const { cp, session, data, warnings } = setup({ "a.txt": "a" });
   writeFileSync(join(session.dir, "checkpoints"), "in the way");
