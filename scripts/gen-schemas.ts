@@ -14,6 +14,7 @@ import {
   Snapshot,
 } from "../src/contract/checkpoints.ts";
 import { CompactionRecord } from "../src/contract/compaction.ts";
+import { CompactionsReport } from "../src/contract/compactions.ts";
 import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
 import { AgentEvent } from "../src/contract/events.ts";
 import { SessionExport } from "../src/contract/export.ts";
@@ -57,6 +58,7 @@ const files = write(root, {
   "session-event-line.json": EventLine,
   "session-compaction-event.json": AnyCompactionEvent,
   "compaction-record.json": CompactionRecord,
+  "session-compactions.json": CompactionsReport,
   "steering-queue-line.json": SteerMessage,
   "checkpoints.json": CheckpointsFile,
   "checkpoint-snapshot.json": Snapshot,

@@ -1,6 +1,7 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
@@ -264,6 +265,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       emit: opts.emit,
       manifest,
       turnSignal,
+      compactor: compactorIdentity(manifest, cfgDir),
     });
     const approvals = new Approvals({
       policy: opts.approve,
@@ -295,7 +297,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
-        checkpoints,
+        // The workspace is recorded before the first call of a turn that may change files, and after it.
+        toolSeams: {
+          beforeFirstChange: async () => {
+            if (agent.turnTs) checkpoints.beforeChange(agent.turnTs);
+          },
+        },
+        onTurnEnd: () => checkpoints.afterTurn(),
       },
       history,
     );

@@ -26,6 +26,16 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   { name: "sessions", help: "list this workspace's sessions" },
   { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
   {
+    name: "compactions",
+    args: "[N]",
+    help: "list this session's compactions; N shows what one kept and dropped",
+  },
+  {
+    name: "uncompact",
+    args: "[N|undo]",
+    help: "restore the history before the last compaction (or N) when it fits; undo puts it back",
+  },
+  {
     name: "status",
     help: "model, provider, profile, modules, session, context, approvals",
     aliases: ["session"],

@@ -7,9 +7,11 @@ import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
 import { resolveModel } from "../provider/models.ts";
 import type { Usage } from "../provider/types.ts";
+import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
+import { type CompactionTarget, showCompactions, uncompactCommand } from "./compaction-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
 import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
@@ -238,6 +240,14 @@ function cost(ctx: SlashContext): SlashOutcome {
   return DONE;
 }
 
+function compactionTarget(rt: AgentRuntime): CompactionTarget {
+  return {
+    compactions: () => compactionsReport(rt.session.id, rt.session.compactionLog()),
+    uncompact: (n) => rt.agent.uncompact(n),
+    recompact: () => rt.agent.recompact(),
+  };
+}
+
 export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { ui, registry } = ctx;
   const builtin = registry.builtin(cmd.name);
@@ -267,6 +277,12 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
     }
     case "compact":
       return compact(cmd, ctx);
+    case "compactions":
+      showCompactions(cmd.args, compactionTarget(ctx.rt), ui);
+      return DONE;
+    case "uncompact":
+      await uncompactCommand(cmd.args, compactionTarget(ctx.rt), ui);
+      return DONE;
     case "status":
       return status(ctx);
     case "cost":

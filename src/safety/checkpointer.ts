@@ -9,8 +9,7 @@
 import { realpathSync } from "node:fs";
 import type { CheckpointEvent, CheckpointsPolicy, Snapshot, SnapshotEntry } from "../contract/checkpoints.ts";
 import { errorMessage } from "../contract/errors.ts";
-import { formatBytes } from "../contract/lib/truncate.ts";
-import { mayChangeFiles } from "./may-change.ts";
+import { formatBytes } from "../lib/truncate.ts";
 import { previousIndex, recordWorkspace, sameEntry } from "./snapshot.ts";
 import { CheckpointStore } from "./store.ts";
 
@@ -122,11 +121,6 @@ export class Checkpointer {
   /** The workspace as recorded now is the agent's own (a rewind just wrote it). */
   markKnown(id: string): void {
     this.store.writeKnown(id);
-  }
-
-  /** A tool is about to run in the turn of `turnTs`: checkpoint first when it may change files. */
-  beforeTool(toolName: string, turnTs: string): void {
-    if (mayChangeFiles(toolName)) this.beforeChange(turnTs);
   }
 
   /** The turn ended: record what it changed (nothing when it changed nothing). */

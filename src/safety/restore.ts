@@ -17,7 +17,7 @@ import {
 import { dirname, join } from "node:path";
 import type { Snapshot, SnapshotEntry } from "../contract/checkpoints.ts";
 import { errorMessage } from "../contract/errors.ts";
-import { writeAll } from "../contract/lib/write-all.ts";
+import { writeAll } from "../lib/write-all.ts";
 import { previousIndex, sameEntry } from "./snapshot.ts";
 import type { CheckpointStore } from "./store.ts";
 

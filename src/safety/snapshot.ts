@@ -7,8 +7,8 @@
 import { lstatSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { CheckpointsPolicy, Snapshot, SnapshotEntry } from "../contract/checkpoints.ts";
-import { ALWAYS_SKIPPED, type IgnoreCheck, parseGitignore } from "../contract/lib/gitignore.ts";
-import { readOptionalText } from "../contract/lib/text-files.ts";
+import { ALWAYS_SKIPPED, type IgnoreCheck, parseGitignore } from "../lib/gitignore.ts";
+import { readOptionalText } from "../lib/text-files.ts";
 import { type CheckpointStore, sha256 } from "./store.ts";
 
 const RACY_MS = 5;

@@ -21,8 +21,8 @@ import {
 } from "node:fs";
 import { join } from "node:path";
 import { Snapshot } from "../contract/checkpoints.ts";
-import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
-import { writeAll } from "../contract/lib/write-all.ts";
+import { writeFileAtomic } from "../lib/atomic-write.ts";
+import { writeAll } from "../lib/write-all.ts";
 
 export const STORE_DIR = "checkpoints";
 
