@@ -109,27 +109,4 @@ export const LAYERS: Readonly<Record<string, LayerRow>> = {
  * Only these target files are tolerated, from these folders; an entry nothing uses any more is an error,
  * so the list only shrinks.
  */
-export const PENDING: Readonly<Record<string, readonly string[]>> = {
-  "src/console": [
-    "src/agent/options.ts",
-    "src/agent/setup.ts",
-    "src/compaction/errors.ts",
-    "src/compaction/uncompact.ts",
-    "src/config/load.ts",
-    "src/config/paths.ts",
-    "src/provider/models.ts",
-    "src/provider/types.ts",
-    "src/session/compaction-report.ts",
-    "src/session/session.ts",
-    "src/tools/approvals.ts",
-    "src/tools/file-kind.ts",
-    "src/tools/index.ts",
-    "src/tools/paths.ts",
-    "src/tools/read.ts",
-    "src/tools/types.ts",
-    "src/safety/export.ts",
-    "src/safety/fork.ts",
-    "src/safety/rewind.ts",
-    "src/safety/timeline.ts",
-  ],
-};
+export const PENDING: Readonly<Record<string, readonly string[]>> = {};

@@ -1,9 +1,10 @@
 // The console's slash commands: one registry, each command with one line of help. Prompt templates join
 // as further commands; a template never hides a built-in.
+
+import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
 import { SAFETY_COMMANDS } from "./safety-command-list.ts";
-import type { PromptTemplate } from "./templates.ts";
 
 export interface SlashCommand {
   name: string;

@@ -1,6 +1,6 @@
 // `/compactions [N]` and `/uncompact [N|undo]`: what each compaction of this session kept and dropped,
 // read from its log, and the history before one of them put back when it fits the current model.
-import type { RestoreOutcome } from "../compaction/uncompact.ts";
+import type { RestoreOutcome } from "../agent/agent-session.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { compactionDetailLines, compactionListLines, type ViewStyle } from "./compactions-view.ts";

@@ -1,26 +1,15 @@
 // The safety net's slash commands: /undo, /redo, /rewind, /fork and /export. The work is done by the
 // safety core (src/safety); this file asks the user (pickers, the confirmation before files changed by
 // hand are overwritten) and says what happened.
-import { resolve } from "node:path";
+import type { ConfirmOverwrite, RewindMode, RewindOutcome } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
-import { formatOfPath, renderExport, writeNewFile } from "../safety/export.ts";
-import { forkSession } from "../safety/fork.ts";
-import {
-  type RewindDeps,
-  type RewindMode,
-  type RewindOutcome,
-  redo,
-  rewindTo,
-  undo,
-} from "../safety/rewind.ts";
-import { readTimeline, turnRows } from "../safety/timeline.ts";
 import type { ParsedCommand } from "./commands.ts";
 import type { SlashContext, SlashOutcome } from "./slash.ts";
 
 const DONE: SlashOutcome = { kind: "done" };
 
 /** Whether files changed by hand may be overwritten: asked with a picker, refused where none can be drawn. */
-function confirmer(ctx: SlashContext, force: boolean): (paths: string[]) => Promise<boolean> {
+function confirmer(ctx: SlashContext, force: boolean): ConfirmOverwrite {
   const { ui } = ctx;
   return async (paths) => {
     const shown = paths.slice(0, 8).map((p) => ui.clean(p));
@@ -46,20 +35,8 @@ function confirmer(ctx: SlashContext, force: boolean): (paths: string[]) => Prom
   };
 }
 
-function deps(ctx: SlashContext, force: boolean): RewindDeps {
-  const { rt } = ctx;
-  return {
-    session: rt.session,
-    checkpoints: rt.checkpoints,
-    workspace: rt.workspace,
-    history: rt.agent.history,
-    confirm: confirmer(ctx, force),
-  };
-}
-
 function report(ctx: SlashContext, out: RewindOutcome, what: string): SlashOutcome {
-  const { ui, rt } = ctx;
-  if (out.done) rt.agent.history = out.history;
+  const { ui } = ctx;
   for (const l of out.lines) ui.print(ui.dim(`  ${ui.clean(l)}`));
   if (out.done) ui.print(ui.dim(`── ${what} ──`));
   return out.draft !== undefined ? { kind: "done", draft: out.draft } : DONE;
@@ -76,7 +53,7 @@ function clock(ts: string | undefined): string {
 
 /** The picker rows of the user's messages: title, time, files changed. */
 function messageRows(ctx: SlashContext) {
-  const rows = turnRows(ctx.rt.agent.history, readTimeline(ctx.rt.session.dir));
+  const rows = ctx.session.turns();
   return {
     rows,
     pick: rows.map((r, i) => ({
@@ -141,7 +118,7 @@ async function rewind(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
     }
   }
   const m = mode ?? "both";
-  const out = await rewindTo(deps(ctx, force), row.index, m, "rewind");
+  const out = await ctx.session.rewind(chosen as number, m, confirmer(ctx, force));
   return report(
     ctx,
     out,
@@ -150,14 +127,12 @@ async function rewind(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
 }
 
 async function fork(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
-  const { ui, rt } = ctx;
-  const history = rt.agent.history;
+  const { ui, session } = ctx;
   const { rows, pick } = messageRows(ctx);
-  let keep = history.length;
+  let turn: number | undefined;
   if (cmd.args !== "") {
     const n = Number(cmd.args);
-    const row = Number.isInteger(n) ? rows[n - 1] : undefined;
-    if (!row) {
+    if (!Number.isInteger(n) || !rows[n - 1]) {
       ui.print(
         ui.red(
           `✗ /fork: "${ui.clean(cmd.args)}" is not one of your ${rows.length} messages; /fork N, or /fork alone`,
@@ -165,7 +140,7 @@ async function fork(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome
       );
       return DONE;
     }
-    keep = row.index;
+    turn = n - 1;
   } else if (ctx.pick && rows.length > 0) {
     const i = await ctx.pick({
       title: "fork from where?",
@@ -179,29 +154,22 @@ async function fork(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome
       ui.print(ui.dim("no fork made"));
       return DONE;
     }
-    keep = i === 0 ? history.length : (rows[i - 1]?.index ?? history.length);
+    turn = i === 0 ? undefined : i - 1;
   }
-  const made = forkSession(ctx.dataDir, rt.session, history, Math.max(1, keep));
+  const here = session.id;
+  const made = session.fork(turn);
   ui.print(
     ui.dim(
-      `forked: session ${made.id} with ${Math.max(1, keep) - 1} messages; ${rt.session.id} stays as it is (/resume it any time)`,
+      `forked: session ${made.id} with ${made.messages} messages; ${here} stays as it is (/resume it any time)`,
     ),
   );
   return { kind: "switch", resume: made.id };
 }
 
 function exportTo(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
-  const { ui, rt } = ctx;
-  const file = resolve(rt.workspace, cmd.args || `session-${rt.session.id}.md`);
-  const format = formatOfPath(file);
-  if (!format) {
-    ui.print(
-      ui.red(`✗ /export: ${ui.clean(file)}: end the name in .md, .html or .json to choose the format`),
-    );
-    return DONE;
-  }
+  const { ui } = ctx;
   try {
-    writeNewFile(file, renderExport(rt.session, rt.agent.history, format));
+    const file = ctx.session.exportTo(cmd.args || undefined);
     ui.print(ui.dim(`exported the conversation to ${ui.clean(file)}`));
   } catch (err) {
     ui.print(ui.red(`✗ /export: ${ui.clean(errorMessage(err))}`));
@@ -217,9 +185,9 @@ export async function runSafetySlash(
   const force = cmd.args.split(/\s+/).includes("--yes");
   switch (cmd.name) {
     case "undo":
-      return report(ctx, await undo(deps(ctx, force)), "undone; /redo brings it back");
+      return report(ctx, await ctx.session.undo(confirmer(ctx, force)), "undone; /redo brings it back");
     case "redo":
-      return report(ctx, await redo(deps(ctx, force)), "redone");
+      return report(ctx, await ctx.session.redo(confirmer(ctx, force)), "redone");
     case "rewind":
       return rewind(cmd, ctx);
     case "fork":
