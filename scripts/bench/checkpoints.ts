@@ -49,6 +49,20 @@ function walkFloor(root: string, read: boolean): void {
   }
 }
 
+/** Copy every file's bytes to a new file under `to`: what storing a first checkpoint must write at least. */
+function writeFloor(root: string, to: string): void {
+  mkdirSync(to, { recursive: true });
+  let n = 0;
+  const walk = (dir: string) => {
+    for (const d of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, d.name);
+      if (d.isDirectory()) walk(p);
+      else writeFileSync(join(to, String(n++)), readFileSync(p));
+    }
+  };
+  walk(root);
+}
+
 function time(f: () => void): number {
   const t = performance.now();
   f();
@@ -78,6 +92,11 @@ function inner(): void {
     const readFloor = Array.from({ length: 5 }, () => time(() => walkFloor(ws, true)));
     report("floor: readdir + lstat of every file", lstatFloor, "ms");
     report("floor: read every file", readFloor, "ms");
+    const copyFloor = Array.from({ length: 3 }, (_, i) =>
+      time(() => writeFloor(ws, join(dataRoot, `copy${i}`))),
+    );
+    report("floor: read every file and write it to a new file", copyFloor, "ms");
+    for (let i = 0; i < 3; i++) rmSync(join(dataRoot, `copy${i}`), { recursive: true, force: true });
     let ts = 0;
     const stamp = () => new Date(Date.UTC(2026, 0, 1) + ++ts * 1000).toISOString();
     const firsts: number[] = [];
