@@ -1,12 +1,12 @@
 // The safety net without a console: `i sessions --rewind ID --to N [--code|--conversation] [--yes]`,
 // `i sessions --export ID --format md|html|json [--out FILE]`, and the fork behind `i -r ID --fork`.
 import { UserError } from "../contract/errors.ts";
+import { loadCheckpointsPolicy } from "../lib/checkpoints-file.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { EXPORT_FORMATS, type ExportFormat, renderExport, writeNewFile } from "./export.ts";
 import { forkSession } from "./fork.ts";
-import { loadCheckpointsPolicy } from "./policy.ts";
 import { type RewindMode, rewindTo } from "./rewind.ts";
 import { readTimeline, turnRows } from "./timeline.ts";
 

@@ -113,3 +113,17 @@ test("i -r ID --fork: a new session with the history, its parent recorded; the o
   expect(texts).toEqual(["change things", "once more", "in the fork"]);
   expect(readFileSync(join(fork.dir, "events.jsonl"), "utf8")).toContain(`"type":"fork","parent":"${id}"`);
 });
+
+test("a bad checkpoints.json is one line naming the file and field, exit 2, before any session exists", async () => {
+  rig = await makeRig({ script: [{ text: "never" }] });
+  writeFileSync(join(rig.configDir, "checkpoints.json"), JSON.stringify({ max_files: -1, enabled: true }));
+  const r = await rig.run(["-p", "hello"]);
+  expect(r.code).toBe(2);
+  const lines = r.stderr.trim().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain("checkpoints.json");
+  expect(lines[0]).toContain("max_files");
+  expect(rig.mock.requests).toHaveLength(0);
+  const doctor = await runCliAsync(["doctor"], { ...rig.env, NO_COLOR: "1" });
+  expect(doctor.stdout + doctor.stderr).toContain("checkpoints.json");
+});

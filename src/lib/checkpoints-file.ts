@@ -1,7 +1,8 @@
-// config_dir/checkpoints.json, read and checked before a session starts (a mistake is one line, exit 2).
+// config_dir/checkpoints.json, read and checked before a session starts (a mistake is one line, exit 2)
+// and by `i doctor`.
 import { join } from "node:path";
 import { CHECKPOINT_DEFAULTS, CheckpointsFile, type CheckpointsPolicy } from "../contract/checkpoints.ts";
-import { parseWith, readConfigJson } from "../lib/json-file.ts";
+import { parseWith, readConfigJson } from "./json-file.ts";
 
 export const CHECKPOINTS_FILE = "checkpoints.json";
 
