@@ -75,7 +75,8 @@ function newCheckpointer(dataRoot: string, ws: string): Checkpointer {
   return new Checkpointer({
     session,
     workspace: ws,
-    policy: { ...CHECKPOINT_DEFAULTS },
+    // No time cap here: the figure is how long a whole first checkpoint takes on this machine.
+    policy: { ...CHECKPOINT_DEFAULTS, max_ms: 600_000 },
     warn: (l) => console.log(`  (${l})`),
   });
 }
