@@ -157,7 +157,7 @@ function recordFile(
     before.mtime === st.mtimeMs &&
     before.ino === st.ino &&
     before.mtime < racyBefore &&
-    store.hasBlob(before.hash)
+    store.hasBlobOf(before.hash, before.size)
   ) {
     return before.mode === mode ? before : { ...before, mode };
   }

@@ -60,7 +60,7 @@ export class CheckpointStore {
     let bytes = 0;
     for (const dir of listDir(this.blobs)) {
       for (const name of listDir(join(this.blobs, dir))) {
-        if (name.startsWith(".")) continue;
+        if (name.startsWith(".") || name.endsWith(".tmp")) continue;
         const size = sizeOf(join(this.blobs, dir, name));
         known.set(name, size);
         bytes += size;
@@ -80,13 +80,48 @@ export class CheckpointStore {
     return join(this.blobs, hash.slice(0, 2), hash);
   }
 
-  /** Store `data` under its hash (already computed by the caller); a no-op when it is there. */
+  /**
+   * Store `data` under its hash (already computed by the caller); a no-op when it is there. Written in
+   * place under its final name (one file created, no rename: a first checkpoint writes thousands), and
+   * removed again if the write fails; a file of the wrong size there (a write cut short by a power cut)
+   * is replaced through a temp name.
+   */
   putBlob(hash: string, data: Uint8Array): void {
     const known = this.index();
-    if (known.has(hash)) return;
+    if (known.get(hash) === data.length) return;
     const dir = join(this.blobs, hash.slice(0, 2));
     this.ensureDir(dir);
-    const tmp = join(dir, `.${hash}.${process.pid}.${++tmpCounter}`);
+    const path = join(dir, hash);
+    let fd: number;
+    try {
+      fd = openSync(path, "wx", 0o600);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      if (sizeOf(path) !== data.length) this.replaceBlob(path, data);
+      this.noteBlob(hash, data.length);
+      return;
+    }
+    try {
+      writeAll(fd, data);
+    } catch (err) {
+      closeSync(fd);
+      try {
+        unlinkSync(path);
+      } catch {}
+      throw err;
+    }
+    closeSync(fd);
+    this.noteBlob(hash, data.length);
+  }
+
+  private noteBlob(hash: string, size: number): void {
+    const known = this.index();
+    this.bytes += size - (known.get(hash) ?? 0);
+    known.set(hash, size);
+  }
+
+  private replaceBlob(path: string, data: Uint8Array): void {
+    const tmp = `${path}.${process.pid}.${++tmpCounter}.tmp`;
     const fd = openSync(tmp, "w", 0o600);
     try {
       writeAll(fd, data);
@@ -98,9 +133,12 @@ export class CheckpointStore {
       throw err;
     }
     closeSync(fd);
-    renameSync(tmp, join(dir, hash));
-    known.set(hash, data.length);
-    this.bytes += data.length;
+    renameSync(tmp, path);
+  }
+
+  /** Whether blob `hash` is stored whole (`size` bytes). */
+  hasBlobOf(hash: string, size: number): boolean {
+    return this.index().get(hash) === size;
   }
 
   /** The content of blob `hash`; throws when it is missing or does not match its hash (torn, edited). */
