@@ -79,6 +79,15 @@ export const bashTool: CoreTool<typeof BashInput> = changingTool({
       apply: () => runCommand(args, ctx),
     };
   },
+  relax(args) {
+    // Other agents take milliseconds: 120000 means two minutes, not a mistake worth a round trip.
+    const t = args.timeout;
+    if (typeof t !== "number" || t <= BASH_MAX_TIMEOUT_S || t / 1000 > BASH_MAX_TIMEOUT_S) return [];
+    args.timeout = t / 1000;
+    return [
+      `timeout ${t} is over the ${BASH_MAX_TIMEOUT_S} s maximum, so it was read as milliseconds: ${t / 1000} s`,
+    ];
+  },
 });
 
 async function runCommand(args: z.infer<typeof BashInput>, ctx: ToolContext): Promise<ToolResult> {

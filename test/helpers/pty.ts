@@ -105,6 +105,16 @@ export class Pty {
     await this.tmux("send-keys", "-t", "t", ...keys);
   }
 
+  /** What tmux knows of the pane: `#{pane_title}` (set by OSC 0/2), `#{window_bell_flag}`, … */
+  async format(spec: string): Promise<string> {
+    return (await this.tmux("display-message", "-p", "-t", "t", spec)).replace(/\n$/, "");
+  }
+
+  /** From now on, every byte the program writes is appended to `file` too (escape sequences included). */
+  async recordTo(file: string): Promise<void> {
+    await this.tmux("pipe-pane", "-t", "t", "-o", `cat >> '${file.replaceAll("'", "'\\''")}'`);
+  }
+
   /**
    * The screen as text. `history`: the scrollback too (what scrolled off the top); `escapes`: with the
    * SGR styling tmux keeps for each cell (to check colour is on or off); `joined`: wrapped lines joined.
