@@ -245,10 +245,13 @@ export class AgentSession {
     }
   }
 
-  /** A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. */
-  send(content: string): Promise<TurnResult> {
+  /**
+   * A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. `typed`:
+   * what the user typed, when `content` differs from it (attachments added).
+   */
+  send(content: string, typed?: string): Promise<TurnResult> {
     const rt = this.live;
-    return this.run((signal) => rt.agent.send(content, signal));
+    return this.run((signal) => rt.agent.send(content, signal, typed));
   }
 
   /** A line for the model while a turn runs: queued, delivered at the next safe point, never lost. */

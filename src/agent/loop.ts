@@ -224,10 +224,13 @@ export class Agent {
     return this.finish("", "cancelled", turns);
   }
 
-  /** One user message, then requests and tool batches until the model stops. */
-  async send(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+  /**
+   * One user message, then requests and tool batches until the model stops. `typed`: what the user typed,
+   * when the content sent differs (attachments added), kept so an undo gives back the typed text.
+   */
+  async send(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     try {
-      return await this.run(content, signal);
+      return await this.run(content, signal, typed);
     } finally {
       this.deps.onTurnEnd?.();
       await this.settle();
@@ -237,12 +240,16 @@ export class Agent {
   /** The timestamp of the running (or last) turn's user message: the workspace checkpoint names its turn by it. */
   turnTs: string | undefined;
 
-  private async run(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+  private async run(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     const { deps } = this;
     // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
     await this.steer();
     this.turnTs = now();
-    this.history.push({ role: "user", content, meta: { ts: this.turnTs } });
+    this.history.push({
+      role: "user",
+      content,
+      meta: { ts: this.turnTs, ...(typed !== undefined ? { typed } : {}) },
+    });
     this.checkpoint("user");
     let recovered = false;
     let turns = 0;

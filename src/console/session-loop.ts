@@ -257,14 +257,14 @@ export class SessionLoop implements InputHandlers {
     this.io.userLine(text, false);
     const { text: content, notes } = this.session.attachMentions(text);
     for (const n of notes) ui.print(ui.dim(`  ${ui.clean(n)}`));
-    await this.turn(content);
+    await this.turn(content, content === text ? undefined : text);
     return undefined;
   }
 
-  private async turn(content: string): Promise<void> {
+  private async turn(content: string, typed?: string): Promise<void> {
     const { ui } = this.io;
     this.running = true;
-    const r = await this.session.send(content).then(
+    const r = await this.session.send(content, typed).then(
       (res) => ({ res }),
       (err: unknown) => ({ err }),
     );

@@ -92,10 +92,11 @@ export function turnRows(history: History, t: Timeline): TurnRow[] {
   return rows;
 }
 
-/** What the user typed for message `m`: a `!command` as typed, a request as sent. */
+/** What the user typed for message `m`: a `!command` as typed, a request as typed (before attachments). */
 export function userDraft(m: Message): string {
   const cmd = m.meta?.shell_command;
   if (typeof cmd === "string") return `!${cmd}`;
+  if (typeof m.meta?.typed === "string") return m.meta.typed;
   return contentText(m.content);
 }
 

@@ -263,3 +263,12 @@ test("a pruned checkpoint: the rewind says so in one line and changes nothing", 
   expect(out.lines[0]).toContain("no longer in the store");
   expect(read(ws, "a.txt")).toBe("z".repeat(5000));
 });
+
+test("the draft an undo gives back is what was typed: a !command as typed, a message before its attachments", async () => {
+  const { userDraft } = await import("../../src/safety/timeline.ts");
+  expect(userDraft({ role: "user", content: "output…", meta: { shell_command: "ls -l" } })).toBe("!ls -l");
+  expect(
+    userDraft({ role: "user", content: "see @a.ts\n<attached a.ts>…", meta: { typed: "see @a.ts" } }),
+  ).toBe("see @a.ts");
+  expect(userDraft({ role: "user", content: "plain" })).toBe("plain");
+});
