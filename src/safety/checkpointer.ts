@@ -98,7 +98,8 @@ export class Checkpointer {
       this.skip,
       prev?.index,
     );
-    const same = prev && r.changed.length === 0 && !r.snapshot.partial === !prev.snapshot.partial;
+    const same =
+      prev && r.changed.length === 0 && !r.restatted && !r.snapshot.partial === !prev.snapshot.partial;
     if (same) {
       this.store.markUsed(prev.id);
       return { id: prev.id, snapshot: prev.snapshot };
@@ -141,7 +142,8 @@ export class Checkpointer {
       const r = recordWorkspace(workspace, this.store, policy, prev?.snapshot, this.skip, prev?.index);
       this.sayOnce(r.tooLarge, r.snapshot.partial);
       // Unchanged: the previous snapshot is this state (no new text to hash or write).
-      const same = prev && r.changed.length === 0 && !r.snapshot.partial === !prev.snapshot.partial;
+      const same =
+        prev && r.changed.length === 0 && !r.restatted && !r.snapshot.partial === !prev.snapshot.partial;
       if (same) this.store.markUsed(prev.id);
       const id = same ? prev.id : this.store.putSnapshot(r.snapshot);
       const snapshot = same ? prev.snapshot : r.snapshot;

@@ -19,6 +19,9 @@ export interface RecordResult {
   changed: string[];
   /** files over the per-file cap */
   tooLarge: { path: string; size: number }[];
+  /** a file's content is unchanged but its stat is not (touched, or rewritten the same): the stat cache
+   * needs the new snapshot, or the file would be read again every time */
+  restatted: boolean;
 }
 
 interface Ignore {
@@ -76,10 +79,17 @@ export function recordWorkspace(
   const exclude = readIgnore(join(workspace, ".git", "info", "exclude"));
   if (exclude) root.push({ base: "", check: exclude });
 
+  let restatted = false;
   const note = (e: SnapshotEntry) => {
     entries.push(e);
     const before = prevIndex.get(e.path);
     if (!sameEntry(before, e)) changed.push(e.path);
+    else if (
+      e.kind === "file" &&
+      before?.kind === "file" &&
+      (e.mtime !== before.mtime || e.ino !== before.ino)
+    )
+      restatted = true;
   };
 
   const walk = (abs: string, rel: string, rules: Ignore[]): void => {
@@ -131,7 +141,7 @@ export function recordWorkspace(
   // A partial walk says nothing about the paths it did not reach.
   if (!partial) changed.push(...gone);
   const snapshot: Snapshot = { version: 1, taken_ms: started, ...(partial ? { partial } : {}), entries };
-  return { snapshot, changed, tooLarge };
+  return { snapshot, changed, tooLarge, restatted };
 }
 
 function recordFile(

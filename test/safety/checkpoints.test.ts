@@ -10,6 +10,7 @@ import {
   readlinkSync,
   rmSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
@@ -271,4 +272,16 @@ test("the draft an undo gives back is what was typed: a !command as typed, a mes
     userDraft({ role: "user", content: "see @a.ts\n<attached a.ts>…", meta: { typed: "see @a.ts" } }),
   ).toBe("see @a.ts");
   expect(userDraft({ role: "user", content: "plain" })).toBe("plain");
+});
+
+test("a file touched but not changed refreshes the stat cache once, then is not read again", () => {
+  const { ws, cp } = setup({ "a.txt": "same", "b.txt": "b" });
+  const first = cp.record("before", ts(1));
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(ws, "a.txt"), later, later);
+  const touched = cp.record("before", ts(2));
+  expect(touched?.changed).toEqual([]);
+  expect(touched?.id).not.toBe(first?.id as string);
+  const again = cp.record("before", ts(3));
+  expect(again?.id).toBe(touched?.id as string);
 });
