@@ -229,3 +229,23 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "/export FILE writes the conversation; the same name again is refused, the file untouched",
+  async () => {
+    const { r, p } = await open([{ text: "an answer worth keeping" }], {});
+    await send(p, "a question");
+    await p.waitFor("an answer worth keeping");
+    await send(p, "/export notes.html");
+    await p.waitFor("exported the conversation to");
+    const file = join(r.workspace, "notes.html");
+    const html = readFileSync(file, "utf8");
+    expect(html).toContain("an answer worth keeping");
+    await send(p, "/export notes.html");
+    await p.waitFor("exists already");
+    expect(readFileSync(file, "utf8")).toBe(html);
+    await send(p, "/export notes.txt");
+    await p.waitFor("end the name in .md, .html or .json");
+  },
+  PTY_TEST_MS,
+);
