@@ -3,11 +3,13 @@
 import { join } from "node:path";
 import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
+import { dataDir } from "../config/paths.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import { beforeRequestWanted } from "../contract/registry.ts";
 import type { Provider } from "../provider/types.ts";
+import { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import { FileTimes } from "../tools/file-times.ts";
@@ -33,6 +35,7 @@ export interface BuiltAgent {
   agent: Agent;
   approvals: Approvals;
   toolContext: Omit<ToolContext, "signal">;
+  checkpoints: Checkpointer;
 }
 
 /** Whether the run reads project instructions (the prompts module is in its manifest). */
@@ -86,7 +89,14 @@ export function buildAgent(
       : {}),
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
   };
-  const agent = new Agent(
+  const checkpoints = new Checkpointer({
+    session: parts.session,
+    workspace: plan.workspace,
+    policy: plan.checkpoints,
+    skip: [dataDir()],
+    warn: (message) => opts.emit({ type: "notice", level: "warn", message }),
+  });
+  const agent: Agent = new Agent(
     {
       provider: parts.provider,
       providerName: plan.target.provider,
@@ -101,8 +111,15 @@ export function buildAgent(
       maxTurns: opts.maxTurns,
       beforeRequest: beforeRequestWanted(plan.manifest.hooks.before_request ?? [], plan.target.provider),
       resultTokenCap: parts.resultTokenCap,
+      // The workspace is recorded before the first call of a turn that may change files, and after it.
+      toolSeams: {
+        beforeFirstChange: async () => {
+          if (agent.turnTs) checkpoints.beforeChange(agent.turnTs);
+        },
+      },
+      onTurnEnd: () => checkpoints.afterTurn(),
     },
     parts.history,
   );
-  return { agent, approvals, toolContext };
+  return { agent, approvals, toolContext, checkpoints };
 }

@@ -43,6 +43,8 @@ export interface AgentDeps {
   declaredTools?: DeclaredTools;
   /** where hooks and checkpoints plug into every tool call */
   toolSeams?: DispatchSeams;
+  /** called when a turn ends, however it ended (the workspace checkpoint after a turn that changed files) */
+  onTurnEnd?: () => void;
 }
 
 export interface TurnResult {
@@ -223,20 +225,32 @@ export class Agent {
     return this.finish("", "cancelled", turns);
   }
 
-  /** One user message, then requests and tool batches until the model stops. */
-  async send(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+  /**
+   * One user message, then requests and tool batches until the model stops. `typed`: what the user typed,
+   * when the content sent differs (attachments added), kept so an undo gives back the typed text.
+   */
+  async send(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     try {
-      return await this.run(content, signal);
+      return await this.run(content, signal, typed);
     } finally {
+      this.deps.onTurnEnd?.();
       await this.settle();
     }
   }
 
-  private async run(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+  /** The timestamp of the running (or last) turn's user message: the workspace checkpoint names its turn by it. */
+  turnTs: string | undefined;
+
+  private async run(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     const { deps } = this;
     // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
     await this.steer();
-    this.history.push({ role: "user", content, meta: { ts: now() } });
+    this.turnTs = now();
+    this.history.push({
+      role: "user",
+      content,
+      meta: { ts: this.turnTs, ...(typed !== undefined ? { typed } : {}) },
+    });
     this.checkpoint("user");
     let recovered = false;
     let turns = 0;

@@ -9,6 +9,7 @@ import type { Manifest } from "../contract/manifest.ts";
 import { NO_KEY } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import type { Provider } from "../provider/types.ts";
+import type { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import type { Approvals } from "../tools/approvals.ts";
 import { coreToolDecls } from "../tools/index.ts";
@@ -41,6 +42,8 @@ export interface AgentRuntime {
   toolContext: Omit<ToolContext, "signal">;
   /** the model's list price per million tokens, when known */
   price?: { input: number; output: number };
+  /** workspace checkpoints of this session (/undo, /rewind) */
+  checkpoints: Checkpointer;
   close(): Promise<void>;
 }
 
@@ -138,6 +141,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       approvals: built.approvals,
       toolContext: built.toolContext,
       ...(model.price ? { price: model.price } : {}),
+      checkpoints: built.checkpoints,
       close,
     };
   } catch (err) {
