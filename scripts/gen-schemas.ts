@@ -15,6 +15,7 @@ import { Manifest } from "../src/contract/manifest.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
 import { AnyCompactionEvent, EventLine, SessionMeta } from "../src/contract/session.ts";
 import { SteerMessage } from "../src/contract/steering.ts";
+import { TrustFile } from "../src/contract/trust.ts";
 import { Usage } from "../src/contract/usage.ts";
 
 const root = join(import.meta.dirname, "..", "schemas");
@@ -50,6 +51,7 @@ const files = write(root, {
   "session-compaction-event.json": AnyCompactionEvent,
   "compaction-record.json": CompactionRecord,
   "steering-queue-line.json": SteerMessage,
+  "trust.json": TrustFile,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,
