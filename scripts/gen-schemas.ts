@@ -12,7 +12,14 @@ import { AgentEvent } from "../src/contract/events.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
 import { Manifest } from "../src/contract/manifest.ts";
+import { McpFile } from "../src/contract/mcp.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
+import {
+  CancelRequestData,
+  RuntimeToolDecl,
+  ToolsReplyData,
+  ToolsRequestData,
+} from "../src/contract/runtime-tools.ts";
 import { AnyCompactionEvent, EventLine, SessionMeta } from "../src/contract/session.ts";
 import { SteerMessage } from "../src/contract/steering.ts";
 import { TrustFile } from "../src/contract/trust.ts";
@@ -52,6 +59,7 @@ const files = write(root, {
   "compaction-record.json": CompactionRecord,
   "steering-queue-line.json": SteerMessage,
   "trust.json": TrustFile,
+  "mcp.json": McpFile,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,
@@ -61,6 +69,10 @@ const protocol = write(join(root, "protocol"), {
   "tool-result.json": ToolResult,
   "usage.json": Usage,
   "history-summary.json": HistorySummary,
+  "runtime-tool-decl.json": RuntimeToolDecl,
+  "tools-request.json": ToolsRequestData,
+  "tools-reply.json": ToolsReplyData,
+  "cancel-request.json": CancelRequestData,
 });
 const hookSchemas: Record<string, z.ZodType> = {
   "before-compact-model-route.json": ModelRouteReply,

@@ -41,6 +41,8 @@ export interface AgentDeps {
   turnSignal?: { current?: AbortSignal };
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
+  /** brings `tools` up to date with the tools modules declare at run time (before each model request) */
+  refreshTools?: () => Promise<void>;
 }
 
 export interface TurnResult {
@@ -224,6 +226,7 @@ export class Agent {
       if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
+      if (deps.refreshTools) await deps.refreshTools();
       this.history = await deps.controller.prepareRequest(this.history, deps.tools);
       if (signal?.aborted) return this.interrupted("", turns);
       assertValidHistory(this.history);

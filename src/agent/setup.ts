@@ -23,14 +23,15 @@ import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
-import { coreToolDecls } from "../tools/index.ts";
+import { CORE_TOOL_NAMES, coreToolDecls } from "../tools/index.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
-import { WorkerHost } from "../worker/host.ts";
+import { type RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
+import { mcpSetup, runtimeToolsRefresher } from "./runtime-tools.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -69,6 +70,8 @@ export interface AgentRuntime {
   toolContext: Omit<ToolContext, "signal">;
   /** the model's list price per million tokens, when known */
   price?: { input: number; output: number };
+  /** what each module declaring tools at run time said of its groups (MCP servers), freshly asked */
+  runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
   close(): Promise<void>;
 }
 
@@ -151,7 +154,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   checkDirs();
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
-  const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
+  const mcp = mcpSetup(manifest, cfgDir, workspace);
+  const host = new WorkerHost(manifest, {
+    workspace,
+    configDir: cfgDir,
+    reservedToolNames: CORE_TOOL_NAMES,
+    moduleEnv: { mcp: mcp.env },
+  });
   let provider: Provider;
   try {
     provider = createProvider({
@@ -169,7 +178,10 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     throw err;
   }
   const core = coreToolDecls();
+  // Modules that declare tools at run time start now, in the background: the prompt is not delayed, and
+  // their tools are asked for before each model request (refreshTools updates `tools` in place).
   const tools = [...core, ...host.toolDecls()];
+  const refreshTools = runtimeToolsRefresher(host, tools, core.length, opts.emit);
   const systemPrompt = () =>
     buildSystemPrompt(host, {
       workspace,
@@ -227,6 +239,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     }
     if (history.length === 0) history = [{ role: "system", content: system ?? (await systemPrompt()) }];
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    for (const line of mcp.notices) opts.emit({ type: "notice", level: "warn", message: line });
     if (oversized.shortened > 0)
       opts.emit({
         type: "notice",
@@ -283,6 +296,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
+        ...(refreshTools ? { refreshTools: refreshTools.refresh } : {}),
       },
       history,
     );
@@ -298,6 +312,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       approvals,
       toolContext,
       ...(model.price ? { price: model.price } : {}),
+      ...(refreshTools ? { runtimeStatus: refreshTools.status } : {}),
       close,
     };
   } catch (err) {

@@ -57,12 +57,26 @@ function whenAborted<T>(signal: AbortSignal | undefined, cancelled: T): Promise<
   });
 }
 
-async function runModuleTool(call: ToolCall, hooks: HookRunner, signal?: AbortSignal): Promise<ToolResult> {
+/** The call's arguments in one line for the approval question. */
+function argsSummary(args: unknown): string {
+  const text = JSON.stringify(args ?? {});
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}
+
+async function runModuleTool(call: ToolCall, hooks: HookRunner, ctx: ToolContext): Promise<ToolResult> {
+  const signal = ctx.signal;
   let args: unknown;
   try {
     args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
   } catch (err) {
     return { content: `invalid JSON arguments for ${call.name}: ${(err as Error).message}`, is_error: true };
+  }
+  // A tool declared at run time (an MCP server's) can do anything: it is approved like bash.
+  const runtime = hooks.runtimeTool?.(call.name);
+  if (runtime) {
+    const refusal = await ctx.approvals.checkRuntime(runtime, argsSummary(args));
+    if (refusal) return { content: refusal, is_error: true };
+    if (signal?.aborted) return { content: "cancelled by the user before it ran", is_error: true };
   }
   const cancelled: ToolResult = {
     content: `cancelled by the user while ${call.name} ran; whatever it returns later is discarded`,
@@ -71,7 +85,10 @@ async function runModuleTool(call: ToolCall, hooks: HookRunner, signal?: AbortSi
   try {
     // A cancel does not wait for the worker: the turn ends now, a late reply is dropped.
     const r = await Promise.race([hooks.callTool(call.name, args, call.id), whenAborted(signal, undefined)]);
-    if (!r) return cancelled;
+    if (!r) {
+      if (runtime) hooks.cancelTool?.(call.name, call.id);
+      return cancelled;
+    }
     return { ...r, content: boundModuleOutput(r.content) };
   } catch (err) {
     if (signal?.aborted) return cancelled;
@@ -82,7 +99,7 @@ async function runModuleTool(call: ToolCall, hooks: HookRunner, signal?: AbortSi
 export async function runToolCall(call: ToolCall, deps: ToolBatchDeps): Promise<ToolResult> {
   if (deps.coreNames.has(call.name)) return runCoreTool(call.name, call.arguments, deps.ctx);
   if (deps.hooks.toolDecls().some((t) => t.name === call.name))
-    return runModuleTool(call, deps.hooks, deps.ctx.signal);
+    return runModuleTool(call, deps.hooks, deps.ctx);
   const names = [...deps.coreNames, ...deps.hooks.toolDecls().map((t) => t.name)].join(", ");
   return { content: `unknown tool "${call.name}"; available tools: ${names}`, is_error: true };
 }

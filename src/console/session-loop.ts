@@ -83,8 +83,7 @@ export class SessionLoop {
       this.running?.abort();
     } else if (answer.kind === "no") {
       ui.print(ui.dim(`  declined${answer.reason ? `: ${ui.clean(answer.reason)}` : ""}`));
-    } else
-      ui.print(ui.dim(answer.kind === "always" ? "  approved for the rest of the session" : "  approved"));
+    } else ui.print(ui.dim(answer.kind === "yes" ? "  approved" : "  approved for the rest of the session"));
     return answer;
   };
 

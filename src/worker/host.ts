@@ -18,12 +18,19 @@ import {
   type ToolResult,
 } from "../contract/protocol.ts";
 import { MODULES, type ModuleName } from "../contract/registry.ts";
+import {
+  CANCEL_EVENT,
+  type RuntimeToolDecl,
+  TOOLS_EVENT,
+  ToolsReplyData,
+} from "../contract/runtime-tools.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
+import { RuntimeToolTable } from "./runtime-tools.ts";
 import type { HookData, HookOptions, HookRunner } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
@@ -44,7 +51,22 @@ export interface WorkerHostOptions {
   maxLineBytes?: number;
   /** told of every process the host starts, with the modules it serves (tests record pids and respawns) */
   observer?: (proc: WorkerProcess, modules: readonly ModuleName[]) => void;
+  /** tool names no module may declare at run time (the core tools) */
+  reservedToolNames?: readonly string[];
+  /** added to the environment of the process of this module alone (a module running by itself) */
+  moduleEnv?: Partial<Record<ModuleName, Record<string, string>>>;
 }
+
+/** What a runtime-tools refresh brought: lines for the user, and each module's status per group. */
+export interface RuntimeRefresh {
+  notices: string[];
+  status: Partial<Record<ModuleName, Record<string, string>>>;
+}
+
+/** A runtime tool's call may run this much past its own deadline before the host gives up on the worker. */
+const RUNTIME_CALL_GRACE_MS = 5_000;
+/** The `tools` poll: how long a module may wait for tools still on their way (well inside the deadline). */
+export const TOOLS_WAIT_MS = 12_000;
 
 /** One worker process as the manifest describes it: the modules it serves, how to start it. */
 interface Group {
@@ -118,6 +140,11 @@ export class WorkerHost implements HookRunner {
   private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
   private closed = false;
   private readonly observer: WorkerHostOptions["observer"];
+  private readonly moduleEnv: WorkerHostOptions["moduleEnv"];
+  /** tools declared at run time, and the last revision each module reported */
+  private readonly runtime: RuntimeToolTable;
+  private readonly revisions = new Map<ModuleName, number>();
+  private readonly runtimeNotices: string[] = [];
 
   constructor(
     private readonly manifest: Manifest,
@@ -128,6 +155,13 @@ export class WorkerHost implements HookRunner {
     this.helloDeadlineMs = opts.helloDeadlineMs;
     this.maxLineBytes = opts.maxLineBytes;
     this.observer = opts.observer;
+    this.moduleEnv = opts.moduleEnv;
+    const reserved = new Set(opts.reservedToolNames ?? []);
+    this.runtime = new RuntimeToolTable((name) => {
+      if (reserved.has(name)) return `the core tool "${name}"`;
+      const fixed = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+      return fixed ? `module "${fixed}"'s tool "${name}"` : undefined;
+    });
     this.logDir = opts.logDir ?? join(opts.configDir, "logs");
     this.env = workerEnv({ workspace: this.workspace, configDir: opts.configDir, parent: opts.env });
     for (const m of manifest.modules) this.modules.set(m.name, m);
@@ -201,10 +235,63 @@ export class WorkerHost implements HookRunner {
   }
 
   async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
-    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+    const rt = this.runtime.get(name);
+    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module ?? rt?.module;
     if (!module) throw new Error(`no worker module serves tool "${name}"`);
-    const reply = await this.send(module, "tool", { name, arguments: args, call_id: callId }, checkToolReply);
+    const data = { name, arguments: args, call_id: callId };
+    // A runtime tool has its own deadline (the module enforces it and answers with a tool error); the
+    // host's is a backstop a little later, so a module that never answers is still evicted.
+    const deadline =
+      rt?.decl.timeout_ms !== undefined ? rt.decl.timeout_ms + RUNTIME_CALL_GRACE_MS : undefined;
+    const reply = await this.send(module, "tool", data, checkToolReply, deadline);
     return reply.result as ToolResult;
+  }
+
+  /** The declaration of a tool declared at run time (approval, group, deadline), or undefined. */
+  runtimeTool(name: string): RuntimeToolDecl | undefined {
+    return this.runtime.get(name)?.decl;
+  }
+
+  /** Tell the module running `name` that call `callId` was cancelled (it stops it if it can). */
+  cancelTool(name: string, callId: string): void {
+    const rt = this.runtime.get(name);
+    if (!rt || !this.isReady(rt.module)) return;
+    this.send(rt.module, CANCEL_EVENT, { call_id: callId }).catch(() => {});
+  }
+
+  /** Modules of the manifest that declare tools at run time. */
+  runtimeModules(): ModuleName[] {
+    return this.manifest.modules.map((m) => m.name).filter((m) => MODULES[m].runtimeTools);
+  }
+
+  /**
+   * Ask every module that declares tools at run time for its current list (waiting at most `waitMs` for
+   * tools still on their way). A module that fails is a notice; its tools stay as they were.
+   */
+  async refreshTools(waitMs = TOOLS_WAIT_MS): Promise<RuntimeRefresh> {
+    const out: RuntimeRefresh = { notices: this.runtimeNotices.splice(0), status: {} };
+    await Promise.all(
+      this.runtimeModules().map(async (module) => {
+        try {
+          const data = { wait_ms: waitMs, revision: this.revisions.get(module) ?? 0 };
+          const reply = ToolsReplyData.parse(await this.send(module, TOOLS_EVENT, data));
+          out.notices.push(...(reply.notices ?? []));
+          if (reply.status) out.status[module] = reply.status;
+          if (reply.revision !== this.revisions.get(module)) {
+            this.revisions.set(module, reply.revision);
+            out.notices.push(...this.acceptRuntime(module, reply.runtime_tools));
+          }
+        } catch (err) {
+          out.notices.push(`${module}: its tools are unavailable: ${(err as Error).message}`);
+        }
+      }),
+    );
+    return out;
+  }
+
+  private acceptRuntime(module: ModuleName, decls: readonly RuntimeToolDecl[]): string[] {
+    const namespace = MODULES[module].runtimeTools?.namespace;
+    return namespace ? this.runtime.set(module, namespace, decls) : [];
   }
 
   toolDecls(): ToolDecl[] {
@@ -214,6 +301,8 @@ export class WorkerHost implements HookRunner {
       input_schema: t.input_schema,
     }));
     for (const { decl } of this.extraTools.values()) if (!this.manifest.tools[decl.name]) decls.push(decl);
+    for (const { decl } of this.runtime.entries())
+      decls.push({ name: decl.name, description: decl.description, input_schema: decl.input_schema });
     return decls;
   }
 
@@ -221,15 +310,22 @@ export class WorkerHost implements HookRunner {
    * Send one event to one module and return the reply's data. The agent uses runHook/callTool; `i doctor` and
    * tests use this directly (e.g. an event the module does not handle must come back unchanged).
    */
-  send(module: ModuleName, event: string, data: Data, check?: ReplyCheck): Promise<Data> {
+  send(
+    module: ModuleName,
+    event: string,
+    data: Data,
+    check?: ReplyCheck,
+    deadlineMs?: number,
+  ): Promise<Data> {
     const group = this.groups.get(module);
     if (!group) return Promise.reject(new Error(`module "${module}" is not in the manifest`));
     const builtin = group.builtin;
     const slot = this.slots.get(group.key);
     // Hot path: a process that already passed its handshake gets the request without another await.
-    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check);
+    if (slot?.ok && slot.proc.alive)
+      return slot.proc.request(module, event, data, builtin, check, deadlineMs);
     return this.ensure(group, module, event).then((proc) =>
-      proc.request(module, event, data, builtin, check),
+      proc.request(module, event, data, builtin, check, deadlineMs),
     );
   }
 
@@ -289,7 +385,10 @@ export class WorkerHost implements HookRunner {
     proc = new WorkerProcess({
       exec: group.exec,
       cwd: group.cwd,
-      env: group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env,
+      env: {
+        ...(group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env),
+        ...(group.modules.length === 1 ? this.moduleEnv?.[group.modules[0] as ModuleName] : undefined),
+      },
       workspace: this.workspace,
       deadlineMs: this.deadlineMs,
       ...(this.helloDeadlineMs === undefined ? {} : { helloDeadlineMs: this.helloDeadlineMs }),
@@ -320,6 +419,8 @@ export class WorkerHost implements HookRunner {
     const data = { protocol: PROTOCOL_VERSION, module };
     const reply = await proc.request(module, "hello", data, group.builtin, (d) => checkHello(module, d));
     const hello = HelloReplyData.parse(reply);
+    // A fresh process counts its revisions afresh: the next `tools` poll takes whatever it reports.
+    this.revisions.delete(module);
     this.payloads.set(module, hello.payloads ?? {});
     if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
       this.checkpointModules.add(module);
@@ -327,6 +428,7 @@ export class WorkerHost implements HookRunner {
     for (const t of hello.tools)
       if (!MODULES[module].tools.some((s) => s.name === t.name))
         this.extraTools.set(t.name, { module, decl: t });
+    if (hello.runtime_tools) this.runtimeNotices.push(...this.acceptRuntime(module, hello.runtime_tools));
   }
 }
 

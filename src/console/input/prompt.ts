@@ -77,6 +77,13 @@ export function parseApproval(text: string, canAlways: boolean): ApprovalAnswer 
   return undefined;
 }
 
+/** The "always" answers of a runtime tool (an MCP server's): this tool, or every tool of its server. */
+function runtimeAlways(req: ApprovalRequest, clean: (s: string) => string): string[] {
+  const out = [`a = yes to ${clean(req.name ?? "this tool")} this session`];
+  if (req.group) out.push(`s = yes to every tool of ${clean(req.group)} this session`);
+  return out;
+}
+
 interface Approval {
   req: ApprovalRequest;
   resolve(a: ApprovalAnswer): void;
@@ -280,7 +287,10 @@ export class PromptController {
     const text = this.editor.submit();
     if (text.trim() === "") return;
     const canAlways = a.req.tool !== "bash" || a.req.prefix !== undefined;
-    const answer = parseApproval(text, canAlways);
+    const answer =
+      a.req.tool === "tool" && a.req.group && /^(s|server)$/i.test(text.trim())
+        ? ({ kind: "always_group" } as const)
+        : parseApproval(text, canAlways);
     if (answer) {
       this.settle(answer);
       return;
@@ -304,7 +314,9 @@ export class PromptController {
         ? req.prefix
           ? [`a = yes, and don't ask again for \`${t.clean(req.prefix)} …\``]
           : []
-        : [`a = yes to every ${req.tool} this session`];
+        : req.tool === "tool"
+          ? runtimeAlways(req, t.clean)
+          : [`a = yes to every ${req.tool} this session`];
     const summary = req.summary.split("\n").map((l) => `  │ ${t.clean(l)}`);
     const choices = [
       "y = yes",
@@ -314,7 +326,13 @@ export class PromptController {
       "Esc = no, and cancel the turn",
     ];
     return [
-      t.yellow(req.tool === "bash" ? "? allow this command to run:" : `? allow ${req.tool}:`),
+      t.yellow(
+        req.tool === "bash"
+          ? "? allow this command to run:"
+          : req.tool === "tool"
+            ? `? allow tool ${t.clean(req.title ?? req.name ?? "")}:`
+            : `? allow ${req.tool}:`,
+      ),
       ...summary,
       ...packChoices(choices, width, t.width).map((l) => t.dim(l)),
     ];

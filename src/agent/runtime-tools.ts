@@ -1,0 +1,83 @@
+// The core's side of tools declared at run time: starting the modules that declare them without delaying
+// the prompt, asking them for their current tools before each model request, and what the mcp module needs
+// from the core (the variables its configuration refers to; a project file the user has not accepted).
+
+import { projectTrustRefusal, untrustedProjectFiles } from "../config/project-trust.ts";
+import { UserError } from "../contract/errors.ts";
+import type { EmitEvent } from "../contract/events.ts";
+import {
+  type McpServerEntry,
+  projectMcpFile,
+  readMcpFile,
+  serverVariables,
+  userMcpFile,
+} from "../contract/lib/mcp-config.ts";
+import type { Manifest } from "../contract/manifest.ts";
+import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
+import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
+
+export interface McpSetup {
+  /** what the mcp worker's environment gets beyond the allow-list: the variables its servers refer to */
+  env: Record<string, string>;
+  /** lines to show once the session is open (an untrusted project file) */
+  notices: string[];
+}
+
+/** The command that accepts a workspace's .mcp.json. */
+export const MCP_TRUST_COMMAND = "i mcp trust";
+
+export function mcpSetup(manifest: Manifest, configDir: string, workspace: string): McpSetup {
+  const out: McpSetup = { env: {}, notices: [] };
+  const m = manifest.modules.find((x) => x.name === "mcp");
+  if (!m) return out;
+  let entries: McpServerEntry[] = [];
+  if (m.builtin) entries = readMcpFile(userMcpFile(configDir), "user");
+  // The project's variables are passed even before its file is accepted: the worker reads nothing of
+  // the file until then, and an acceptance during the session can then start its servers.
+  try {
+    entries = [...entries, ...readMcpFile(projectMcpFile(workspace), "project")];
+  } catch (err) {
+    if (!(err instanceof UserError)) throw err;
+  }
+  for (const name of serverVariables(entries)) {
+    const v = process.env[name];
+    if (v !== undefined) out.env[name] = v;
+  }
+  for (const f of untrustedProjectFiles(configDir, workspace, [MCP_PROJECT_FILE]))
+    out.notices.push(projectTrustRefusal(f, MCP_TRUST_COMMAND));
+  return out;
+}
+
+export interface Refresher {
+  refresh(): Promise<void>;
+  status(): Promise<RuntimeRefresh["status"]>;
+}
+
+/**
+ * Undefined when no module declares tools at run time. Otherwise those modules start now (in the
+ * background), and `refresh` rewrites `tools` after the first `coreCount` entries with the host's current
+ * declarations, emitting what the modules had to say as warnings.
+ */
+export function runtimeToolsRefresher(
+  host: WorkerHost,
+  tools: ToolDecl[],
+  coreCount: number,
+  emit: EmitEvent,
+): Refresher | undefined {
+  const modules = host.runtimeModules();
+  if (modules.length === 0) return undefined;
+  // Started, not awaited: a start failure is reported by the first refresh, which tries again.
+  host.start(modules).catch(() => {});
+  const apply = (r: RuntimeRefresh) => {
+    for (const message of r.notices) emit({ type: "notice", level: "warn", message });
+    tools.splice(coreCount, tools.length - coreCount, ...host.toolDecls());
+    return r.status;
+  };
+  return {
+    refresh: async () => {
+      apply(await host.refreshTools());
+    },
+    status: async () => apply(await host.refreshTools(0)),
+  };
+}

@@ -1,0 +1,271 @@
+// One configured MCP server for the session: started at once (in parallel with the others), its tools
+// listed and checked, its calls made under their own deadline. A crash fails the call in flight and the
+// server restarts on the next call; three crashes in a row leave it failed for the session, said once.
+import type { WriteStream } from "node:fs";
+import { errorMessage } from "../../src/contract/errors.ts";
+import type { McpServer } from "../../src/contract/mcp.ts";
+import {
+  DEFAULT_MCP_STARTUP_TIMEOUT_MS,
+  DEFAULT_MCP_TIMEOUT_MS,
+  MCP_TOOL_PREFIX,
+} from "../../src/contract/mcp.ts";
+import type { ToolResult } from "../../src/contract/protocol.ts";
+import { fitToolName, type RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import { type Connection, connect, loadSdk, openLog } from "./connect.ts";
+import { mapCallResult } from "./results.ts";
+
+export const MAX_CRASHES = 3;
+
+export type ServerState = "starting" | "ready" | "crashed" | "failed" | "disabled";
+
+interface ServerTool {
+  decl: RuntimeToolDecl;
+  /** the tool's own name on the server */
+  remote: string;
+  validate: (args: unknown) => string | undefined;
+}
+
+export interface ServerOptions {
+  name: string;
+  config: McpServer;
+  workspace: string;
+  configDir: string;
+  /** a line for the user, sent once */
+  notice: (line: string) => void;
+  /** the list of tools changed (revision bump) */
+  changed: () => void;
+}
+
+export class McpServerConn {
+  state: ServerState = "starting";
+  /** why it is failed or crashed, in a few words */
+  why = "";
+  tools: ServerTool[] = [];
+  private conn: Connection | undefined;
+  private starting: Promise<void> | undefined;
+  private crashes = 0;
+  private readonly log: WriteStream | undefined;
+  private readonly calls = new Map<string, AbortController>();
+  private closed = false;
+
+  constructor(private readonly opts: ServerOptions) {
+    this.log = opts.config.disabled ? undefined : openLog(opts.configDir, opts.name);
+    if (opts.config.disabled) this.state = "disabled";
+  }
+
+  get name(): string {
+    return this.opts.name;
+  }
+
+  get startupMs(): number {
+    return this.opts.config.startup_timeout_ms ?? DEFAULT_MCP_STARTUP_TIMEOUT_MS;
+  }
+
+  /** Start (or restart) the session; resolves when it is ready or has failed. */
+  start(): Promise<void> {
+    if (this.state === "disabled" || this.state === "failed" || this.closed) return Promise.resolve();
+    this.starting ??= this.open().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  /** Resolves once a start in progress has ended. */
+  settled(): Promise<void> {
+    return this.starting ?? Promise.resolve();
+  }
+
+  private async open(): Promise<void> {
+    const restart = this.state === "crashed";
+    this.state = "starting";
+    try {
+      const conn = await connect(
+        {
+          name: this.opts.name,
+          config: this.opts.config,
+          workspace: this.opts.workspace,
+          configDir: this.opts.configDir,
+          ...(this.log ? { log: this.log } : {}),
+          onLost: (why) => this.lost(why),
+          onToolsChanged: () => void this.refreshTools(),
+        },
+        this.startupMs,
+      );
+      if (this.closed) {
+        await conn.client.close().catch(() => {});
+        return;
+      }
+      this.conn = conn;
+      await this.listTools(conn);
+      this.state = "ready";
+      this.why = "";
+    } catch (err) {
+      this.conn = undefined;
+      this.why = oneLine(errorMessage(err));
+      if (restart) this.crashed(this.why);
+      else {
+        this.state = "failed";
+        this.opts.notice(
+          `mcp: server "${this.opts.name}" failed to start: ${this.why}; the session goes on without it`,
+        );
+      }
+    }
+    this.opts.changed();
+  }
+
+  private lost(why: string): void {
+    if (this.closed || this.state !== "ready") return;
+    this.conn = undefined;
+    this.crashed(why);
+    this.opts.changed();
+  }
+
+  private crashed(why: string): void {
+    this.crashes++;
+    this.why = why;
+    if (this.crashes >= MAX_CRASHES) {
+      this.state = "failed";
+      this.tools = [];
+      this.opts.notice(
+        `mcp: server "${this.opts.name}" crashed ${this.crashes} times in a row (${why}); it stays off for this session`,
+      );
+    } else this.state = "crashed";
+  }
+
+  private async refreshTools(): Promise<void> {
+    const conn = this.conn;
+    if (!conn) return;
+    try {
+      await this.listTools(conn);
+    } catch (err) {
+      this.opts.notice(
+        `mcp: server "${this.opts.name}": could not list its changed tools: ${oneLine(errorMessage(err))}`,
+      );
+    }
+    this.opts.changed();
+  }
+
+  private async listTools(conn: Connection): Promise<void> {
+    const { AjvJsonSchemaValidator } = await loadSdk();
+    const ajv = new AjvJsonSchemaValidator();
+    const out: ServerTool[] = [];
+    const auto = this.opts.config.auto_approve;
+    let cursor: string | undefined;
+    for (let page = 0; page < 100; page++) {
+      const res = await conn.client.listTools(cursor ? { cursor } : {}, { timeout: this.startupMs });
+      for (const t of res.tools) {
+        const schema = { ...(t.inputSchema as Record<string, unknown>) };
+        if (schema.type === undefined) schema.type = "object";
+        let validator: (input: unknown) => { valid: boolean; errorMessage?: string | undefined };
+        try {
+          validator = ajv.getValidator(schema as never);
+        } catch (err) {
+          this.opts.notice(
+            `mcp: server "${this.opts.name}": tool "${t.name}" has an invalid input schema (${oneLine(errorMessage(err))}); left out`,
+          );
+          continue;
+        }
+        const approval = auto === "*" || auto?.includes(t.name) ? "auto" : "ask";
+        out.push({
+          remote: t.name,
+          validate: (args) => {
+            const r = validator(args);
+            return r.valid ? undefined : (r.errorMessage ?? "does not match the input schema");
+          },
+          decl: {
+            name: fitToolName([MCP_TOOL_PREFIX.slice(0, -2), this.opts.name, t.name]),
+            description: (t.description ?? t.title ?? "").slice(0, 4000),
+            input_schema: schema,
+            title: `${this.opts.name} · ${t.name}`,
+            group: this.opts.name,
+            approval,
+            timeout_ms: this.opts.config.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
+          },
+        });
+      }
+      cursor = res.nextCursor;
+      if (!cursor) break;
+    }
+    this.tools = out;
+  }
+
+  async call(tool: ServerTool, args: unknown, callId: string): Promise<ToolResult> {
+    if (this.state === "crashed") await this.start();
+    else await this.settled();
+    const conn = this.conn;
+    if (this.state !== "ready" || !conn)
+      return {
+        content: `MCP server "${this.opts.name}" is not available: ${this.why || this.state}`,
+        is_error: true,
+      };
+    const problem = tool.validate(args ?? {});
+    if (problem)
+      return {
+        content: `invalid arguments for ${tool.decl.name}: ${problem}; follow its input schema`,
+        is_error: true,
+      };
+    const ctl = new AbortController();
+    this.calls.set(callId, ctl);
+    const timeout = tool.decl.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS;
+    try {
+      const r = await conn.client.callTool(
+        { name: tool.remote, arguments: (args ?? {}) as Record<string, unknown> },
+        undefined,
+        { signal: ctl.signal, timeout, maxTotalTimeout: timeout },
+      );
+      this.crashes = 0;
+      return mapCallResult(r);
+    } catch (err) {
+      if (ctl.signal.aborted) return { content: "cancelled by the user", is_error: true };
+      const msg = oneLine(errorMessage(err));
+      if (/timed out|timeout/i.test(msg))
+        return {
+          content: `${tool.decl.name}: no answer from MCP server "${this.opts.name}" within ${timeout} ms (its timeout_ms); the call was cancelled`,
+          is_error: true,
+        };
+      const state = this.state as ServerState;
+      if (this.conn !== conn || state !== "ready") {
+        const next = state === "failed" ? "it stays off for this session" : "it restarts on the next call";
+        return {
+          content: `MCP server "${this.opts.name}" crashed during the call (${msg}); ${next}`,
+          is_error: true,
+        };
+      }
+      return { content: `${tool.decl.name} failed: ${msg}`, is_error: true };
+    } finally {
+      this.calls.delete(callId);
+    }
+  }
+
+  cancel(callId: string): boolean {
+    const ctl = this.calls.get(callId);
+    ctl?.abort("cancelled by the user");
+    return ctl !== undefined;
+  }
+
+  /** A few words for `/mcp` and `i mcp list`. */
+  status(): string {
+    switch (this.state) {
+      case "ready":
+        return `connected, ${this.tools.length} tool${this.tools.length === 1 ? "" : "s"}`;
+      case "failed":
+        return `failed: ${this.why}`;
+      case "crashed":
+        return `crashed (${this.why}); restarts on the next call`;
+      default:
+        return this.state;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const conn = this.conn;
+    this.conn = undefined;
+    if (conn) await conn.client.close().catch(() => {});
+    this.log?.end();
+  }
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").trim().slice(0, 300);
+}
