@@ -269,7 +269,7 @@ export class WorkerHost implements HookRunner {
    * tools still on their way). A module that fails is a notice; its tools stay as they were.
    */
   async refreshTools(waitMs = TOOLS_WAIT_MS): Promise<RuntimeRefresh> {
-    const out: RuntimeRefresh = { notices: this.runtimeNotices.splice(0), status: {} };
+    const out: RuntimeRefresh = { notices: [], status: {} };
     await Promise.all(
       this.runtimeModules().map(async (module) => {
         try {
@@ -286,6 +286,8 @@ export class WorkerHost implements HookRunner {
         }
       }),
     );
+    // What the handshakes said (they ran during this refresh, or before it) comes first.
+    out.notices.unshift(...this.runtimeNotices.splice(0));
     return out;
   }
 

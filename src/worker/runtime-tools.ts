@@ -36,9 +36,9 @@ export class RuntimeToolTable {
     const name = decl.name;
     const head = `module "${module}" declared tool "${name}"`;
     if (!RUNTIME_TOOL_NAME.test(name)) return `${head}, which is not a valid tool name; left out`;
-    if (!name.startsWith(namespace)) return `${head} outside its namespace "${namespace}"; left out`;
     const taken = this.reserved(name);
     if (taken) return `${head}, which clashes with ${taken}; left out`;
+    if (!name.startsWith(namespace)) return `${head} outside its namespace "${namespace}"; left out`;
     const other = this.byName.get(name);
     if (other && other.module !== module)
       return `${head}, which clashes with module "${other.module}"'s tool; left out`;

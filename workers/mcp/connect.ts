@@ -101,8 +101,16 @@ export async function connect(opts: ConnectOptions, timeoutMs: number): Promise<
         : new s.StreamableHTTPClientTransport(url, init ? { requestInit: init } : {});
   }
   let closing = false;
+  let exited = false;
+  let firstError: string | undefined;
   client.onclose = () => {
-    if (!closing) opts.onLost("the connection closed");
+    if (closing) return;
+    exited = true;
+    opts.onLost(stdio ? "the server exited" : "the connection closed");
+  };
+  // What went wrong on the wire (a line that is not JSON-RPC, an HTTP status) says more than a timeout.
+  client.onerror = (err) => {
+    if (!closing) firstError ??= err.message.replace(/\s+/g, " ").slice(0, 200);
   };
   client.setNotificationHandler(s.ToolListChangedNotificationSchema, async () => opts.onToolsChanged());
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -114,7 +122,12 @@ export async function connect(opts: ConnectOptions, timeoutMs: number): Promise<
   } catch (err) {
     closing = true;
     await client.close().catch(() => {});
-    throw err;
+    const base = describeFailure(err, "command" in c ? undefined : c.url);
+    const why = firstError && !base.includes(firstError) ? `${base} (${firstError})` : base;
+    const log = stdio && exited ? `; its stderr is in logs/mcp-${opts.name}.log` : "";
+    throw new Error(
+      `${stdio && exited && /Connection closed/i.test(base) ? "it exited during the handshake" : why}${log}`,
+    );
   } finally {
     clearTimeout(timer);
   }
@@ -124,4 +137,15 @@ export async function connect(opts: ConnectOptions, timeoutMs: number): Promise<
     await close();
   };
   return { client, ...(stdio?.pid ? { pid: stdio.pid } : {}) };
+}
+
+/** An HTTP status says what went wrong better than the SDK's wording of it. */
+function describeFailure(err: unknown, url: string | undefined): string {
+  const message = err instanceof Error ? err.message : String(err);
+  const code = (err as { code?: unknown }).code;
+  if (url && typeof code === "number" && code >= 400 && code < 600) {
+    const hint = code === 401 || code === 403 ? "; check the token in its headers" : "";
+    return `HTTP ${code} from ${url}${hint} (${message})`;
+  }
+  return message;
 }

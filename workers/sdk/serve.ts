@@ -36,6 +36,9 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
 
+/** Notices a module reported at hello, which has no field for them: sent with the next `tools` reply. */
+const helloNotices: string[] = [];
+
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
   const mod = pick(modules, req);
   const context = (m: WorkerModule): WorkerContext => ({
@@ -49,6 +52,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     if (!mod) throw new Error(`this worker does not serve module "${String(req.data.module)}"`);
     await mod.check?.(context(mod));
     const runtime = await mod.runtimeTools?.list(0, context(mod));
+    helloNotices.push(...(runtime?.notices ?? []));
     return {
       ...req.data,
       protocol: PROTOCOL_VERSION,
@@ -65,11 +69,12 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
   if (runtime && req.event === TOOLS_EVENT) {
     const wait = typeof req.data.wait_ms === "number" ? req.data.wait_ms : 0;
     const list = await runtime.list(wait, ctx);
+    const notices = [...helloNotices.splice(0), ...(list.notices ?? [])];
     return {
       ...req.data,
       revision: list.revision,
       runtime_tools: list.tools,
-      ...(list.notices?.length ? { notices: list.notices } : {}),
+      ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
     };
   }
