@@ -147,6 +147,28 @@ describe("mcp: reference servers", () => {
 });
 
 describe("mcp: lifecycle", () => {
+  test("tools/list_changed: a tool the server adds is declared before the next model request", async () => {
+    rig = await mcpRig(
+      { crashy: { command: BUN, args: [CRASHY] } },
+      {
+        script: [
+          { tool_calls: [{ name: "mcp__crashy__grow", arguments: {} }] },
+          { tool_calls: [{ name: "mcp__crashy__grown", arguments: {} }] },
+          { text: "ok" },
+        ],
+      },
+    );
+    const r = await rig.run(["-p", "go", "--approve", "all"]);
+    expect(r.code).toBe(0);
+    const offered = (i: number) =>
+      ((rig?.mock.requests[i]?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
+        (t) => t.function.name,
+      );
+    expect(offered(0)).not.toContain("mcp__crashy__grown");
+    expect(offered(1)).toContain("mcp__crashy__grown");
+    expect(toolResults(rig)).toEqual(["grew", "grown answers"]);
+  }, 60_000);
+
   test("a crash is a tool error, the server restarts on the next call, three in a row leave it off", async () => {
     const crash = { name: "mcp__crashy__crash", arguments: {} };
     rig = await mcpRig(

@@ -75,8 +75,10 @@ class Fleet {
       if (this.servers.length !== before) this.changed();
     }
     if (waitMs > 0 && this.started) {
+      // Servers still starting, and tool lists being fetched again after list_changed, are waited for.
+      const pending = this.started.then(() => Promise.all(this.servers.map((s) => s.settled())));
       let timer: ReturnType<typeof setTimeout> | undefined;
-      await Promise.race([this.started, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
+      await Promise.race([pending, new Promise((r) => (timer = setTimeout(r, waitMs)))]);
       clearTimeout(timer);
     }
     const tools: RuntimeToolDecl[] = [];

@@ -43,6 +43,8 @@ export class McpServerConn {
   tools: ServerTool[] = [];
   private conn: Connection | undefined;
   private starting: Promise<void> | undefined;
+  /** a tools/list after notifications/tools/list_changed, still on its way */
+  private refreshing: Promise<void> | undefined;
   private crashes = 0;
   private readonly log: WriteStream | undefined;
   private readonly calls = new Map<string, AbortController>();
@@ -70,9 +72,9 @@ export class McpServerConn {
     return this.starting;
   }
 
-  /** Resolves once a start in progress has ended. */
+  /** Resolves once a start or a re-listing of tools in progress has ended. */
   settled(): Promise<void> {
-    return this.starting ?? Promise.resolve();
+    return this.starting ?? this.refreshing ?? Promise.resolve();
   }
 
   private async open(): Promise<void> {
@@ -87,7 +89,12 @@ export class McpServerConn {
           configDir: this.opts.configDir,
           ...(this.log ? { log: this.log } : {}),
           onLost: (why) => this.lost(why),
-          onToolsChanged: () => void this.refreshTools(),
+          onToolsChanged: () => {
+            const p = this.refreshTools().finally(() => {
+              if (this.refreshing === p) this.refreshing = undefined;
+            });
+            this.refreshing = p;
+          },
         },
         this.startupMs,
       );
