@@ -161,9 +161,9 @@ describe("mcp: lifecycle", () => {
     const r = await rig.run(["-p", "go", "--approve", "all"]);
     expect(r.code).toBe(0);
     const offered = (i: number) =>
-      ((rig?.mock.requests[i]?.body as { tools?: { function: { name: string } }[] }).tools ?? []).map(
-        (t) => t.function.name,
-      );
+      (
+        (rig?.mock.requests[i]?.body as { tools?: { function: { name: string } }[] } | undefined)?.tools ?? []
+      ).map((t) => t.function.name);
     expect(offered(0)).not.toContain("mcp__crashy__grown");
     expect(offered(1)).toContain("mcp__crashy__grown");
     expect(toolResults(rig)).toEqual(["grew", "grown answers"]);
