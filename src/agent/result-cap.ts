@@ -7,8 +7,8 @@
 // loaded; the full output stays in the session's events.jsonl (`i sessions --recover ID`).
 
 import type { Content, History, Message, Part } from "../contract/history.ts";
-import { textTokens } from "../contract/lib/estimator.ts";
-import { capText } from "../contract/lib/truncate.ts";
+import { textTokens } from "../lib/estimator.ts";
+import { capText } from "../lib/truncate.ts";
 
 /** The share of (window − reply room) one tool result may take. */
 export const RESULT_WINDOW_SHARE = 0.25;

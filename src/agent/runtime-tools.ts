@@ -5,16 +5,16 @@
 import { projectTrustRefusal, untrustedProjectFiles } from "../config/project-trust.ts";
 import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
+import type { Manifest } from "../contract/manifest.ts";
+import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
+import type { ToolDecl } from "../contract/protocol.ts";
 import {
   type McpServerEntry,
   projectMcpFile,
   readMcpFile,
   serverVariables,
   userMcpFile,
-} from "../contract/lib/mcp-config.ts";
-import type { Manifest } from "../contract/manifest.ts";
-import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
-import type { ToolDecl } from "../contract/protocol.ts";
+} from "../lib/mcp-config.ts";
 import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 
 export interface McpSetup {

@@ -9,7 +9,7 @@ import {
   type Part,
   type ToolCall,
 } from "../contract/history.ts";
-import { capText, formatBytes } from "../contract/lib/truncate.ts";
+import { capText, formatBytes } from "../lib/truncate.ts";
 import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
 import type { ToolContext, ToolReport, ToolResult } from "../tools/types.ts";

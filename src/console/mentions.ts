@@ -2,8 +2,8 @@
 // confined like the file tools' paths, bounded per file and in total with a note saying what was cut.
 // A mention that names nothing (an e-mail address, a handle) stays plain text, and the user is told.
 import { closeSync, fstatSync, readdirSync, statSync } from "node:fs";
-import { loadIgnore } from "../contract/lib/gitignore.ts";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { loadIgnore } from "../lib/gitignore.ts";
+import { formatBytes } from "../lib/truncate.ts";
 import { SNIFF_BYTES, sniffFileKind } from "../tools/file-kind.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
 import { openRegularFile, readAll } from "../tools/read.ts";

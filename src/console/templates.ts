@@ -5,7 +5,7 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_PROMPT_CHARS } from "../contract/config.ts";
-import { readBoundedText, substituteWorkspace } from "../contract/lib/text-files.ts";
+import { readBoundedText, substituteWorkspace } from "../lib/text-files.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
 
 export interface PromptTemplate {

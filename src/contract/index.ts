@@ -6,8 +6,6 @@ export * from "./errors.ts";
 export * from "./events.ts";
 export * from "./history.ts";
 export * from "./hooks.ts";
-export * from "./lib/tool-batches.ts";
-export * from "./lib/validate-history.ts";
 export * from "./mcp.ts";
 export * from "./protocol.ts";
 export * from "./registry.ts";

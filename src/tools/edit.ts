@@ -2,7 +2,7 @@
 // an edit never lands somewhere the model did not mean. The write is atomic and keeps the file's mode.
 import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { formatBytes } from "../lib/truncate.ts";
 import { writeConfined } from "./confined-fs.ts";
 import { diffFiles, type FileDiff } from "./diff.ts";
 import { notFoundHint } from "./edit-hint.ts";

@@ -1,8 +1,8 @@
 // The core tools (read, write, edit, bash): mandatory, not replaceable, run in the core process.
 // runCoreTool is the one entry point: whatever the model sends, it returns a ToolResult and never throws.
 import type { z } from "zod";
-import { truncateMiddle } from "../contract/lib/truncate.ts";
 import { toolDecl } from "../contract/registry.ts";
+import { truncateMiddle } from "../lib/truncate.ts";
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { readTool } from "./read.ts";

@@ -2,7 +2,7 @@
 // file or the new one, never half of it. An existing file keeps its permissions.
 import { closeSync, fstatSync, statSync } from "node:fs";
 import { z } from "zod";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { formatBytes } from "../lib/truncate.ts";
 import { writeConfined } from "./confined-fs.ts";
 import { diffFiles } from "./diff.ts";
 import { toolPath } from "./paths.ts";

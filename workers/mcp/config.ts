@@ -2,6 +2,7 @@
 // exactly the bytes read (the core asks; a file changed since is ignored until accepted again).
 import { join } from "node:path";
 import { errorMessage } from "../../src/contract/errors.ts";
+import { MCP_PROJECT_FILE, type McpServer } from "../../src/contract/mcp.ts";
 import {
   expandServer,
   type McpServerEntry,
@@ -10,10 +11,9 @@ import {
   projectMcpFile,
   readMcpFile,
   userMcpFile,
-} from "../../src/contract/lib/mcp-config.ts";
-import { readRegularFile } from "../../src/contract/lib/regular-file.ts";
-import { isTrustedContent } from "../../src/contract/lib/trust-store.ts";
-import { MCP_PROJECT_FILE, type McpServer } from "../../src/contract/mcp.ts";
+} from "../../src/lib/mcp-config.ts";
+import { readRegularFile } from "../../src/lib/regular-file.ts";
+import { isTrustedContent } from "../../src/lib/trust-store.ts";
 
 export interface LoadedServers {
   servers: { name: string; config: McpServer }[];

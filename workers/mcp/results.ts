@@ -3,8 +3,8 @@
 // structuredContent as JSON text unless a text part already carries it, isError as is_error. Bounded here
 // too, so a server's huge answer can never make a reply line too long for the protocol.
 import type { Part } from "../../src/contract/history.ts";
-import { jsonEqual } from "../../src/contract/lib/json-equal.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
+import { jsonEqual } from "../../src/lib/json-equal.ts";
 
 /** Text a single result may carry into the reply; the core caps it further for the model. */
 export const MAX_RESULT_TEXT = 1_000_000;

@@ -2,7 +2,7 @@
 // the workspace only (resolved like the file tools' paths), skipping .git, node_modules and what the
 // workspace's .gitignore ignores.
 import { readdirSync, statSync } from "node:fs";
-import { loadIgnore } from "../../contract/lib/gitignore.ts";
+import { loadIgnore } from "../../lib/gitignore.ts";
 import { resolveInWorkspace } from "../../tools/paths.ts";
 
 export interface Completion {
