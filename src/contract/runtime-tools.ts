@@ -46,11 +46,24 @@ export const ToolsRequestData = z.object({
  * an unchanged list costs the core nothing to check; `notices` are one-line messages the user should see
  * once (a server that failed to start), each sent once.
  */
+/** Where one group (an MCP server) stands, for `/mcp`, `i mcp list` and `i doctor`. */
+export const GroupStatus = z.object({
+  state: z.enum(["starting", "ready", "crashed", "failed", "disabled"]),
+  /** why it failed or crashed, or anything else worth a few words */
+  detail: z.string().optional(),
+  /** tools it offers now */
+  tools: z.number().int().nonnegative(),
+  /** starting it and its handshake, ms */
+  start_ms: z.number().nonnegative().optional(),
+  /** one round trip (a ping) after the handshake, ms */
+  round_trip_ms: z.number().nonnegative().optional(),
+});
+export type GroupStatus = z.infer<typeof GroupStatus>;
+
 export const ToolsReplyData = ToolsRequestData.extend({
   runtime_tools: z.array(RuntimeToolDecl),
   notices: z.array(z.string()).optional(),
-  /** what the module is doing about each group, for `/mcp` and `i mcp list` (free text per group) */
-  status: z.record(z.string(), z.string()).optional(),
+  status: z.record(z.string(), GroupStatus).optional(),
 });
 export type ToolsReplyData = z.infer<typeof ToolsReplyData>;
 

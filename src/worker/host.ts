@@ -20,6 +20,7 @@ import {
 import { MODULES, type ModuleName } from "../contract/registry.ts";
 import {
   CANCEL_EVENT,
+  type GroupStatus,
   type RuntimeToolDecl,
   TOOLS_EVENT,
   ToolsReplyData,
@@ -60,7 +61,7 @@ export interface WorkerHostOptions {
 /** What a runtime-tools refresh brought: lines for the user, and each module's status per group. */
 export interface RuntimeRefresh {
   notices: string[];
-  status: Partial<Record<ModuleName, Record<string, string>>>;
+  status: Partial<Record<ModuleName, Record<string, GroupStatus>>>;
 }
 
 /** A runtime tool's call may run this much past its own deadline before the host gives up on the worker. */

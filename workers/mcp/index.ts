@@ -4,7 +4,7 @@
 // starting. Nothing it started outlives it: on end of input every session closes and, as the leader of
 // its own process group, it takes whatever a server left behind down with it.
 import type { ToolResult } from "../../src/contract/protocol.ts";
-import type { RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import type { GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 import {
   defineWorkerModule,
   type RuntimeToolList,
@@ -87,7 +87,7 @@ class Fleet {
       if (t) tools.push(t.decl);
     }
     const notices = this.notices.splice(0);
-    const status: Record<string, string> = {};
+    const status: Record<string, GroupStatus> = {};
     for (const s of this.servers) status[s.name] = s.status();
     return { revision: this.revision, tools, ...(notices.length ? { notices } : {}), status };
   }

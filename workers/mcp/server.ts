@@ -10,7 +10,7 @@ import {
   MCP_TOOL_PREFIX,
 } from "../../src/contract/mcp.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
-import { fitToolName, type RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import { fitToolName, type GroupStatus, type RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 import { type Connection, connect, loadSdk, openLog } from "./connect.ts";
 import { mapCallResult } from "./results.ts";
 
@@ -49,6 +49,8 @@ export class McpServerConn {
   private readonly log: WriteStream | undefined;
   private readonly calls = new Map<string, AbortController>();
   private closed = false;
+  private startMs: number | undefined;
+  private roundTripMs: number | undefined;
 
   constructor(private readonly opts: ServerOptions) {
     this.log = opts.config.disabled ? undefined : openLog(opts.configDir, opts.name);
@@ -80,6 +82,7 @@ export class McpServerConn {
   private async open(): Promise<void> {
     const restart = this.state === "crashed";
     this.state = "starting";
+    const t0 = performance.now();
     try {
       const conn = await connect(
         {
@@ -103,6 +106,14 @@ export class McpServerConn {
         return;
       }
       this.conn = conn;
+      this.startMs = performance.now() - t0;
+      const t1 = performance.now();
+      await conn.client.ping({ timeout: this.startupMs }).then(
+        () => {
+          this.roundTripMs = performance.now() - t1;
+        },
+        () => {},
+      );
       await this.listTools(conn);
       this.state = "ready";
       this.why = "";
@@ -250,18 +261,15 @@ export class McpServerConn {
     return ctl !== undefined;
   }
 
-  /** A few words for `/mcp` and `i mcp list`. */
-  status(): string {
-    switch (this.state) {
-      case "ready":
-        return `connected, ${this.tools.length} tool${this.tools.length === 1 ? "" : "s"}`;
-      case "failed":
-        return `failed: ${this.why}`;
-      case "crashed":
-        return `crashed (${this.why}); restarts on the next call`;
-      default:
-        return this.state;
-    }
+  /** Where it stands, for `/mcp`, `i mcp list` and `i doctor`. */
+  status(): GroupStatus {
+    return {
+      state: this.state,
+      tools: this.state === "failed" ? 0 : this.tools.length,
+      ...(this.why ? { detail: this.why } : {}),
+      ...(this.startMs !== undefined ? { start_ms: this.startMs } : {}),
+      ...(this.roundTripMs !== undefined ? { round_trip_ms: this.roundTripMs } : {}),
+    };
   }
 
   async close(): Promise<void> {

@@ -2,7 +2,7 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
-import type { RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import type { GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -47,8 +47,8 @@ export interface RuntimeToolList {
   tools: RuntimeToolDecl[];
   /** lines the user should see once (sent once each) */
   notices?: string[];
-  /** a few words per group (server) for status displays */
-  status?: Record<string, string>;
+  /** where each group (server) stands, for status displays */
+  status?: Record<string, GroupStatus>;
 }
 
 /**
