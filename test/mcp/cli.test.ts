@@ -68,6 +68,25 @@ describe("i mcp", () => {
     }
   }, 60_000);
 
+  test("i doctor: a row per server (start, round trip, tools); exit 1 when one fails", async () => {
+    const { ws, i, cfg } = setup();
+    await i("add", "ev", "--", BUN, EVERYTHING, "stdio");
+    const env = {
+      I_CONFIG_DIR: cfg,
+      I_DATA_DIR: join(cfg, "..", "data"),
+      OPENAI_API_KEY: "sk-test-0000000000",
+    };
+    const ok = await runCliAsync(["doctor", "-m", "gpt-4o", "--workspace", ws], env);
+    expect(ok.stdout).toMatch(/^ev +user +ok +\d+ ms +[\d.]+ ms +13$/m);
+    expect(ok.stdout).toContain("all servers ok");
+    expect(ok.code).toBe(0);
+    await i("add", "--transport", "http", "gone", "http://127.0.0.1:9/mcp");
+    const bad = await runCliAsync(["doctor", "-m", "gpt-4o", "--workspace", ws], env);
+    expect(bad.stdout).toMatch(/^gone +user +FAILED +- +- +0$/m);
+    expect(bad.stdout).toMatch(/^gone: failed: /m);
+    expect(bad.code).toBe(1);
+  }, 90_000);
+
   test("trust: lists the project's servers, accepts the file, and a change asks again", async () => {
     const { ws, i } = setup();
     expect((await i("add", "--scope", "project", "proj", "--", BUN, EVERYTHING, "stdio")).code).toBe(0);
