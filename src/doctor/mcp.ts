@@ -1,7 +1,7 @@
 // `i doctor`, MCP part: one row per configured server — started, handshake, tools, one round trip (a
 // ping) — as the mcp module reports them after starting them the way a run does. A server that fails is a
 // failed check (exit 1): the session would go on without it, so it is no config error.
-import { configuredServers, describeStatus } from "../agent/mcp-servers.ts";
+import { configuredServers, describeStatus, type McpServerRow } from "../agent/mcp-servers.ts";
 import { UserError } from "../contract/errors.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import { TOOLS_WAIT_MS, type WorkerHost } from "../worker/host.ts";
@@ -15,7 +15,7 @@ export async function mcpRows(
   configDir: string,
   workspace: string,
 ): Promise<{ lines: Line[]; failed: number }> {
-  let rows;
+  let rows: McpServerRow[];
   try {
     rows = configuredServers(configDir, workspace);
   } catch (err) {
