@@ -1,4 +1,5 @@
 import type { CompactionController } from "../compaction/controller.ts";
+import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
@@ -7,10 +8,12 @@ import { assertValidHistory } from "../lib/validate-history.ts";
 import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
+import type { DeclaredTools } from "../tools/declared-tools.ts";
+import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
-import { runToolBatch } from "./tool-calls.ts";
+import { agentDispatch } from "./tool-calls.ts";
 
 export interface AgentDeps {
   provider: Provider;
@@ -41,8 +44,12 @@ export interface AgentDeps {
   turnSignal?: { current?: AbortSignal };
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
-  /** brings `tools` up to date with the tools modules declare at run time (before each model request) */
+  /** tools declared at run time (offered after `tools`, answered through the same dispatch) */
+  declaredTools?: DeclaredTools;
+  /** brings `declaredTools` up to date with what the modules declare now (before each model request) */
   refreshTools?: () => Promise<void>;
+  /** where hooks and checkpoints plug into every tool call */
+  toolSeams?: DispatchSeams;
 }
 
 export interface TurnResult {
@@ -63,10 +70,28 @@ export const CONTINUE_PROMPT =
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
 
+  private readonly dispatch: ToolDispatch;
+
   constructor(
     private readonly deps: AgentDeps,
     public history: History,
-  ) {}
+  ) {
+    this.dispatch = agentDispatch({
+      hooks: deps.hooks,
+      coreNames: deps.coreToolNames,
+      ctx: deps.toolContext,
+      emit: deps.emit,
+      ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
+      ...(deps.declaredTools ? { declared: deps.declaredTools } : {}),
+      ...(deps.toolSeams ? { seams: deps.toolSeams } : {}),
+    });
+  }
+
+  /** The tools offered to the model now: the run's, then any declared at run time. */
+  private tools(): ToolDecl[] {
+    const declared = this.deps.declaredTools?.decls() ?? [];
+    return declared.length > 0 ? [...this.deps.tools, ...declared] : this.deps.tools;
+  }
 
   /**
    * The tool batch's checkpoint while its fsync is still running (see checkpoint): settled before the next
@@ -158,12 +183,26 @@ export class Agent {
     try {
       this.history = await this.deps.controller.compactNow(
         this.history,
-        this.deps.tools,
+        this.tools(),
         instructions ? { instructions } : {},
       );
     } finally {
       if (slot) slot.current = undefined;
     }
+  }
+
+  /** `/uncompact [N]`: the history before compaction N comes back when it fits (see the controller). */
+  async uncompact(n?: number): Promise<RestoreOutcome> {
+    const outcome = await this.deps.controller.uncompact(this.history, this.deps.tools, n);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
+  }
+
+  /** Undo the last `/uncompact`. */
+  recompact(): RestoreOutcome {
+    const outcome = this.deps.controller.recompact(this.history);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
   }
 
   /** Totals of this process's model requests (the `/cost` figures). */
@@ -221,13 +260,15 @@ export class Agent {
     // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
     let continued = "";
     let continuations = 0;
+    const toolTurn = this.dispatch.turn(signal);
     while (turns < deps.maxTurns) {
       if (signal?.aborted) return this.interrupted("", turns);
       if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
       if (deps.refreshTools) await deps.refreshTools();
-      this.history = await deps.controller.prepareRequest(this.history, deps.tools);
+      const tools = this.tools();
+      this.history = await deps.controller.prepareRequest(this.history, tools);
       if (signal?.aborted) return this.interrupted("", turns);
       assertValidHistory(this.history);
       const hints = await this.requestHints();
@@ -239,7 +280,7 @@ export class Agent {
           {
             model: deps.model.name,
             messages: this.history,
-            tools: deps.tools,
+            tools,
             ...(deps.model.max_output_tokens ? { max_output_tokens: deps.model.max_output_tokens } : {}),
             ...(signal ? { signal } : {}),
             hints,
@@ -256,7 +297,7 @@ export class Agent {
           // Compact once, retry once: a second overflow means compaction cannot make the request fit.
           recovered = true;
           turns--;
-          this.history = await deps.controller.recoverFromOverflow(this.history, deps.tools);
+          this.history = await deps.controller.recoverFromOverflow(this.history, tools);
           continue;
         }
         if (err instanceof ProviderError && err.partialText !== "") {
@@ -305,13 +346,7 @@ export class Agent {
         }
         return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
-      const results = await runToolBatch(calls, {
-        hooks: deps.hooks,
-        coreNames: deps.coreToolNames,
-        ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
-        emit: deps.emit,
-        ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
-      });
+      const results = await toolTurn.runBatch(calls);
       this.history.push(...results);
       this.checkpoint("tool_batch", true);
       if (signal?.aborted) return this.interrupted("", turns);

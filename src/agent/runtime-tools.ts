@@ -7,7 +7,7 @@ import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
-import type { ToolDecl } from "../contract/protocol.ts";
+import type { RuntimeToolDecl } from "../contract/runtime-tools.ts";
 import {
   type McpServerEntry,
   projectMcpFile,
@@ -15,6 +15,8 @@ import {
   serverVariables,
   userMcpFile,
 } from "../lib/mcp-config.ts";
+import type { ApprovalPolicy, ApprovalRequest } from "../tools/approvals.ts";
+import type { DeclaredTool, DeclaredTools } from "../tools/declared-tools.ts";
 import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 
 export interface McpSetup {
@@ -54,15 +56,57 @@ export interface Refresher {
   status(): Promise<RuntimeRefresh["status"]>;
 }
 
+/** A declared tool's own deadline is the module's to enforce (it answers with a tool error); this is later. */
+const DECLARED_GRACE_MS = 2_000;
+const DEFAULT_DECLARED_DEADLINE_MS = 60_000;
+
+/** The call's arguments in one line for the approval question. */
+function argsSummary(args: unknown): string {
+  const text = JSON.stringify(args ?? {});
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+}
+
+/**
+ * A runtime declaration as the dispatch takes it: approved like bash (unless its configuration allows it
+ * and the session is not read-only), under its own deadline, and cancelled in the module when the turn is.
+ */
+export function declaredTool(host: WorkerHost, decl: RuntimeToolDecl, policy: ApprovalPolicy): DeclaredTool {
+  const auto = decl.approval === "auto" && policy !== "none";
+  return {
+    decl: { name: decl.name, description: decl.description, input_schema: decl.input_schema },
+    deadlineMs: (decl.timeout_ms ?? DEFAULT_DECLARED_DEADLINE_MS) + DECLARED_GRACE_MS,
+    // Unknown: an MCP tool may change anything, files included.
+    mayChange: true,
+    call: (args, { callId, signal }) => {
+      const onAbort = () => host.cancelTool(decl.name, callId);
+      signal.addEventListener("abort", onAbort, { once: true });
+      return host
+        .callTool(decl.name, args, callId)
+        .finally(() => signal.removeEventListener("abort", onAbort));
+    },
+    ...(auto
+      ? {}
+      : {
+          approval: (args: unknown): ApprovalRequest => ({
+            tool: "tool",
+            name: decl.name,
+            summary: argsSummary(args),
+            ...(decl.title ? { title: decl.title } : {}),
+            ...(decl.group ? { group: decl.group } : {}),
+          }),
+        }),
+  };
+}
+
 /**
  * Undefined when no module declares tools at run time. Otherwise those modules start now (in the
- * background), and `refresh` rewrites `tools` after the first `coreCount` entries with the host's current
- * declarations, emitting what the modules had to say as warnings.
+ * background: the prompt is not delayed), and `refresh` asks them for their current tools and hands them
+ * to the dispatch's declared tools, emitting what the modules had to say as warnings.
  */
 export function runtimeToolsRefresher(
   host: WorkerHost,
-  tools: ToolDecl[],
-  coreCount: number,
+  declared: DeclaredTools,
+  policy: ApprovalPolicy,
   emit: EmitEvent,
 ): Refresher | undefined {
   const modules = host.runtimeModules();
@@ -71,7 +115,11 @@ export function runtimeToolsRefresher(
   host.start(modules).catch(() => {});
   const apply = (r: RuntimeRefresh) => {
     for (const message of r.notices) emit({ type: "notice", level: "warn", message });
-    tools.splice(coreCount, tools.length - coreCount, ...host.toolDecls());
+    for (const [module, decls] of host.runtimeDecls())
+      declared.declare(
+        module,
+        decls.map((d) => declaredTool(host, d, policy)),
+      );
     return r.status;
   };
   return {

@@ -1,6 +1,7 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
@@ -23,6 +24,7 @@ import { credentialEnv } from "../runtime/credential-handoff.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import { DeclaredTools } from "../tools/declared-tools.ts";
 import { CORE_TOOL_NAMES, coreToolDecls } from "../tools/index.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
@@ -178,10 +180,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     throw err;
   }
   const core = coreToolDecls();
-  // Modules that declare tools at run time start now, in the background: the prompt is not delayed, and
-  // their tools are asked for before each model request (refreshTools updates `tools` in place).
   const tools = [...core, ...host.toolDecls()];
-  const refreshTools = runtimeToolsRefresher(host, tools, core.length, opts.emit);
   const systemPrompt = () =>
     buildSystemPrompt(host, {
       workspace,
@@ -272,6 +271,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       emit: opts.emit,
       manifest,
       turnSignal,
+      compactor: compactorIdentity(manifest, cfgDir),
     });
     const approvals = new Approvals({
       policy: opts.approve,
@@ -280,6 +280,10 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       warn: (line) => process.stderr.write(`i: ${line}\n`),
     });
     const toolContext = { workspace, approvals, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) };
+    // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
+    // tools before each model request.
+    const declaredTools = new DeclaredTools();
+    const refreshTools = runtimeToolsRefresher(host, declaredTools, opts.approve, opts.emit);
     const agent = new Agent(
       {
         provider,
@@ -296,7 +300,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
-        ...(refreshTools ? { refreshTools: refreshTools.refresh } : {}),
+        ...(refreshTools ? { refreshTools: refreshTools.refresh, declaredTools } : {}),
       },
       history,
     );

@@ -90,24 +90,6 @@ export class Approvals {
     return this.opts.policy;
   }
 
-  /**
-   * A tool declared at run time: refused under `none` (even one its configuration auto-approves: the
-   * session is read-only), allowed under `all` or when its configuration says so, else asked like bash.
-   */
-  checkRuntime(
-    decl: { name: string; title?: string; group?: string; approval?: "ask" | "auto" },
-    summary: string,
-  ): Promise<string | undefined> {
-    if (this.opts.policy === "ask" && decl.approval === "auto") return Promise.resolve(undefined);
-    return this.check({
-      tool: "tool",
-      name: decl.name,
-      summary,
-      ...(decl.title ? { title: decl.title } : {}),
-      ...(decl.group ? { group: decl.group } : {}),
-    });
-  }
-
   /** Undefined when `req` may go ahead, else the reason it may not, worded for the model. */
   async check(req: ApprovalRequest, command?: string): Promise<string | undefined> {
     const { policy, ask, warn } = this.opts;

@@ -260,6 +260,13 @@ export class WorkerHost implements HookRunner {
     this.send(rt.module, CANCEL_EVENT, { call_id: callId }).catch(() => {});
   }
 
+  /** The tools modules declare at run time now, by module (offered through the dispatch's declared tools). */
+  runtimeDecls(): Map<ModuleName, RuntimeToolDecl[]> {
+    const out = new Map<ModuleName, RuntimeToolDecl[]>(this.runtimeModules().map((m) => [m, []]));
+    for (const { module, decl } of this.runtime.entries()) out.get(module)?.push(decl);
+    return out;
+  }
+
   /** Modules of the manifest that declare tools at run time. */
   runtimeModules(): ModuleName[] {
     return this.manifest.modules.map((m) => m.name).filter((m) => MODULES[m].runtimeTools);
@@ -304,8 +311,6 @@ export class WorkerHost implements HookRunner {
       input_schema: t.input_schema,
     }));
     for (const { decl } of this.extraTools.values()) if (!this.manifest.tools[decl.name]) decls.push(decl);
-    for (const { decl } of this.runtime.entries())
-      decls.push({ name: decl.name, description: decl.description, input_schema: decl.input_schema });
     return decls;
   }
 

@@ -1,7 +1,6 @@
 // What the agent core needs from the worker runtime. The WorkerHost implements it.
 import type { HookReply } from "../contract/hooks.ts";
 import type { HookEvent, ToolDecl, ToolResult } from "../contract/protocol.ts";
-import type { RuntimeToolDecl } from "../contract/runtime-tools.ts";
 
 export type HookData = Record<string, unknown>;
 
@@ -25,10 +24,6 @@ export interface HookRunner {
   callTool(name: string, args: unknown, callId: string): Promise<ToolResult>;
   /** module tools, for the model, beside the core tools */
   toolDecls(): ToolDecl[];
-  /** a tool declared at run time: its approval, group and deadline (undefined for every other tool) */
-  runtimeTool?(name: string): RuntimeToolDecl | undefined;
-  /** tell the module running a runtime tool that the user cancelled call `callId` */
-  cancelTool?(name: string, callId: string): void;
   /** stop every worker process (kill and reap) */
   close(): Promise<void>;
 }

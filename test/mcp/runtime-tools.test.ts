@@ -56,7 +56,7 @@ describe("runtime tool declarations", () => {
   test("clashes with a core tool, another module's tool, or outside the namespace are refused once each", async () => {
     const h = hostWith("mcp__x__ok,bash,grep,mcp__x__ok,other", ["search", "mcp"]);
     const first = await h.refreshTools(0);
-    const names = h.toolDecls().map((t) => t.name);
+    const names = [...h.toolDecls(), ...(h.runtimeDecls().get("mcp") ?? [])].map((t) => t.name);
     expect(names).toContain("mcp__x__ok");
     expect(names.filter((n) => n === "mcp__x__ok")).toHaveLength(1);
     expect(names.filter((n) => n === "grep")).toHaveLength(1);

@@ -1,5 +1,7 @@
-// The steering queue: lines typed while a turn runs are appended here; the steering worker delivers them at
-// the next safe point. Each entry is one JSON line, written with a single append so it is never torn by us.
+// The console's steering queue: lines typed while a turn runs are appended here; the steering worker
+// delivers them at the next safe point. Each entry is one JSON line, written with a single append so it is
+// never torn by us. One queue serves the console's whole life (every session it opens in turn), so what
+// one worker delivered is never delivered again by the next.
 import { appendFileSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
@@ -18,8 +20,9 @@ export function enqueue(path: string, text: string): string {
 }
 
 /**
- * Remove the queue and the steering worker's delivery record once the console is done with them (the
- * record sits next to the queue, see workers/steering/README.md). Everything in it was delivered or shown.
+ * Remove the queue and the steering worker's delivery record (`<queue>.delivered`, beside the queue, as
+ * the steering worker's queue contract places it) once the console is done with them: everything in the
+ * queue was delivered or shown.
  */
 export function removeQueue(path: string): void {
   for (const f of [path, `${path}.delivered`]) rmSync(f, { force: true });
