@@ -21,6 +21,7 @@ import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import type { TurnResult } from "./loop.ts";
+import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
@@ -43,6 +44,7 @@ export type {
   ApprovalAnswer,
   ApprovalRequest,
   Expanded,
+  McpView,
   PromptTemplate,
   RestoreOutcome,
   SessionMeta,
@@ -290,6 +292,17 @@ export class AgentSession {
       if (!refused) rt.agent.addUserContext(message, { shell_command: command });
       return { text, isError: result.is_error === true, refused };
     });
+  }
+
+  /** `/mcp`: the configured MCP servers and where each stands. */
+  mcpServers(): Promise<McpView> {
+    const rt = this.live;
+    return mcpView(rt.workspace, rt.runtimeStatus);
+  }
+
+  /** `/mcp trust`: accept this workspace's .mcp.json as it is now (its servers start before the next request). */
+  trustProjectMcp(): { file: string; accepted: boolean; servers: string[] } {
+    return trustProjectMcp(this.live.workspace);
   }
 
   /** `@path` mentions: the files' text attached to the message, with a note per mention. */

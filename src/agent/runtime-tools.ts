@@ -9,6 +9,7 @@ import type { Manifest } from "../contract/manifest.ts";
 import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
 import type { RuntimeToolDecl } from "../contract/runtime-tools.ts";
 import {
+  describeTransport,
   type McpServerEntry,
   projectMcpFile,
   readMcpFile,
@@ -37,17 +38,23 @@ export function mcpSetup(manifest: Manifest, configDir: string, workspace: strin
   if (m.builtin) entries = readMcpFile(userMcpFile(configDir), "user");
   // The project's variables are passed even before its file is accepted: the worker reads nothing of
   // the file until then, and an acceptance during the session can then start its servers.
+  let project: McpServerEntry[] = [];
   try {
-    entries = [...entries, ...readMcpFile(projectMcpFile(workspace), "project")];
+    project = readMcpFile(projectMcpFile(workspace), "project");
   } catch (err) {
     if (!(err instanceof UserError)) throw err;
   }
+  entries = [...entries, ...project];
   for (const name of serverVariables(entries)) {
     const v = process.env[name];
     if (v !== undefined) out.env[name] = v;
   }
+  // What the file would start is said with the refusal: the user decides on the commands, not the name.
+  const starts = project.map((e) => `${e.name} (${describeTransport(e.config)})`).join(", ");
   for (const f of untrustedProjectFiles(configDir, workspace, [MCP_PROJECT_FILE]))
-    out.notices.push(projectTrustRefusal(f, MCP_TRUST_COMMAND));
+    out.notices.push(
+      `${projectTrustRefusal(f, MCP_TRUST_COMMAND)}${starts ? `; it would start ${starts}` : ""}; in the console, /mcp trust`,
+    );
   return out;
 }
 

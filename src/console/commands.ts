@@ -40,6 +40,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "model, provider, profile, modules, session, context, approvals",
     aliases: ["session"],
   },
+  {
+    name: "mcp",
+    args: "[trust]",
+    help: "the MCP servers and their status; trust accepts this workspace's .mcp.json",
+  },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];

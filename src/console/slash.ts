@@ -8,6 +8,7 @@ import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
+import { mcpCommand } from "./mcp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
@@ -251,6 +252,9 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return status(ctx);
     case "cost":
       return cost(ctx);
+    case "mcp":
+      await mcpCommand(cmd.args, ctx.session, ui);
+      return DONE;
     case "exit":
       return { kind: "exit" };
     default:
