@@ -122,6 +122,8 @@ export function runtimeToolsRefresher(
   host.start(modules).catch(() => {});
   const apply = (r: RuntimeRefresh) => {
     for (const message of r.notices) emit({ type: "notice", level: "warn", message });
+    // The usual turn: nothing changed, nothing to rebuild.
+    if (!r.changed) return r.status;
     for (const [module, decls] of host.runtimeDecls())
       declared.declare(
         module,

@@ -42,8 +42,9 @@ export const ToolsRequestData = z.object({
   revision: z.number().int().nonnegative(),
 });
 /**
- * `tools` reply: the request's data with the current list. `revision` changes whenever the list does, so
- * an unchanged list costs the core nothing to check; `notices` are one-line messages the user should see
+ * `tools` reply: the request's data with the current list. `revision` changes whenever the list does; a
+ * module whose list is still at the request's revision leaves the list out, so the usual poll (nothing
+ * changed) is a few bytes each way; `notices` are one-line messages the user should see
  * once (a server that failed to start), each sent once.
  */
 /** Where one group (an MCP server) stands, for `/mcp`, `i mcp list` and `i doctor`. */
@@ -61,7 +62,8 @@ export const GroupStatus = z.object({
 export type GroupStatus = z.infer<typeof GroupStatus>;
 
 export const ToolsReplyData = ToolsRequestData.extend({
-  runtime_tools: z.array(RuntimeToolDecl),
+  /** the whole current list; absent when `revision` is the one the request named (nothing changed) */
+  runtime_tools: z.array(RuntimeToolDecl).optional(),
   notices: z.array(z.string()).optional(),
   status: z.record(z.string(), GroupStatus).optional(),
 });

@@ -61,6 +61,8 @@ export interface WorkerHostOptions {
 /** What a runtime-tools refresh brought: lines for the user, and each module's status per group. */
 export interface RuntimeRefresh {
   notices: string[];
+  /** some module's list changed since the last refresh */
+  changed: boolean;
   status: Partial<Record<ModuleName, Record<string, GroupStatus>>>;
 }
 
@@ -277,7 +279,7 @@ export class WorkerHost implements HookRunner {
    * tools still on their way). A module that fails is a notice; its tools stay as they were.
    */
   async refreshTools(waitMs = TOOLS_WAIT_MS): Promise<RuntimeRefresh> {
-    const out: RuntimeRefresh = { notices: [], status: {} };
+    const out: RuntimeRefresh = { notices: [], changed: false, status: {} };
     await Promise.all(
       this.runtimeModules().map(async (module) => {
         try {
@@ -286,6 +288,11 @@ export class WorkerHost implements HookRunner {
           out.notices.push(...(reply.notices ?? []));
           if (reply.status) out.status[module] = reply.status;
           if (reply.revision !== this.revisions.get(module)) {
+            if (!reply.runtime_tools)
+              throw new Error(
+                `its reply has revision ${reply.revision} but no runtime_tools (required when it changed)`,
+              );
+            out.changed = true;
             this.revisions.set(module, reply.revision);
             out.notices.push(...this.acceptRuntime(module, reply.runtime_tools));
           }

@@ -70,10 +70,11 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     const wait = typeof req.data.wait_ms === "number" ? req.data.wait_ms : 0;
     const list = await runtime.list(wait, ctx);
     const notices = [...helloNotices.splice(0), ...(list.notices ?? [])];
+    const unchanged = list.revision === req.data.revision;
     return {
       ...req.data,
       revision: list.revision,
-      runtime_tools: list.tools,
+      ...(unchanged ? {} : { runtime_tools: list.tools }),
       ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
     };
