@@ -7,6 +7,7 @@ import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
+import type { ToolResult } from "../contract/protocol.ts";
 import type { RuntimeToolDecl } from "../contract/runtime-tools.ts";
 import {
   describeTransport,
@@ -77,7 +78,23 @@ function argsSummary(args: unknown): string {
  * A runtime declaration as the dispatch takes it: approved like bash (unless its configuration allows it
  * and the session is not read-only), under its own deadline, and cancelled in the module when the turn is.
  */
-export function declaredTool(host: WorkerHost, decl: RuntimeToolDecl, policy: ApprovalPolicy): DeclaredTool {
+/** A result's images replaced by a note, for a model that takes none. */
+export function withoutImages(r: ToolResult): ToolResult {
+  if (typeof r.content === "string" || !r.content.some((p) => p.type === "image")) return r;
+  const content = r.content.map((p) =>
+    p.type === "image"
+      ? { type: "text" as const, text: `[image ${p.media_type} left out: this model takes no images]` }
+      : p,
+  );
+  return { ...r, content };
+}
+
+export function declaredTool(
+  host: WorkerHost,
+  decl: RuntimeToolDecl,
+  policy: ApprovalPolicy,
+  images = true,
+): DeclaredTool {
   const auto = decl.approval === "auto" && policy !== "none";
   return {
     decl: { name: decl.name, description: decl.description, input_schema: decl.input_schema },
@@ -89,6 +106,7 @@ export function declaredTool(host: WorkerHost, decl: RuntimeToolDecl, policy: Ap
       signal.addEventListener("abort", onAbort, { once: true });
       return host
         .callTool(decl.name, args, callId)
+        .then((r) => (images ? r : withoutImages(r)))
         .finally(() => signal.removeEventListener("abort", onAbort));
     },
     ...(auto
@@ -115,6 +133,8 @@ export function runtimeToolsRefresher(
   declared: DeclaredTools,
   policy: ApprovalPolicy,
   emit: EmitEvent,
+  /** the model takes images (config.json `images` is not "omit") */
+  images = true,
 ): Refresher | undefined {
   const modules = host.runtimeModules();
   if (modules.length === 0) return undefined;
@@ -127,7 +147,7 @@ export function runtimeToolsRefresher(
     for (const [module, decls] of host.runtimeDecls())
       declared.declare(
         module,
-        decls.map((d) => declaredTool(host, d, policy)),
+        decls.map((d) => declaredTool(host, d, policy, images)),
       );
     return r.status;
   };

@@ -283,7 +283,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
     // tools before each model request.
     const declaredTools = new DeclaredTools();
-    const refreshTools = runtimeToolsRefresher(host, declaredTools, opts.approve, opts.emit);
+    const refreshTools = runtimeToolsRefresher(
+      host,
+      declaredTools,
+      opts.approve,
+      opts.emit,
+      model.images !== "omit",
+    );
     const agent = new Agent(
       {
         provider,

@@ -116,10 +116,28 @@ describe("mcp: the everything server", () => {
     );
     const r = await rig.run(["-p", "go", "--approve", "all"]);
     expect(r.code).toBe(0);
-    const [image, structured, links] = toolResults(rig);
-    expect(image).toContain("image");
+    const [, structured, links] = toolResults(rig);
+    expect(JSON.stringify(rig.mock.requests.at(-1)?.body)).toContain('"type":"image_url"');
     expect(structured).toContain("temperature");
     expect(links).toContain("[resource link]");
+  }, 60_000);
+
+  test("a model configured to take no images gets a note in the image's place", async () => {
+    rig = await mcpRig(
+      { everything },
+      {
+        script: [
+          { tool_calls: [{ name: "mcp__everything__get-tiny-image", arguments: {} }] },
+          { text: "ok" },
+        ],
+        config: { models: { "mock-model": { context_window: 100_000, images: "omit" } } },
+      },
+    );
+    const r = await rig.run(["-p", "go", "--approve", "all"]);
+    expect(r.code).toBe(0);
+    const out = toolResults(rig)[0] ?? "";
+    expect(out).toContain("left out: this model takes no images");
+    expect(JSON.stringify(rig.mock.requests.at(-1)?.body)).not.toContain("image_url");
   }, 60_000);
 
   test("no credential of i reaches the server's environment", async () => {
