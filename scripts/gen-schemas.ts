@@ -17,6 +17,8 @@ import { McpFile } from "../src/contract/mcp.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
 import {
   CancelRequestData,
+  ProgressReplyData,
+  ProgressRequestData,
   RuntimeToolDecl,
   ToolsReplyData,
   ToolsRequestData,
@@ -75,6 +77,8 @@ const protocol = write(join(root, "protocol"), {
   "tools-request.json": ToolsRequestData,
   "tools-reply.json": ToolsReplyData,
   "cancel-request.json": CancelRequestData,
+  "progress-request.json": ProgressRequestData,
+  "progress-reply.json": ProgressReplyData,
 });
 const hookSchemas: Record<string, z.ZodType> = {
   "before-compact-model-route.json": ModelRouteReply,

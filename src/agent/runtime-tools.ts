@@ -19,6 +19,7 @@ import {
 } from "../lib/mcp-config.ts";
 import type { ApprovalPolicy, ApprovalRequest } from "../tools/approvals.ts";
 import type { DeclaredTool, DeclaredTools } from "../tools/declared-tools.ts";
+import type { ToolReport } from "../tools/types.ts";
 import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 
 export interface McpSetup {
@@ -89,6 +90,36 @@ export function withoutImages(r: ToolResult): ToolResult {
   return { ...r, content };
 }
 
+/** How often a running call's progress is asked for (the console's activity line shows it). */
+const PROGRESS_POLL_MS = 1_000;
+
+/** Ask for the call's progress now and then, and show each new figure as a line of the tool's output. */
+function watchProgress(
+  host: WorkerHost,
+  name: string,
+  callId: string,
+  report: (r: ToolReport) => void,
+): ReturnType<typeof setInterval> {
+  let last = "";
+  let asking = false;
+  return setInterval(() => {
+    if (asking) return;
+    asking = true;
+    host
+      .toolProgress(name, callId)
+      .then((p) => {
+        if (!p) return;
+        const of = p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`;
+        const line = `progress ${of}${p.message ? `: ${p.message}` : ""}`;
+        if (line !== last) report({ kind: "output", text: `${line}\n` });
+        last = line;
+      })
+      .finally(() => {
+        asking = false;
+      });
+  }, PROGRESS_POLL_MS);
+}
+
 export function declaredTool(
   host: WorkerHost,
   decl: RuntimeToolDecl,
@@ -101,13 +132,17 @@ export function declaredTool(
     deadlineMs: (decl.timeout_ms ?? DEFAULT_DECLARED_DEADLINE_MS) + DECLARED_GRACE_MS,
     // Unknown: an MCP tool may change anything, files included.
     mayChange: true,
-    call: (args, { callId, signal }) => {
+    call: (args, { callId, signal, report }) => {
       const onAbort = () => host.cancelTool(decl.name, callId);
       signal.addEventListener("abort", onAbort, { once: true });
+      const watch = report ? watchProgress(host, decl.name, callId, report) : undefined;
       return host
         .callTool(decl.name, args, callId)
         .then((r) => (images ? r : withoutImages(r)))
-        .finally(() => signal.removeEventListener("abort", onAbort));
+        .finally(() => {
+          signal.removeEventListener("abort", onAbort);
+          if (watch) clearInterval(watch);
+        });
     },
     ...(auto
       ? {}

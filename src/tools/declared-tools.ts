@@ -5,7 +5,7 @@
 import type { ApprovalRequest } from "./approvals.ts";
 import type { DispatchTool, ToolAdapter } from "./dispatch.ts";
 import { externalDispatchTool } from "./external-tool.ts";
-import type { ToolDecl, ToolResult } from "./types.ts";
+import type { ToolDecl, ToolReport, ToolResult } from "./types.ts";
 
 export interface DeclaredTool {
   decl: ToolDecl;
@@ -13,7 +13,10 @@ export interface DeclaredTool {
   deadlineMs: number;
   /** it may change files in the workspace (unknown: say true) */
   mayChange: boolean;
-  call(args: unknown, opts: { callId: string; signal: AbortSignal }): Promise<ToolResult>;
+  call(
+    args: unknown,
+    opts: { callId: string; signal: AbortSignal; report?: (r: ToolReport) => void },
+  ): Promise<ToolResult>;
   /** the approval a call needs (an MCP server's tool is approved like bash), or undefined for none */
   approval?: (args: unknown) => ApprovalRequest | undefined;
 }
@@ -32,7 +35,8 @@ export class DeclaredTools implements ToolAdapter {
           owner,
           mayChange: t.mayChange,
           deadlineMs: t.deadlineMs,
-          call: (args, callId, signal) => t.call(args, { callId, signal }),
+          call: (args, callId, signal, report) =>
+            t.call(args, { callId, signal, ...(report ? { report } : {}) }),
           ...(t.approval ? { approval: t.approval } : {}),
         }),
       ),

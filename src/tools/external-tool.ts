@@ -7,7 +7,7 @@ import { errorMessage } from "../contract/errors.ts";
 import type { ApprovalRequest } from "./approvals.ts";
 import { describeArgsError, jsonSchemaValidator } from "./arguments.ts";
 import type { DispatchTool } from "./dispatch.ts";
-import type { ToolDecl, ToolResult } from "./types.ts";
+import type { ToolDecl, ToolReport, ToolResult } from "./types.ts";
 
 export interface ExternalCallOptions {
   /** the turn's abort signal */
@@ -63,7 +63,13 @@ export interface ExternalToolSpec {
   kind: "module" | "declared";
   owner: string;
   mayChange: boolean;
-  call(args: unknown, callId: string, signal: AbortSignal): Promise<ToolResult>;
+  /** `report`: what the tool shows while it runs (its progress), when someone watches */
+  call(
+    args: unknown,
+    callId: string,
+    signal: AbortSignal,
+    report?: (r: ToolReport) => void,
+  ): Promise<ToolResult>;
   deadlineMs?: number;
   /** the approval a call needs (asked by the dispatch like bash's), or undefined when it needs none */
   approval?: (args: unknown) => ApprovalRequest | undefined;
@@ -89,7 +95,7 @@ export function externalDispatchTool(decl: ToolDecl, spec: ExternalToolSpec): Di
       const request = spec.approval?.(args);
       return {
         ...(request ? { change: { request } } : {}),
-        apply: () => callExternal(decl.name, (signal) => spec.call(args, callId, signal), opts),
+        apply: () => callExternal(decl.name, (signal) => spec.call(args, callId, signal, ctx.report), opts),
       };
     },
   };

@@ -20,7 +20,10 @@ import {
 import { MODULES, type ModuleName } from "../contract/registry.ts";
 import {
   CANCEL_EVENT,
+  type CallProgress,
   type GroupStatus,
+  PROGRESS_EVENT,
+  ProgressReplyData,
   type RuntimeToolDecl,
   TOOLS_EVENT,
   ToolsReplyData,
@@ -267,6 +270,20 @@ export class WorkerHost implements HookRunner {
     const out = new Map<ModuleName, RuntimeToolDecl[]>(this.runtimeModules().map((m) => [m, []]));
     for (const { module, decl } of this.runtime.entries()) out.get(module)?.push(decl);
     return out;
+  }
+
+  /** How far a runtime tool's call has got, if its module knows (undefined on any failure). */
+  async toolProgress(name: string, callId: string): Promise<CallProgress | undefined> {
+    const rt = this.runtime.get(name);
+    if (!rt || !this.isReady(rt.module)) return undefined;
+    try {
+      const reply = ProgressReplyData.safeParse(
+        await this.send(rt.module, PROGRESS_EVENT, { call_id: callId }),
+      );
+      return reply.success ? reply.data.progress : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   /** Modules of the manifest that declare tools at run time. */

@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
-import type { Rig } from "../agent/rig.ts";
+import { events, type Rig } from "../agent/rig.ts";
 import { BUN, EVERYTHING, everything, FILESYSTEM, FIXTURES, MEMORY, mcpRig, toolResults } from "./rig.ts";
 
 let rig: Rig | undefined;
@@ -95,12 +95,17 @@ describe("mcp: reference servers", () => {
       },
     );
     const started = Date.now();
-    const r = await rig.run(["-p", "go", "--approve", "all"]);
+    const r = await rig.run(["-p", "go", "--approve", "all", "--json"]);
     expect(r.code).toBe(0);
     expect(Date.now() - started).toBeGreaterThan(19_000);
     const out = toolResults(rig)[0] ?? "";
     expect(out).toContain("completed");
     expect(out).not.toMatch(/failed|timeout|no reply/i);
+    // The server's progress notifications are shown while it runs (the console's activity line).
+    const progress = events(r.stdout)
+      .filter((e) => e.type === "tool_output")
+      .map((e) => String(e.text));
+    expect(progress.some((t) => /^progress [1-3]\/4/.test(t))).toBe(true);
   }, 90_000);
 
   test("a call past the server's timeout_ms is a tool error naming it; the session goes on", async () => {

@@ -4,7 +4,7 @@
 // starting. Nothing it started outlives it: on end of input every session closes and, as the leader of
 // its own process group, it takes whatever a server left behind down with it.
 import type { ToolResult } from "../../src/contract/protocol.ts";
-import type { GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import type { CallProgress, GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 import {
   defineWorkerModule,
   type RuntimeToolList,
@@ -112,6 +112,10 @@ class Fleet {
     this.callServer.get(callId)?.cancel(callId);
   }
 
+  progress(callId: string): CallProgress | undefined {
+    return this.callServer.get(callId)?.progressOf(callId);
+  }
+
   async close(): Promise<void> {
     await Promise.all(this.servers.map((s) => s.close()));
     killOwnGroup();
@@ -143,6 +147,7 @@ export function createMcpModule(): WorkerModule {
       list: (waitMs, ctx) => fleet.list(waitMs, ctx),
       call: (name, args, ctx) => fleet.call(name, args, ctx.callId),
       cancel: (callId) => fleet.cancel(callId),
+      progress: (callId) => fleet.progress(callId),
       close: () => fleet.close(),
     },
   });

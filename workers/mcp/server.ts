@@ -10,7 +10,12 @@ import {
   MCP_TOOL_PREFIX,
 } from "../../src/contract/mcp.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
-import { fitToolName, type GroupStatus, type RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import {
+  type CallProgress,
+  fitToolName,
+  type GroupStatus,
+  type RuntimeToolDecl,
+} from "../../src/contract/runtime-tools.ts";
 import { type Connection, connect, loadSdk, openLog } from "./connect.ts";
 import { mapCallResult } from "./results.ts";
 
@@ -48,6 +53,7 @@ export class McpServerConn {
   private crashes = 0;
   private readonly log: WriteStream | undefined;
   private readonly calls = new Map<string, AbortController>();
+  private readonly progress = new Map<string, CallProgress>();
   private closed = false;
   private startMs: number | undefined;
   private roundTripMs: number | undefined;
@@ -232,7 +238,17 @@ export class McpServerConn {
       const r = await conn.client.callTool(
         { name: tool.remote, arguments: (args ?? {}) as Record<string, unknown> },
         undefined,
-        { signal: ctl.signal, timeout, maxTotalTimeout: timeout },
+        {
+          signal: ctl.signal,
+          timeout,
+          maxTotalTimeout: timeout,
+          onprogress: (p) =>
+            this.progress.set(callId, {
+              progress: p.progress,
+              ...(p.total !== undefined ? { total: p.total } : {}),
+              ...(p.message ? { message: p.message.slice(0, 200) } : {}),
+            }),
+        },
       );
       this.crashes = 0;
       return mapCallResult(r);
@@ -255,7 +271,12 @@ export class McpServerConn {
       return { content: `${tool.decl.name} failed: ${msg}`, is_error: true };
     } finally {
       this.calls.delete(callId);
+      this.progress.delete(callId);
     }
+  }
+
+  progressOf(callId: string): CallProgress | undefined {
+    return this.progress.get(callId);
   }
 
   cancel(callId: string): boolean {

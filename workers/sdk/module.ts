@@ -2,7 +2,7 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
-import type { GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import type { CallProgress, GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -61,6 +61,8 @@ export interface RuntimeTools {
   call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** the user cancelled call `callId` (its reply is no longer awaited) */
   cancel?(callId: string): void;
+  /** how far call `callId` has got, if its tool said */
+  progress?(callId: string): CallProgress | undefined;
   /** input ended: stop everything the module started */
   close?(): Promise<void>;
 }

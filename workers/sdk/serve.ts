@@ -9,7 +9,7 @@ import {
   Request,
   ToolResult,
 } from "../../src/contract/protocol.ts";
-import { CANCEL_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
+import { CANCEL_EVENT, PROGRESS_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
@@ -32,7 +32,8 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if (req.event === TOOLS_EVENT || req.event === CANCEL_EVENT) return modules.find((m) => m.runtimeTools);
+  if (req.event === TOOLS_EVENT || req.event === CANCEL_EVENT || req.event === PROGRESS_EVENT)
+    return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
 
@@ -78,6 +79,10 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
     };
+  }
+  if (runtime && req.event === PROGRESS_EVENT) {
+    const p = runtime.progress?.(String(req.data.call_id ?? ""));
+    return p ? { ...req.data, progress: p } : req.data;
   }
   if (runtime && req.event === CANCEL_EVENT) {
     runtime.cancel?.(String(req.data.call_id ?? ""));
