@@ -19,6 +19,9 @@ import {
   CancelRequestData,
   ProgressReplyData,
   ProgressRequestData,
+  PromptReplyData,
+  PromptRequestData,
+  RuntimePromptDecl,
   RuntimeToolDecl,
   ToolsReplyData,
   ToolsRequestData,
@@ -79,6 +82,9 @@ const protocol = write(join(root, "protocol"), {
   "cancel-request.json": CancelRequestData,
   "progress-request.json": ProgressRequestData,
   "progress-reply.json": ProgressReplyData,
+  "runtime-prompt-decl.json": RuntimePromptDecl,
+  "prompt-request.json": PromptRequestData,
+  "prompt-reply.json": PromptReplyData,
 });
 const hookSchemas: Record<string, z.ZodType> = {
   "before-compact-model-route.json": ModelRouteReply,

@@ -300,6 +300,22 @@ export class AgentSession {
     return mcpView(rt.workspace, rt.runtimeStatus);
   }
 
+  /** MCP prompts, offered as slash commands `/NAME ARGS`: name, description, arguments (as of the last ask). */
+  mcpPrompts(): { name: string; description: string; args: string }[] {
+    return (this.rt?.runtimePrompts?.prompts() ?? []).map((p) => ({
+      name: p.name,
+      description: p.description,
+      args: p.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name}]`)).join(" "),
+    }));
+  }
+
+  /** The text of MCP prompt `name` with the words typed after it, to send as the user's message. */
+  expandMcpPrompt(name: string, argsText: string): Promise<string> {
+    const p = this.live.runtimePrompts;
+    if (!p) return Promise.reject(new Error(`no prompt /${name}`));
+    return p.expandPrompt(name, argsText);
+  }
+
   /** `/mcp trust`: accept this workspace's .mcp.json as it is now (its servers start before the next request). */
   trustProjectMcp(): { file: string; accepted: boolean; servers: string[] } {
     return trustProjectMcp(this.live.workspace);

@@ -50,7 +50,7 @@ export async function mcpView(
             ? "replaced by the project's entry"
             : status
               ? describeStatus(live?.[r.name])
-              : "the mcp module is not in this profile",
+              : "not running in this session (a new session starts it, unless plugins.json disables mcp)",
     })),
     ...(untrusted ? { untrusted } : {}),
   };

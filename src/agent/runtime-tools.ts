@@ -2,13 +2,15 @@
 // the prompt, asking them for their current tools before each model request, and what the mcp module needs
 // from the core (the variables its configuration refers to; a project file the user has not accepted).
 
+import { existsSync } from "node:fs";
 import { projectTrustRefusal, untrustedProjectFiles } from "../config/project-trust.ts";
 import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
 import type { ToolResult } from "../contract/protocol.ts";
-import type { RuntimeToolDecl } from "../contract/runtime-tools.ts";
+import type { ModuleName } from "../contract/registry.ts";
+import type { RuntimePromptDecl, RuntimeToolDecl } from "../contract/runtime-tools.ts";
 import {
   describeTransport,
   type McpServerEntry,
@@ -27,15 +29,22 @@ export interface McpSetup {
   env: Record<string, string>;
   /** lines to show once the session is open (an untrusted project file) */
   notices: string[];
+  /**
+   * The built-in mcp module has nothing to do (neither mcp.json nor .mcp.json exists): it is not started,
+   * so a user without MCP servers pays no process and no poll for it.
+   */
+  idle: boolean;
 }
 
 /** The command that accepts a workspace's .mcp.json. */
 export const MCP_TRUST_COMMAND = "i mcp trust";
 
 export function mcpSetup(manifest: Manifest, configDir: string, workspace: string): McpSetup {
-  const out: McpSetup = { env: {}, notices: [] };
+  const out: McpSetup = { env: {}, notices: [], idle: false };
   const m = manifest.modules.find((x) => x.name === "mcp");
   if (!m) return out;
+  out.idle = m.builtin && !existsSync(userMcpFile(configDir)) && !existsSync(projectMcpFile(workspace));
+  if (out.idle) return out;
   let entries: McpServerEntry[] = [];
   if (m.builtin) entries = readMcpFile(userMcpFile(configDir), "user");
   // The project's variables are passed even before its file is accepted: the worker reads nothing of
@@ -63,6 +72,37 @@ export function mcpSetup(manifest: Manifest, configDir: string, workspace: strin
 export interface Refresher {
   refresh(): Promise<void>;
   status(): Promise<RuntimeRefresh["status"]>;
+  /** the prompts the modules offer (slash commands), as of the last refresh */
+  prompts(): RuntimePromptDecl[];
+  /** a prompt's text: `argsText` is `value value…` in the prompt's argument order, or `name=value` words */
+  expandPrompt(name: string, argsText: string): Promise<string>;
+}
+
+/** `a b` or `key=value c` as the prompt's arguments: positional words fill the arguments in order. */
+export function promptArguments(decl: RuntimePromptDecl, argsText: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const words = argsText.trim() === "" ? [] : argsText.trim().split(/\s+/);
+  const free = decl.arguments.map((a) => a.name);
+  const positional: string[] = [];
+  for (const w of words) {
+    const eq = w.indexOf("=");
+    const key = eq > 0 ? w.slice(0, eq) : "";
+    if (key && free.includes(key)) out[key] = w.slice(eq + 1);
+    else positional.push(w);
+  }
+  const open = free.filter((n) => !(n in out));
+  positional.forEach((w, i) => {
+    // The last argument takes the rest: a prompt's free text is often one argument.
+    const name = i < open.length - 1 ? open[i] : open[open.length - 1];
+    if (name === undefined) return;
+    out[name] = i < open.length - 1 || !(name in out) ? w : `${out[name]} ${w}`;
+  });
+  const missing = decl.arguments.filter((a) => a.required && !(a.name in out)).map((a) => a.name);
+  if (missing.length)
+    throw new Error(
+      `/${decl.name} needs ${missing.join(", ")}: /${decl.name} ${decl.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name}]`)).join(" ")}`,
+    );
+  return out;
 }
 
 /** A declared tool's own deadline is the module's to enforce (it answers with a tool error); this is later. */
@@ -170,11 +210,18 @@ export function runtimeToolsRefresher(
   emit: EmitEvent,
   /** the model takes images (config.json `images` is not "omit") */
   images = true,
+  /** modules not to start (the built-in mcp with no configuration) */
+  idle: readonly ModuleName[] = [],
 ): Refresher | undefined {
-  const modules = host.runtimeModules();
+  const modules = host.runtimeModules().filter((m) => !idle.includes(m));
   if (modules.length === 0) return undefined;
-  // Started, not awaited: a start failure is reported by the first refresh, which tries again.
-  host.start(modules).catch(() => {});
+  // Started and asked at once, not awaited: the prompt is not delayed, a server that fails says so
+  // early, and its prompts (slash commands) are known before the first message; a start failure is
+  // reported by this refresh and tried again by the next.
+  const first = host
+    .refreshTools(undefined, modules)
+    .then((r) => void apply(r))
+    .catch(() => {});
   const apply = (r: RuntimeRefresh) => {
     for (const message of r.notices) emit({ type: "notice", level: "warn", message });
     // The usual turn: nothing changed, nothing to rebuild.
@@ -188,8 +235,15 @@ export function runtimeToolsRefresher(
   };
   return {
     refresh: async () => {
-      apply(await host.refreshTools());
+      await first;
+      apply(await host.refreshTools(undefined, modules));
     },
-    status: async () => apply(await host.refreshTools(0)),
+    status: async () => apply(await host.refreshTools(0, modules)),
+    prompts: () => host.runtimePrompts().map((p) => p.decl),
+    expandPrompt: (name, argsText) => {
+      const decl = host.runtimePrompts().find((p) => p.decl.name === name)?.decl;
+      if (!decl) return Promise.reject(new Error(`no prompt /${name}`));
+      return host.getPrompt(name, promptArguments(decl, argsText));
+    },
   };
 }

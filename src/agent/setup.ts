@@ -33,7 +33,7 @@ import { Agent } from "./loop.ts";
 import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
-import { mcpSetup, runtimeToolsRefresher } from "./runtime-tools.ts";
+import { mcpSetup, type Refresher, runtimeToolsRefresher } from "./runtime-tools.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -74,6 +74,8 @@ export interface AgentRuntime {
   price?: { input: number; output: number };
   /** what each module declaring tools at run time said of its groups (MCP servers), freshly asked */
   runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
+  /** prompts the modules offer (MCP prompts: the console's slash commands) */
+  runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
   close(): Promise<void>;
 }
 
@@ -289,6 +291,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       opts.approve,
       opts.emit,
       model.images !== "omit",
+      mcp.idle ? ["mcp"] : [],
     );
     const agent = new Agent(
       {
@@ -322,7 +325,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       approvals,
       toolContext,
       ...(model.price ? { price: model.price } : {}),
-      ...(refreshTools ? { runtimeStatus: refreshTools.status } : {}),
+      ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
       close,
     };
   } catch (err) {

@@ -20,6 +20,23 @@ function table(rows: string[][]): string[] {
   );
 }
 
+/** The text of an MCP prompt, or undefined after saying why there is none. */
+export async function mcpPromptText(
+  name: string,
+  args: string,
+  target: { expandMcpPrompt(name: string, args: string): Promise<string> },
+  ui: ConsoleUi,
+): Promise<string | undefined> {
+  try {
+    const text = await target.expandMcpPrompt(name, args);
+    if (text.trim() !== "") return text;
+    ui.print(ui.yellow(`/${ui.clean(name)} gave an empty prompt; nothing was sent`));
+  } catch (err) {
+    ui.print(ui.yellow(ui.clean(err instanceof Error ? err.message : String(err))));
+  }
+  return undefined;
+}
+
 export async function mcpCommand(args: string, target: McpTarget, ui: ConsoleUi): Promise<void> {
   if (args === "trust") {
     const t = target.trustProjectMcp();

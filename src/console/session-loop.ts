@@ -89,7 +89,7 @@ export class SessionLoop implements InputHandlers {
   /** A session was opened: its templates, the status line, the replay of a resumed one. */
   private opened(): void {
     const { templates, problems } = this.session.promptTemplates();
-    this.registry = new CommandRegistry(templates);
+    this.registry = new CommandRegistry(templates, () => this.session.mcpPrompts());
     const { ui } = this.io;
     for (const p of problems) ui.print(ui.yellow(`! prompt template skipped: ${ui.clean(p)}`));
     for (const p of this.registry.shadowed)

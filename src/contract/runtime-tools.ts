@@ -36,6 +36,28 @@ export const RuntimeToolDecl = z.strictObject({
 export type RuntimeToolDecl = z.infer<typeof RuntimeToolDecl>;
 
 /**
+ * A prompt a module offers at run time (an MCP server's prompt): the console lists it as a slash command
+ * `/NAME ARGS…`; its text, fetched with the `prompt` event, becomes the user's message.
+ */
+export const RuntimePromptDecl = z.strictObject({
+  name: z.string().regex(RUNTIME_TOOL_NAME),
+  description: z.string(),
+  arguments: z.array(
+    z.strictObject({
+      name: z.string(),
+      description: z.string().optional(),
+      required: z.boolean().optional(),
+    }),
+  ),
+});
+export type RuntimePromptDecl = z.infer<typeof RuntimePromptDecl>;
+
+export const PROMPT_EVENT = "prompt";
+/** `prompt`: the text of prompt `name` with these arguments (strings, by argument name). */
+export const PromptRequestData = z.object({ name: z.string(), arguments: z.record(z.string(), z.string()) });
+export const PromptReplyData = PromptRequestData.extend({ text: z.string() });
+
+/**
  * `tools` request: `wait_ms` is how long the module may wait for declarations still on their way (servers
  * starting) before it answers with what it has; `revision` is the last one the core saw (0 at first).
  */
@@ -66,6 +88,8 @@ export type GroupStatus = z.infer<typeof GroupStatus>;
 export const ToolsReplyData = ToolsRequestData.extend({
   /** the whole current list; absent when `revision` is the one the request named (nothing changed) */
   runtime_tools: z.array(RuntimeToolDecl).optional(),
+  /** the module's prompts, sent with `runtime_tools` (absent: none) */
+  prompts: z.array(RuntimePromptDecl).optional(),
   notices: z.array(z.string()).optional(),
   status: z.record(z.string(), GroupStatus).optional(),
 });

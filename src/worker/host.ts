@@ -23,7 +23,10 @@ import {
   type CallProgress,
   type GroupStatus,
   PROGRESS_EVENT,
+  PROMPT_EVENT,
   ProgressReplyData,
+  PromptReplyData,
+  type RuntimePromptDecl,
   type RuntimeToolDecl,
   TOOLS_EVENT,
   ToolsReplyData,
@@ -151,6 +154,9 @@ export class WorkerHost implements HookRunner {
   private readonly runtime: RuntimeToolTable;
   private readonly revisions = new Map<ModuleName, number>();
   private readonly runtimeNotices: string[] = [];
+  private readonly saidFailures = new Set<string>();
+  /** prompts modules declare at run time, by module */
+  private readonly prompts = new Map<ModuleName, RuntimePromptDecl[]>();
 
   constructor(
     private readonly manifest: Manifest,
@@ -272,6 +278,22 @@ export class WorkerHost implements HookRunner {
     return out;
   }
 
+  /** The prompts modules offer now (the console's slash commands), each with the module offering it. */
+  runtimePrompts(): { module: ModuleName; decl: RuntimePromptDecl }[] {
+    return [...this.prompts].flatMap(([module, decls]) => decls.map((decl) => ({ module, decl })));
+  }
+
+  /** The text of prompt `name` of a module, with `args`. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    const p = this.runtimePrompts().find((x) => x.decl.name === name);
+    if (!p) throw new Error(`no prompt "${name}"`);
+    const reply = PromptReplyData.safeParse(
+      await this.send(p.module, PROMPT_EVENT, { name, arguments: args }),
+    );
+    if (!reply.success) throw new Error(`module "${p.module}" sent an invalid prompt reply`);
+    return reply.data.text;
+  }
+
   /** How far a runtime tool's call has got, if its module knows (undefined on any failure). */
   async toolProgress(name: string, callId: string): Promise<CallProgress | undefined> {
     const rt = this.runtime.get(name);
@@ -295,10 +317,13 @@ export class WorkerHost implements HookRunner {
    * Ask every module that declares tools at run time for its current list (waiting at most `waitMs` for
    * tools still on their way). A module that fails is a notice; its tools stay as they were.
    */
-  async refreshTools(waitMs = TOOLS_WAIT_MS): Promise<RuntimeRefresh> {
+  async refreshTools(
+    waitMs = TOOLS_WAIT_MS,
+    modules: readonly ModuleName[] = this.runtimeModules(),
+  ): Promise<RuntimeRefresh> {
     const out: RuntimeRefresh = { notices: [], changed: false, status: {} };
     await Promise.all(
-      this.runtimeModules().map(async (module) => {
+      modules.map(async (module) => {
         try {
           const data = { wait_ms: waitMs, revision: this.revisions.get(module) ?? 0 };
           const reply = ToolsReplyData.parse(await this.send(module, TOOLS_EVENT, data));
@@ -312,9 +337,13 @@ export class WorkerHost implements HookRunner {
             out.changed = true;
             this.revisions.set(module, reply.revision);
             out.notices.push(...this.acceptRuntime(module, reply.runtime_tools));
+            this.prompts.set(module, reply.prompts ?? []);
           }
         } catch (err) {
-          out.notices.push(`${module}: its tools are unavailable: ${(err as Error).message}`);
+          // Said once: the next request tries again (a fresh process), and says only what is new.
+          const line = `${module}: its tools are unavailable: ${(err as Error).message}`;
+          if (!this.saidFailures.has(line)) out.notices.push(line);
+          this.saidFailures.add(line);
         }
       }),
     );

@@ -96,3 +96,33 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "an MCP prompt is a slash command: listed in /help, its text sent as the message",
+  async () => {
+    const p = await consoleWith([{ text: "it is sunny" }], { user: { everything } });
+    // The servers start in the background; /mcp says when this one is up (a snapshot each time).
+    for (let i = 0; ; i++) {
+      await p.type("/mcp");
+      await p.press("Enter");
+      const up = await p.waitFor(/everything +user +(connected|starting)/g, { timeoutMs: 5_000 });
+      if ((up.match(/everything +user +connected/g)?.length ?? 0) > 0) break;
+      if (i > 40) throw new Error("the everything server did not start");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    await p.type("/help");
+    await p.press("Enter");
+    await p.waitFor(
+      /\/mcp__everything__args-prompt CITY \[state\]\s+MCP prompt: A prompt with two arguments/,
+    );
+    await p.type("/mcp__everything__args-prompt Boston MA");
+    await p.press("Enter");
+    await p.waitFor("it is sunny");
+    const sent = JSON.stringify(rig?.mock.requests.at(-1)?.body);
+    expect(sent).toContain("What's weather in Boston, MA?");
+    await p.type("/mcp__everything__args-prompt");
+    await p.press("Enter");
+    await p.waitFor("/mcp__everything__args-prompt needs city");
+  },
+  PTY_TEST_MS,
+);

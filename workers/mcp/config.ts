@@ -1,6 +1,5 @@
 // The servers this worker runs: config_dir/mcp.json, and <workspace>/.mcp.json only when the user accepted
 // exactly the bytes read (the core asks; a file changed since is ignored until accepted again).
-import { join } from "node:path";
 import { errorMessage } from "../../src/contract/errors.ts";
 import { MCP_PROJECT_FILE, type McpServer } from "../../src/contract/mcp.ts";
 import {
@@ -69,6 +68,12 @@ export function loadServers(configDir: string, workspace: string, env: NodeJS.Pr
   return { servers, problems, projectUntrusted };
 }
 
-export function mcpLogPath(configDir: string, server: string): string {
-  return join(configDir, "logs", `mcp-${server}.log`);
+/** Whether the workspace's .mcp.json, as it is now, is accepted (a cheap check made before each poll). */
+export function projectAccepted(configDir: string, workspace: string): boolean {
+  try {
+    const text = readRegularFile(projectMcpFile(workspace), 1024 * 1024, "a config file");
+    return text !== undefined && isTrustedContent(configDir, workspace, MCP_PROJECT_FILE, text);
+  } catch {
+    return false;
+  }
 }

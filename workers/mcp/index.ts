@@ -12,7 +12,7 @@ import {
   type WorkerModule,
 } from "../sdk/module.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";
-import { loadServers } from "./config.ts";
+import { loadServers, projectAccepted } from "./config.ts";
 import { McpServerConn } from "./server.ts";
 
 class Fleet {
@@ -24,14 +24,22 @@ class Fleet {
   private projectUntrusted = false;
   private workspace = "";
   private readonly callServer = new Map<string, McpServerConn>();
+  /** every notice is said once per session, however often its cause is met again */
+  private readonly said = new Set<string>();
 
   constructor(private readonly configDir: string) {}
+
+  private notice(line: string): void {
+    if (this.said.has(line)) return;
+    this.said.add(line);
+    this.notices.push(line);
+  }
 
   private start(workspace: string): void {
     this.workspace = workspace;
     const loaded = loadServers(this.configDir, workspace, process.env);
     this.projectUntrusted = loaded.projectUntrusted;
-    this.notices.push(...loaded.problems);
+    for (const p of loaded.problems) this.notice(p);
     const fresh = loaded.servers.map(
       (s) =>
         new McpServerConn({
@@ -39,7 +47,7 @@ class Fleet {
           config: s.config,
           workspace,
           configDir: this.configDir,
-          notice: (line) => this.notices.push(line),
+          notice: (line) => this.notice(line),
           changed: () => this.changed(),
         }),
     );
@@ -59,7 +67,7 @@ class Fleet {
           server.tools.forEach((t, index) => {
             if (!this.byTool.has(t.decl.name)) this.byTool.set(t.decl.name, { server, index });
             else
-              this.notices.push(
+              this.notice(
                 `mcp: tool ${t.decl.name} of server "${server.name}" has the name of another server's tool; left out`,
               );
           });
@@ -68,7 +76,7 @@ class Fleet {
 
   async list(waitMs: number, ctx: WorkerContext): Promise<RuntimeToolList> {
     if (!this.started) this.start(ctx.workspace);
-    else if (this.projectUntrusted) {
+    else if (this.projectUntrusted && projectAccepted(this.configDir, this.workspace)) {
       // Accepted since (the console's prompt, `i mcp trust`): start the project's servers now.
       const before = this.servers.length;
       this.start(this.workspace);
@@ -86,10 +94,13 @@ class Fleet {
       const t = server.tools[index];
       if (t) tools.push(t.decl);
     }
+    const prompts = this.servers
+      .filter((s) => s.state === "ready")
+      .flatMap((s) => s.prompts.map((p) => p.decl));
     const notices = this.notices.splice(0);
     const status: Record<string, GroupStatus> = {};
     for (const s of this.servers) status[s.name] = s.status();
-    return { revision: this.revision, tools, ...(notices.length ? { notices } : {}), status };
+    return { revision: this.revision, tools, prompts, ...(notices.length ? { notices } : {}), status };
   }
 
   async call(name: string, args: unknown, callId: string): Promise<ToolResult> {
@@ -110,6 +121,14 @@ class Fleet {
 
   cancel(callId: string): void {
     this.callServer.get(callId)?.cancel(callId);
+  }
+
+  async prompt(name: string, args: Record<string, string>): Promise<string> {
+    for (const s of this.servers) {
+      const p = s.prompts.find((x) => x.decl.name === name);
+      if (p) return s.prompt(p.remote, args);
+    }
+    throw new Error(`no MCP prompt "${name}" (its server may have stopped offering it)`);
   }
 
   progress(callId: string): CallProgress | undefined {
@@ -148,6 +167,7 @@ export function createMcpModule(): WorkerModule {
       call: (name, args, ctx) => fleet.call(name, args, ctx.callId),
       cancel: (callId) => fleet.cancel(callId),
       progress: (callId) => fleet.progress(callId),
+      prompt: (name, args) => fleet.prompt(name, args),
       close: () => fleet.close(),
     },
   });

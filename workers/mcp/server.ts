@@ -14,6 +14,7 @@ import {
   type CallProgress,
   fitToolName,
   type GroupStatus,
+  type RuntimePromptDecl,
   type RuntimeToolDecl,
 } from "../../src/contract/runtime-tools.ts";
 import { type Connection, connect, loadSdk, openLog } from "./connect.ts";
@@ -46,6 +47,8 @@ export class McpServerConn {
   /** why it is failed or crashed, in a few words */
   why = "";
   tools: ServerTool[] = [];
+  /** the server's prompts: our name, and the server's own */
+  prompts: { decl: RuntimePromptDecl; remote: string }[] = [];
   private conn: Connection | undefined;
   private starting: Promise<void> | undefined;
   /** a tools/list after notifications/tools/list_changed, still on its way */
@@ -124,6 +127,7 @@ export class McpServerConn {
         );
       }
       await this.listTools(conn);
+      await this.listPrompts(conn);
       this.state = "ready";
       this.why = "";
     } catch (err) {
@@ -214,6 +218,48 @@ export class McpServerConn {
       if (!cursor) break;
     }
     this.tools = out;
+  }
+
+  /** Prompts, for servers that offer them; a failure leaves the server without prompts, not failed. */
+  private async listPrompts(conn: Connection): Promise<void> {
+    if (!conn.client.getServerCapabilities()?.prompts) return;
+    try {
+      const res = await conn.client.listPrompts({}, { timeout: this.startupMs });
+      this.prompts = res.prompts.map((p) => ({
+        remote: p.name,
+        decl: {
+          name: fitToolName([MCP_TOOL_PREFIX.slice(0, -2), this.opts.name, p.name]),
+          description: (p.description ?? p.title ?? "").slice(0, 400),
+          arguments: (p.arguments ?? []).map((a) => ({
+            name: a.name,
+            ...(a.description ? { description: a.description.slice(0, 200) } : {}),
+            ...(a.required ? { required: true } : {}),
+          })),
+        },
+      }));
+    } catch (err) {
+      this.opts.notice(
+        `mcp: server "${this.opts.name}": could not list its prompts: ${oneLine(errorMessage(err))}`,
+      );
+    }
+  }
+
+  /** The text of one of its prompts: every message's text, resources as text, anything else named. */
+  async prompt(remote: string, args: Record<string, string>): Promise<string> {
+    const conn = this.conn;
+    if (this.state !== "ready" || !conn)
+      throw new Error(`MCP server "${this.opts.name}" is not available: ${this.why || this.state}`);
+    const res = await conn.client.getPrompt(
+      { name: remote, arguments: args },
+      { timeout: this.opts.config.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS },
+    );
+    const parts = res.messages.map((m) => {
+      const r = mapCallResult({ content: [m.content] });
+      return typeof r.content === "string"
+        ? r.content
+        : r.content.map((p) => (p.type === "text" ? p.text : "[image left out]")).join("\n");
+    });
+    return parts.join("\n\n");
   }
 
   async call(tool: ServerTool, args: unknown, callId: string): Promise<ToolResult> {

@@ -2,7 +2,12 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
-import type { CallProgress, GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import type {
+  CallProgress,
+  GroupStatus,
+  RuntimePromptDecl,
+  RuntimeToolDecl,
+} from "../../src/contract/runtime-tools.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -45,6 +50,8 @@ export interface RuntimeToolList {
   /** changes whenever `tools` does */
   revision: number;
   tools: RuntimeToolDecl[];
+  /** prompts offered as slash commands */
+  prompts?: RuntimePromptDecl[];
   /** lines the user should see once (sent once each) */
   notices?: string[];
   /** where each group (server) stands, for status displays */
@@ -61,6 +68,8 @@ export interface RuntimeTools {
   call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** the user cancelled call `callId` (its reply is no longer awaited) */
   cancel?(callId: string): void;
+  /** the text of prompt `name` (a thrown error is the user's to read) */
+  prompt?(name: string, args: Record<string, string>): Promise<string>;
   /** how far call `callId` has got, if its tool said */
   progress?(callId: string): CallProgress | undefined;
   /** input ended: stop everything the module started */

@@ -9,7 +9,7 @@ import {
   Request,
   ToolResult,
 } from "../../src/contract/protocol.ts";
-import { CANCEL_EVENT, PROGRESS_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
+import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
@@ -32,7 +32,7 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if (req.event === TOOLS_EVENT || req.event === CANCEL_EVENT || req.event === PROGRESS_EVENT)
+  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
     return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
@@ -75,10 +75,15 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     return {
       ...req.data,
       revision: list.revision,
-      ...(unchanged ? {} : { runtime_tools: list.tools }),
+      ...(unchanged ? {} : { runtime_tools: list.tools, ...(list.prompts ? { prompts: list.prompts } : {}) }),
       ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
     };
+  }
+  if (runtime && req.event === PROMPT_EVENT) {
+    if (!runtime.prompt) throw new Error("this module offers no prompts");
+    const args = (req.data.arguments ?? {}) as Record<string, string>;
+    return { ...req.data, text: await runtime.prompt(String(req.data.name ?? ""), args) };
   }
   if (runtime && req.event === PROGRESS_EVENT) {
     const p = runtime.progress?.(String(req.data.call_id ?? ""));
