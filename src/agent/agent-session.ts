@@ -22,6 +22,7 @@ import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import type { TurnResult } from "./loop.ts";
+import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
@@ -57,6 +58,7 @@ export type {
   ApprovalRequest,
   ConfirmOverwrite,
   Expanded,
+  McpView,
   PromptTemplate,
   RestoreOutcome,
   RewindMode,
@@ -362,6 +364,35 @@ export class AgentSession {
   /** `/export [FILE]`: the conversation written to a new file; returns its path. */
   exportTo(file?: string): string {
     return exportConversation(this.live, file);
+  }
+
+  // ---- MCP ------------------------------------------------------------------------------------------
+
+  /** `/mcp`: the configured MCP servers and where each stands. */
+  mcpServers(): Promise<McpView> {
+    const rt = this.live;
+    return mcpView(rt.workspace, rt.runtimeStatus);
+  }
+
+  /** MCP prompts, offered as slash commands `/NAME ARGS`: name, description, arguments (as of the last ask). */
+  mcpPrompts(): { name: string; description: string; args: string }[] {
+    return (this.rt?.runtimePrompts?.prompts() ?? []).map((p) => ({
+      name: p.name,
+      description: p.description,
+      args: p.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name}]`)).join(" "),
+    }));
+  }
+
+  /** The text of MCP prompt `name` with the words typed after it, to send as the user's message. */
+  expandMcpPrompt(name: string, argsText: string): Promise<string> {
+    const p = this.live.runtimePrompts;
+    if (!p) return Promise.reject(new Error(`no prompt /${name}`));
+    return p.expandPrompt(name, argsText);
+  }
+
+  /** `/mcp trust`: accept this workspace's .mcp.json as it is now (its servers start before the next request). */
+  trustProjectMcp(): { file: string; accepted: boolean; servers: string[] } {
+    return trustProjectMcp(this.live.workspace);
   }
 
   /** `@path` mentions: the files' text attached to the message, with a note per mention. */

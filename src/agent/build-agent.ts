@@ -12,6 +12,7 @@ import type { Provider } from "../provider/types.ts";
 import { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import type { DeclaredTools } from "../tools/declared-tools.ts";
 import { FileTimes } from "../tools/file-times.ts";
 import { NestedInstructions } from "../tools/nested-instructions.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
@@ -53,6 +54,8 @@ export function buildAgent(
     tools: ToolDecl[];
     coreToolNames: ReadonlySet<string>;
     resultTokenCap: number;
+    /** tools declared at run time (MCP): refreshed before each request, answered through the dispatch */
+    runtimeTools?: { refresh: () => Promise<void>; declared: DeclaredTools };
   },
   opts: BuildOptions,
 ): BuiltAgent {
@@ -111,6 +114,9 @@ export function buildAgent(
       maxTurns: opts.maxTurns,
       beforeRequest: beforeRequestWanted(plan.manifest.hooks.before_request ?? [], plan.target.provider),
       resultTokenCap: parts.resultTokenCap,
+      ...(parts.runtimeTools
+        ? { refreshTools: parts.runtimeTools.refresh, declaredTools: parts.runtimeTools.declared }
+        : {}),
       // The workspace is recorded before the first call of a turn that may change files, and after it.
       toolSeams: {
         beforeFirstChange: async () => {

@@ -41,6 +41,8 @@ export interface AgentDeps {
   resultTokenCap?: number;
   /** tools declared at run time (offered after `tools`, answered through the same dispatch) */
   declaredTools?: DeclaredTools;
+  /** brings `declaredTools` up to date with what the modules declare now (before each model request) */
+  refreshTools?: () => Promise<void>;
   /** where hooks and checkpoints plug into every tool call */
   toolSeams?: DispatchSeams;
   /** called when a turn ends, however it ended (the workspace checkpoint after a turn that changed files) */
@@ -263,6 +265,7 @@ export class Agent {
       if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
+      if (deps.refreshTools) await deps.refreshTools();
       const tools = this.tools();
       this.history = await deps.controller.prepareRequest(this.history, tools, signal);
       if (signal?.aborted) return this.interrupted("", turns);

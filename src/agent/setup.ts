@@ -12,15 +12,17 @@ import type { Provider } from "../provider/types.ts";
 import type { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import type { Approvals } from "../tools/approvals.ts";
-import { coreToolDecls } from "../tools/index.ts";
+import { DeclaredTools } from "../tools/declared-tools.ts";
+import { CORE_TOOL_NAMES, coreToolDecls } from "../tools/index.ts";
 import type { ToolContext } from "../tools/types.ts";
-import { WorkerHost } from "../worker/host.ts";
+import { type RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-agent.ts";
 import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
 import { gatherEnvironment } from "./prompt-environment.ts";
 import { type ResolveOptions, type RunPlan, resolveRun } from "./resolve-run.ts";
 import { resultTokenCap } from "./result-cap.ts";
+import { mcpSetup, type Refresher, runtimeToolsRefresher } from "./runtime-tools.ts";
 import { probeSteering } from "./steering-probe.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
@@ -44,6 +46,10 @@ export interface AgentRuntime {
   price?: { input: number; output: number };
   /** workspace checkpoints of this session (/undo, /rewind) */
   checkpoints: Checkpointer;
+  /** what each module declaring tools at run time said of its groups (MCP servers), freshly asked */
+  runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
+  /** prompts the modules offer (MCP prompts: the console's slash commands) */
+  runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
   close(): Promise<void>;
 }
 
@@ -84,8 +90,15 @@ async function orClose<T>(host: WorkerHost, step: () => T | Promise<T>): Promise
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const plan = resolveRun(opts);
   const { workspace, model, target } = plan;
-  // The host starts no process until a hook runs.
-  const host = new WorkerHost(plan.manifest, { workspace, configDir: plan.configDir });
+  // The host starts no process until a hook runs. MCP servers are configured for the mcp module through
+  // its environment (the accepted project file included); core tool names are never a module's.
+  const mcp = mcpSetup(plan.manifest, plan.configDir, workspace);
+  const host = new WorkerHost(plan.manifest, {
+    workspace,
+    configDir: plan.configDir,
+    reservedToolNames: CORE_TOOL_NAMES,
+    moduleEnv: { mcp: mcp.env },
+  });
   const provider = await orClose(host, () => startProvider(plan, host));
   const core = coreToolDecls(model.edit_tool);
   const tools = [...core, ...host.toolDecls()];
@@ -116,6 +129,18 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       async () => system ?? (await buildPrompt()),
       opts.emit,
     );
+    for (const line of mcp.notices) opts.emit({ type: "notice", level: "warn", message: line });
+    // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
+    // tools before each model request.
+    const declaredTools = new DeclaredTools();
+    const refreshTools = runtimeToolsRefresher(
+      host,
+      declaredTools,
+      opts.approve,
+      opts.emit,
+      model.images !== "omit",
+      mcp.idle ? ["mcp"] : [],
+    );
     const built = buildAgent(
       plan,
       {
@@ -126,6 +151,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
         resultTokenCap: resultCap,
+        ...(refreshTools ? { runtimeTools: { refresh: refreshTools.refresh, declared: declaredTools } } : {}),
       },
       opts,
     );
@@ -142,6 +168,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       toolContext: built.toolContext,
       ...(model.price ? { price: model.price } : {}),
       checkpoints: built.checkpoints,
+      ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
       close,
     };
   } catch (err) {

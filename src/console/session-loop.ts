@@ -82,8 +82,7 @@ export class SessionLoop implements InputHandlers {
     if (answer.kind === "cancel") return answer;
     if (answer.kind === "no") {
       ui.print(ui.dim(`  declined${answer.reason ? `: ${ui.clean(answer.reason)}` : ""}`));
-    } else
-      ui.print(ui.dim(answer.kind === "always" ? "  approved for the rest of the session" : "  approved"));
+    } else ui.print(ui.dim(answer.kind === "yes" ? "  approved" : "  approved for the rest of the session"));
     return answer;
   }
 
@@ -96,7 +95,7 @@ export class SessionLoop implements InputHandlers {
   /** A session was opened: its templates, the status line, the replay of a resumed one. */
   private opened(): void {
     const { templates, problems } = this.session.promptTemplates();
-    this.registry = new CommandRegistry(templates);
+    this.registry = new CommandRegistry(templates, () => this.session.mcpPrompts());
     const { ui } = this.io;
     for (const p of problems) ui.print(ui.yellow(`! prompt template skipped: ${ui.clean(p)}`));
     for (const p of this.registry.shadowed)

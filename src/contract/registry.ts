@@ -14,6 +14,7 @@ export const MODULE_NAMES = [
   "web",
   "responses",
   "steering",
+  "mcp",
 ] as const;
 export const ModuleName = z.enum(MODULE_NAMES);
 export type ModuleName = z.infer<typeof ModuleName>;
@@ -46,6 +47,16 @@ export interface ModuleSpec {
    * is always asked.
    */
   requestProviders?: readonly string[];
+  /**
+   * A namespace of tools the module declares at run time (see runtime-tools.ts): names starting with it are
+   * the module's own, declared at hello and refreshed by the `tools` event before each model request.
+   */
+  runtimeTools?: { namespace: string };
+  /**
+   * The built-in implementation runs in a process of its own, never shared: it holds child processes and
+   * serves requests concurrently (a `cancel` must reach it while a tool call runs).
+   */
+  ownProcess?: boolean;
 }
 
 export const SkillInput = z.strictObject({
@@ -194,6 +205,14 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     tools: [],
   },
   steering: { name: "steering", summary: "messages typed while a turn runs", hooks: ["steer"], tools: [] },
+  mcp: {
+    name: "mcp",
+    summary: "tools of the MCP servers in mcp.json and a trusted .mcp.json",
+    hooks: [],
+    tools: [],
+    runtimeTools: { namespace: "mcp__" },
+    ownProcess: true,
+  },
 };
 
 const declCache = new Map<string, ToolDecl>();
