@@ -16,6 +16,7 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   search: () => import("./search/index.ts").then((m) => m.createSearchModule()),
   web: () => import("./web/index.ts").then((m) => m.loadWebModule()),
   responses: () => import("./responses/index.ts").then((m) => m.responsesModule),
+  hooks: () => import("./hooks/index.ts").then((m) => m.createHooksModule()),
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
 };
 

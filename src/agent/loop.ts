@@ -11,6 +11,8 @@ import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import { runToolBatch } from "./tool-calls.ts";
+import { hookContextMessage, stopHookMessage } from "./user-hook-messages.ts";
+import type { UserHooks } from "./user-hooks.ts";
 
 export interface AgentDeps {
   provider: Provider;
@@ -41,11 +43,17 @@ export interface AgentDeps {
   turnSignal?: { current?: AbortSignal };
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
+  /** the user's hooks (hooks.json) on prompts, tool calls and stops */
+  userHooks?: UserHooks;
+  /** this agent is a child session (a `task`): its stop runs SubagentStop hooks */
+  subagent?: boolean;
 }
 
 export interface TurnResult {
   text: string;
-  stop: "end" | "max_turns" | "cancelled" | "length";
+  stop: "end" | "max_turns" | "cancelled" | "length" | "blocked";
+  /** stop "blocked": why a UserPromptSubmit hook did not let the prompt be sent */
+  blocked?: string;
   turns: number;
   usage: Usage;
 }
@@ -60,6 +68,8 @@ export const CONTINUE_PROMPT =
 
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  /** what SessionStart hooks said, added to the context with the next prompt */
+  private sessionContext: string[] = [];
 
   constructor(
     private readonly deps: AgentDeps,
@@ -143,7 +153,13 @@ export class Agent {
     return data.hints ?? {};
   }
 
-  private addUsage(u: Usage | undefined): void {
+  /** Text SessionStart hooks printed: it goes into the context just before the next prompt. */
+  addSessionContext(texts: readonly string[]): void {
+    this.sessionContext.push(...texts.filter((t) => t.trim() !== ""));
+  }
+
+  /** Token use of work done for this session elsewhere (a child task's), counted in `/cost`. */
+  addUsage(u: Usage | undefined): void {
     if (!u) return;
     this.usage.input_tokens += u.input_tokens;
     this.usage.output_tokens += u.output_tokens;
@@ -212,8 +228,16 @@ export class Agent {
     const { deps } = this;
     // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
     await this.steer();
+    const verdict = await deps.userHooks?.userPromptSubmit(contentText(content));
+    // A blocked prompt is not sent, and not kept: the hook's reason is what the user sees.
+    if (verdict?.blocked !== undefined) return this.finish("", "blocked", 0, verdict.blocked);
+    for (const text of this.sessionContext.splice(0))
+      this.history.push(hookContextMessage("SessionStart", text, now()));
     this.history.push({ role: "user", content, meta: { ts: now() } });
+    for (const text of verdict?.context ?? [])
+      this.history.push(hookContextMessage("UserPromptSubmit", text, now()));
     this.checkpoint("user");
+    let stopHookActive = false;
     let recovered = false;
     let turns = 0;
     // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
@@ -293,6 +317,16 @@ export class Agent {
         this.checkpoint("final");
         // The end of a turn is a safe point too: what the user typed meanwhile is answered, not left queued.
         if (!signal?.aborted && (await this.steer()) > 0) continue;
+        const goOn = signal?.aborted
+          ? undefined
+          : await deps.userHooks?.stop(text, stopHookActive, deps.subagent === true);
+        if (goOn !== undefined) {
+          // A Stop hook blocked the stop: the agent goes on, told why.
+          stopHookActive = true;
+          this.history.push(stopHookMessage(goOn, deps.subagent === true, now()));
+          this.checkpoint("stop_hook");
+          continue;
+        }
         if (res.stop === "length") {
           deps.emit({
             type: "notice",
@@ -308,6 +342,7 @@ export class Agent {
         ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
         emit: deps.emit,
         ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
+        ...(deps.userHooks ? { userHooks: deps.userHooks } : {}),
       });
       this.history.push(...results);
       this.checkpoint("tool_batch", true);
@@ -321,9 +356,9 @@ export class Agent {
     return this.finish("", "max_turns", turns);
   }
 
-  private finish(text: string, stop: TurnResult["stop"], turns: number): TurnResult {
+  private finish(text: string, stop: TurnResult["stop"], turns: number, blocked?: string): TurnResult {
     const usage = { ...this.usage };
     this.deps.emit({ type: "done", text, turns, usage });
-    return { text, stop, turns, usage };
+    return { text, stop, turns, usage, ...(blocked !== undefined ? { blocked } : {}) };
   }
 }

@@ -3,6 +3,7 @@
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
+import { hookLine } from "./hook-line.ts";
 import { type SetupOptions, setupAgent } from "./setup.ts";
 
 export interface PrintOptions extends Omit<SetupOptions, "emit"> {
@@ -28,6 +29,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     : (ev: AgentEvent) => {
         if (ev.type !== "notice") release();
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
+        else if (ev.type === "hook") writeLine(process.stderr, `i: ${hookLine(ev)}`);
         else if (ev.type === "compaction" && ev.phase === "failed")
           heldFailure = ev.error ?? "compaction failed";
         else if (ev.type === "retry")
@@ -56,6 +58,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
       return 130;
     }
     release();
+    if (result.stop === "blocked") return 1;
     // The answer goes out exactly as the model wrote it into a pipe or file, and inert onto a terminal.
     if (!opts.json) process.stdout.write(`${process.stdout.isTTY ? sanitize(result.text) : result.text}\n`);
     if (result.stop === "max_turns") return 1;

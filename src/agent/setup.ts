@@ -32,6 +32,7 @@ import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 
 export interface SetupOptions extends RunFlags {
   profile?: string;
@@ -146,6 +147,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   }
   const manifest = buildManifest(opts, cfgDir, cfg);
   checkModuleConfigs(manifest, cfgDir);
+  const ignoredHooks = checkHooksConfig(manifest, cfgDir, workspace);
   // After every config check (a run refused for its config creates nothing), before a worker or the
   // session needs the directories.
   checkDirs();
@@ -227,6 +229,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     }
     if (history.length === 0) history = [{ role: "system", content: system ?? (await systemPrompt()) }];
     opts.emit({ type: "session", id: session.id, resumed, workspace });
+    if (ignoredHooks) opts.emit({ type: "notice", level: "warn", message: ignoredHooks });
+    const userHooks = userHooksFor(host, session.id, opts.emit);
     if (oversized.shortened > 0)
       opts.emit({
         type: "notice",
@@ -259,10 +263,22 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       emit: opts.emit,
       manifest,
       turnSignal,
+      ...(userHooks ? { beforeCompaction: (r, i) => userHooks.preCompact(r, i) } : {}),
     });
+    const ask = opts.ask;
     const approvals = new Approvals({
       policy: opts.approve,
-      ...(opts.ask ? { ask: opts.ask } : {}),
+      // The user's Notification hooks hear that `i` waits for them.
+      ...(ask
+        ? {
+            ask: userHooks
+              ? async (...a: Parameters<AskApproval>) => {
+                  await userHooks.notification("i needs your permission to go on");
+                  return ask(...a);
+                }
+              : ask,
+          }
+        : {}),
       // Not consola.warn: a warning stays one `i: …` line on stderr, without a badge or a TTY-only icon.
       warn: (line) => process.stderr.write(`i: ${line}\n`),
     });
@@ -283,9 +299,11 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
+        ...(userHooks ? { userHooks } : {}),
       },
       history,
     );
+    if (userHooks) agent.addSessionContext(await userHooks.sessionStart(resumed ? "resume" : "startup"));
     return {
       agent,
       session,

@@ -15,6 +15,7 @@ import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
 import type { ToolContext, ToolReport, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { capResultContent } from "./result-cap.ts";
+import type { UserHooks } from "./user-hooks.ts";
 
 /** Module tool output is untrusted and unbounded: its text is capped, in total, before it enters history. */
 export const MODULE_OUTPUT_MAX_CHARS = 50_000;
@@ -26,6 +27,8 @@ export interface ToolBatchDeps {
   emit: EmitEvent;
   /** estimated tokens one result may take (a share of the model's window); unbounded when absent */
   resultTokenCap?: number;
+  /** the user's PreToolUse/PostToolUse hooks */
+  userHooks?: UserHooks;
 }
 
 /**
@@ -79,7 +82,25 @@ async function runModuleTool(call: ToolCall, hooks: HookRunner, signal?: AbortSi
   }
 }
 
+/** One call with the user's hooks around it: a PreToolUse block answers it; PostToolUse sees the result. */
 export async function runToolCall(call: ToolCall, deps: ToolBatchDeps): Promise<ToolResult> {
+  const blocked = await deps.userHooks?.preToolUse(call);
+  if (blocked !== undefined)
+    return { content: `blocked by the user's PreToolUse hook: ${blocked}`, is_error: true };
+  const result = await dispatchToolCall(call, deps);
+  if (!deps.userHooks || deps.ctx.signal?.aborted) return result;
+  const response = { content: contentWithImageMarkers(result.content), is_error: result.is_error };
+  const feedback = await deps.userHooks.postToolUse(call, response);
+  if (feedback === undefined) return result;
+  const note = `[the user's PostToolUse hook says:]\n${feedback}`;
+  const content: Content =
+    typeof result.content === "string"
+      ? `${result.content}\n\n${note}`
+      : [...result.content, { type: "text", text: note }];
+  return { ...result, content };
+}
+
+async function dispatchToolCall(call: ToolCall, deps: ToolBatchDeps): Promise<ToolResult> {
   if (deps.coreNames.has(call.name)) return runCoreTool(call.name, call.arguments, deps.ctx);
   if (deps.hooks.toolDecls().some((t) => t.name === call.name))
     return runModuleTool(call, deps.hooks, deps.ctx.signal);

@@ -44,6 +44,8 @@ export interface ControllerDeps {
    * leaves the circuit breaker's count as it was.
    */
   turnSignal?: { current?: AbortSignal };
+  /** awaited before an announced compaction starts (the user's PreCompact hooks) */
+  beforeCompaction?: (reason: CompactionReason, instructions?: string) => Promise<void>;
 }
 
 export class CompactionController {
@@ -266,6 +268,7 @@ export class CompactionController {
       emit({ type: "compaction", phase: "start", reason });
     };
     if (!opts.quiet) announce();
+    if (!opts.quiet) await this.deps.beforeCompaction?.(reason, opts.instructions);
     let outcome: Awaited<ReturnType<typeof runCompaction>>;
     try {
       // runCompaction refuses first thing when no budget module could give a comparable estimate.

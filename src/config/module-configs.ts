@@ -4,6 +4,7 @@
 
 import { UserError } from "../contract/errors.ts";
 import { loadCompactFile, loadWebFile } from "../contract/lib/config-files.ts";
+import { loadUserHooksFile } from "../contract/lib/hooks-config.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ModuleName } from "../contract/registry.ts";
 import { loadBudgetFile } from "./load.ts";
@@ -15,6 +16,7 @@ export const MODULE_CONFIG_FILES: Partial<
   budget: { file: "budget.json", check: loadBudgetFile },
   compact: { file: "compact.json", check: loadCompactFile },
   web: { file: "web.json", check: loadWebFile },
+  hooks: { file: "hooks.json", check: loadUserHooksFile },
 };
 
 /** Why this module's own config file is unusable, or undefined (bound modules read what they like). */

@@ -81,6 +81,16 @@ export const AgentEvent = z.discriminatedUnion("type", [
     discarded: z.boolean().optional(),
   }),
   z.strictObject({ type: z.literal("notice"), level: z.enum(["info", "warn"]), message: z.string() }),
+  /** one of the user's hooks blocked something or failed (a warning: the work went on) */
+  z.strictObject({
+    type: z.literal("hook"),
+    /** the hooks.json event: PreToolUse, Stop… */
+    event: z.string(),
+    /** the hook: its event, matcher and command */
+    hook: z.string(),
+    outcome: z.enum(["block", "warning"]),
+    message: z.string(),
+  }),
   z.strictObject({ type: z.literal("error"), kind: z.string(), message: z.string() }),
   z.strictObject({ type: z.literal("done"), text: z.string(), turns: Count, usage: Usage }),
 ]);

@@ -1,6 +1,7 @@
 // The worker protocol: NDJSON over stdio, one JSON object per line.
 import { z } from "zod";
 import { Content } from "./history.ts";
+import { HookOptions } from "./user-hooks.ts";
 
 export const PROTOCOL_VERSION = 1;
 /** Largest line either side may send, newline excluded. A longer line evicts the worker. */
@@ -20,6 +21,15 @@ export const HOOK_EVENTS = [
   "wire_request",
   "wire_response",
   "checkpoint",
+  // the user's own commands (hooks.json), declared by the hooks module or any other
+  "session_start",
+  "user_prompt_submit",
+  "pre_tool_use",
+  "post_tool_use",
+  "pre_compact",
+  "stop",
+  "subagent_stop",
+  "notification",
 ] as const;
 export const HookEvent = z.enum(HOOK_EVENTS);
 export type HookEvent = z.infer<typeof HookEvent>;
@@ -101,6 +111,8 @@ export const HelloReplyData = z.object({
   tools: z.array(ToolDecl),
   /** per declared hook, what of the history it needs (default "full"); see SUMMARISABLE */
   payloads: z.record(z.string(), PayloadForm).optional(),
+  /** per declared hook, its own deadline and when the core may leave it out (see HookOptions) */
+  hook_options: z.record(z.string(), HookOptions).optional(),
 });
 export type HelloReplyData = z.infer<typeof HelloReplyData>;
 

@@ -13,6 +13,7 @@ export const MODULE_NAMES = [
   "search",
   "web",
   "responses",
+  "hooks",
   "steering",
 ] as const;
 export const ModuleName = z.enum(MODULE_NAMES);
@@ -170,6 +171,21 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     name: "responses",
     summary: "the OpenAI Responses wire format",
     hooks: ["wire_request", "wire_response"],
+    tools: [],
+  },
+  hooks: {
+    name: "hooks",
+    summary: "the user's own commands on agent events (hooks.json)",
+    hooks: [
+      "session_start",
+      "user_prompt_submit",
+      "pre_tool_use",
+      "post_tool_use",
+      "pre_compact",
+      "stop",
+      "subagent_stop",
+      "notification",
+    ],
     tools: [],
   },
   steering: { name: "steering", summary: "messages typed while a turn runs", hooks: ["steer"], tools: [] },

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { loadBindingsFile, loadBudgetFile, loadConfigFile, loadPluginsFile } from "../config/load.ts";
 import type { BindingsFile, ConfigFile, PluginsFile } from "../contract/config.ts";
 import { loadCompactFile, loadWebFile } from "../contract/lib/config-files.ts";
+import { loadUserHooksFile } from "../contract/lib/hooks-config.ts";
 import { checkAuthFile } from "../provider/credentials.ts";
 import { attempt, type Row } from "./report.ts";
 
@@ -53,7 +54,11 @@ export function checkConfigFiles(dir: string): ConfigReport {
     checkAuthFile,
     (keys) => `private (mode 0600); keys for: ${keys?.join(", ") || "none"}`,
   );
-  const rows: Row[] = [config, plugins, bindings, compact, budget, auth];
+  const hooks = fileRow(dir, "hooks.json", loadUserHooksFile, (h) => {
+    const events = Object.keys(h?.hooks ?? {});
+    return events.length ? `hooks on ${events.join(", ")}` : "no hooks";
+  });
+  const rows: Row[] = [config, plugins, bindings, compact, budget, auth, hooks];
   const loaded = <T>(r: { status: string; value?: T }, dflt: T): T | undefined =>
     r.status === "FAILED" ? undefined : (r.value ?? dflt);
   return {

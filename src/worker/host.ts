@@ -22,6 +22,7 @@ import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
+import { type CompiledHookOptions, compileHookOptions, skipsHook } from "./hook-options.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
 import type { HookData, HookOptions, HookRunner } from "./types.ts";
@@ -116,6 +117,8 @@ export class WorkerHost implements HookRunner {
   private readonly checkpointModules = new Set<ModuleName>();
   /** per module, the hooks for which it declared at hello that a history summary is enough */
   private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
+  /** per module, what it said at hello of each hook's deadline and when it may be left out */
+  private readonly hookOptions = new Map<ModuleName, CompiledHookOptions>();
   private closed = false;
   private readonly observer: WorkerHostOptions["observer"];
 
@@ -146,10 +149,22 @@ export class WorkerHost implements HookRunner {
     return event === "checkpoint" && this.checkpointModules.size > 0;
   }
 
+  /**
+   * Whether running `event` (for tool `toolName`) may reach any module: false when every module declaring
+   * it said at hello that nothing is configured for it (or not for this tool). A module not started yet
+   * counts as wanting it (its hello has not been heard).
+   */
+  wantsHook(event: HookEvent, toolName?: string): boolean {
+    if (!this.hasHook(event)) return false;
+    const probe = toolName === undefined ? {} : { tool_name: toolName };
+    return this.hookModules(event).some((m) => !skipsHook(this.hookOptions.get(m), event, probe));
+  }
+
   async runHook<E extends HookEvent>(event: E, data: HookData, opts?: HookOptions): Promise<HookReply<E>> {
     let current = data;
     const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
+      if (skipsHook(this.hookOptions.get(module), event, current)) continue;
       const next = await this.step(module, event, current, field);
       const problem =
         lostField(current, next) ?? replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
@@ -194,6 +209,11 @@ export class WorkerHost implements HookRunner {
     return out;
   }
 
+  /** A hook's own deadline when its module asked for one at hello (a user's hook may run for minutes). */
+  private deadlineOf(module: ModuleName, event: string): number | undefined {
+    return this.hookOptions.get(module)?.[event]?.deadlineMs;
+  }
+
   private isReady(module: ModuleName): boolean {
     const group = this.groups.get(module);
     const slot = group && this.slots.get(group.key);
@@ -227,9 +247,10 @@ export class WorkerHost implements HookRunner {
     const builtin = group.builtin;
     const slot = this.slots.get(group.key);
     // Hot path: a process that already passed its handshake gets the request without another await.
-    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check);
+    if (slot?.ok && slot.proc.alive)
+      return slot.proc.request(module, event, data, builtin, check, this.deadlineOf(module, event));
     return this.ensure(group, module, event).then((proc) =>
-      proc.request(module, event, data, builtin, check),
+      proc.request(module, event, data, builtin, check, this.deadlineOf(module, event)),
     );
   }
 
@@ -321,6 +342,7 @@ export class WorkerHost implements HookRunner {
     const reply = await proc.request(module, "hello", data, group.builtin, (d) => checkHello(module, d));
     const hello = HelloReplyData.parse(reply);
     this.payloads.set(module, hello.payloads ?? {});
+    if (hello.hook_options) this.hookOptions.set(module, compileHookOptions(hello.hook_options));
     if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
       this.checkpointModules.add(module);
     // Optional tools (checked against the registry at hello) become callable once declared.

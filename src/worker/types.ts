@@ -16,6 +16,11 @@ export interface HookRunner {
   /** true when at least one module in the manifest declares this event */
   hasHook(event: HookEvent): boolean;
   /**
+   * false when no module would act on `event` (for tool `toolName`): each one declaring it said at hello
+   * that nothing is configured for it. Saves the round trip on every tool call when no hook matches.
+   */
+  wantsHook?(event: HookEvent, toolName?: string): boolean;
+  /**
    * Run every module declaring `event`, in manifest order, each getting the previous one's data. Each reply
    * is checked against the hook's reply schema (HOOKS[event].reply), so the result is typed.
    */

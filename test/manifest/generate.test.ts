@@ -27,7 +27,16 @@ const names = (m: Manifest) => m.modules.map((x) => x.name);
 describe("i --runtime manifest", () => {
   test("standard lists budget and compact and validates against the schema", () => {
     const m = manifest("standard");
-    expect(names(m)).toEqual(["budget", "prompts", "compact", "skills", "memory", "cache", "search"]);
+    expect(names(m)).toEqual([
+      "budget",
+      "prompts",
+      "compact",
+      "skills",
+      "memory",
+      "cache",
+      "search",
+      "hooks",
+    ]);
     expect(m.profile).toBe("standard");
     expect(m.protocol).toBe(1);
     expect(m.config_dir).toBe(dir);
@@ -52,6 +61,7 @@ describe("i --runtime manifest", () => {
       "search",
       "web",
       "responses",
+      "hooks",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
     expect(names(manifest("budget"))).toEqual(["budget"]);
@@ -95,7 +105,7 @@ describe("i --runtime manifest", () => {
     // the remaining built-ins share one process, which no longer serves compact
     const budget = m.modules.find((x) => x.name === "budget");
     expect(budget?.builtin).toBe(true);
-    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search");
+    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search,hooks");
     expect(budget?.cwd).toBe(dir);
   });
 
@@ -112,7 +122,10 @@ describe("i --runtime manifest", () => {
     const m = manifest("standard");
     const compact = m.modules.find((x) => x.name === "compact");
     expect(compact?.builtin).toBe(true);
-    expect(compact?.exec.slice(-2)).toEqual(["worker", "budget,prompts,compact,skills,memory,cache,search"]);
+    expect(compact?.exec.slice(-2)).toEqual([
+      "worker",
+      "budget,prompts,compact,skills,memory,cache,search,hooks",
+    ]);
   });
 
   test("unknown profile is a clear error", () => {

@@ -2,6 +2,7 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
+import type { HookOptions } from "../../src/contract/user-hooks.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -55,6 +56,11 @@ export interface WorkerModule {
    * one line naming it, instead of surfacing later in the middle of a turn.
    */
   check?: (ctx: WorkerContext) => void | Promise<void>;
+  /**
+   * Told at hello, after `check`: per declared hook, its own request deadline and when the core may leave
+   * it out (nothing configured for it, or only for some tools). See HookOptions in the contract.
+   */
+  hookOptions?: (ctx: WorkerContext) => Partial<Record<HookEvent, HookOptions>>;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {

@@ -49,6 +49,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       hooks: Object.keys(mod.hooks),
       tools: (mod.tools ?? []).map((t) => t.decl),
       ...(mod.payloads ? { payloads: mod.payloads } : {}),
+      ...(mod.hookOptions ? { hook_options: mod.hookOptions(context(mod)) } : {}),
     };
   }
   if (!mod) return req.data;
