@@ -10,7 +10,7 @@ import type { Session } from "../session/session.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
-import { runToolBatch } from "./tool-calls.ts";
+import { runToolBatch, type ToolBatchDeps } from "./tool-calls.ts";
 import { hookContextMessage, stopHookMessage } from "./user-hook-messages.ts";
 import type { UserHooks } from "./user-hooks.ts";
 
@@ -47,6 +47,8 @@ export interface AgentDeps {
   userHooks?: UserHooks;
   /** this agent is a child session (a `task`): its stop runs SubagentStop hooks */
   subagent?: boolean;
+  /** what tool batches run with beyond the basics: parallel calls, session tools, a narrower tool set */
+  toolBatch?: Pick<ToolBatchDeps, "allowed" | "parallel" | "sessionTools" | "onUsage">;
 }
 
 export interface TurnResult {
@@ -343,6 +345,7 @@ export class Agent {
         emit: deps.emit,
         ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
         ...(deps.userHooks ? { userHooks: deps.userHooks } : {}),
+        ...deps.toolBatch,
       });
       this.history.push(...results);
       this.checkpoint("tool_batch", true);

@@ -32,6 +32,7 @@ import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { type ChildSetup, childSystemPrompt, childTools, taskSetup } from "./task-setup.ts";
 import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -52,6 +53,8 @@ export interface SetupOptions extends RunFlags {
   requireExisting?: boolean;
   /** i compact: a missing API key is an error only when a model request is made */
   keyOnlyWhenRequested?: boolean;
+  /** this run is a child task's session (`i task-child`) */
+  child?: ChildSetup;
 }
 
 export interface AgentRuntime {
@@ -76,7 +79,12 @@ export interface AgentRuntime {
 function openSession(
   opts: SetupOptions,
   workspace: string,
-  target: { provider: string; model: string; baseUrl?: string },
+  target: {
+    provider: string;
+    model: string;
+    baseUrl?: string;
+    parent?: { session_id: string; call_id: string; agent: string };
+  },
   byId: Session | undefined,
 ): { session: Session; resumed: boolean } {
   const dir = dataDir();
@@ -171,14 +179,21 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     throw err;
   }
   const core = coreToolDecls();
-  const tools = [...core, ...host.toolDecls()];
-  const systemPrompt = () =>
-    buildSystemPrompt(host, {
-      workspace,
-      model: model.name,
-      provider: target.provider,
-      tools: tools.map((t) => t.name),
-    });
+  const tasks = taskSetup(manifest, cfgDir, workspace, {
+    ...(opts.child ? { child: opts.child } : {}),
+    ...(cfg.config.tasks?.max_parallel ? { maxParallelTasks: cfg.config.tasks.max_parallel } : {}),
+  });
+  const tools = childTools(tasks.describe([...core, ...host.toolDecls()]), opts.child);
+  const systemPrompt = async () =>
+    childSystemPrompt(
+      await buildSystemPrompt(host, {
+        workspace,
+        model: model.name,
+        provider: target.provider,
+        tools: tools.map((t) => t.name),
+      }),
+      opts.child,
+    );
   // A new session's system prompt is built before the session exists: a failing system_prompt hook is
   // that worker's error and leaves no half-made session behind (every saved session stays loadable).
   let system: string | undefined;
@@ -190,7 +205,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       throw err;
     }
   }
-  const { session, resumed } = openSession(opts, workspace, { ...target, model: model.name }, existing);
+  const { session, resumed } = openSession(
+    opts,
+    workspace,
+    { ...target, model: model.name, ...(opts.child ? { parent: opts.child.parent } : {}) },
+    existing,
+  );
   const unlock = lockSession(session.dir, session.id);
   // history.json lags the log during a long run (it is rewritten amortised): bring it up to date when
   // the session closes, and on an exit that skips close (a second Ctrl-C). The log already holds it all,
@@ -203,6 +223,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   process.on("exit", flush);
   const close = async () => {
     process.off("exit", flush);
+    tasks.close();
     try {
       flush();
       await host.close();
@@ -300,6 +321,20 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         turnSignal,
         resultTokenCap: resultCap,
         ...(userHooks ? { userHooks } : {}),
+        ...(opts.child ? { subagent: true } : {}),
+        toolBatch: tasks.batchDeps({
+          sessionId: session.id,
+          workspace,
+          provider: target.provider,
+          model: () => agent.model.name,
+          ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+          approve: opts.approve,
+          ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+          tools: tools.map((t) => t.name),
+          emit: opts.emit,
+          onUsage: (u) => agent.addUsage(u),
+          ...(opts.child ? { allowed: new Set(tools.map((t) => t.name)) } : {}),
+        }),
       },
       history,
     );

@@ -10,11 +10,14 @@ import {
   type ToolCall,
 } from "../contract/history.ts";
 import { capText, formatBytes } from "../contract/lib/truncate.ts";
+import type { Usage } from "../contract/usage.ts";
 import { runCoreTool } from "../tools/index.ts";
 import { READ_MAX_IMAGE_BYTES } from "../tools/read.ts";
 import type { ToolContext, ToolReport, ToolResult } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { runInGroups } from "./parallel-calls.ts";
 import { capResultContent } from "./result-cap.ts";
+import type { SessionTools } from "./session-tools.ts";
 import type { UserHooks } from "./user-hooks.ts";
 
 /** Module tool output is untrusted and unbounded: its text is capped, in total, before it enters history. */
@@ -29,6 +32,14 @@ export interface ToolBatchDeps {
   resultTokenCap?: number;
   /** the user's PreToolUse/PostToolUse hooks */
   userHooks?: UserHooks;
+  /** the tools offered to the model: a call to any other is refused (a child agent's narrower set) */
+  allowed?: ReadonlySet<string>;
+  /** tools whose calls in one message may run at once, and how many at a time */
+  parallel?: { names: ReadonlySet<string>; max: number };
+  /** module tools that are told about their session, and hear of a cancel (the `task` tool) */
+  sessionTools?: SessionTools;
+  /** token use a tool reports for itself (a child task's), for the session's totals */
+  onUsage?: (usage: Usage) => void;
 }
 
 /**
@@ -60,7 +71,12 @@ function whenAborted<T>(signal: AbortSignal | undefined, cancelled: T): Promise<
   });
 }
 
-async function runModuleTool(call: ToolCall, hooks: HookRunner, signal?: AbortSignal): Promise<ToolResult> {
+async function runModuleTool(
+  call: ToolCall,
+  hooks: HookRunner,
+  signal?: AbortSignal,
+  session?: SessionTools,
+): Promise<ToolResult> {
   let args: unknown;
   try {
     args = call.arguments.trim() === "" ? {} : JSON.parse(call.arguments);
@@ -71,14 +87,26 @@ async function runModuleTool(call: ToolCall, hooks: HookRunner, signal?: AbortSi
     content: `cancelled by the user while ${call.name} ran; whatever it returns later is discarded`,
     is_error: true,
   };
+  const started = performance.now();
+  let opts: Awaited<ReturnType<SessionTools["optionsFor"]>>;
   try {
     // A cancel does not wait for the worker: the turn ends now, a late reply is dropped.
-    const r = await Promise.race([hooks.callTool(call.name, args, call.id), whenAborted(signal, undefined)]);
+    opts = await session?.optionsFor(call);
+    const r = await Promise.race([
+      hooks.callTool(call.name, args, call.id, opts),
+      whenAborted(signal, undefined),
+    ]);
+    if (opts) session?.finished(call, r ?? cancelled, performance.now() - started);
+    // The worker is told, so it stops the work (a child task) instead of finishing it unseen.
+    if (!r) hooks.cancelTool?.(call.name, call.id);
     if (!r) return cancelled;
     return { ...r, content: boundModuleOutput(r.content) };
   } catch (err) {
-    if (signal?.aborted) return cancelled;
-    return { content: `tool ${call.name} failed: ${errorMessage(err)}`, is_error: true };
+    const failed = signal?.aborted
+      ? cancelled
+      : { content: `tool ${call.name} failed: ${errorMessage(err)}`, is_error: true };
+    if (opts) session?.finished(call, failed, performance.now() - started);
+    return failed;
   }
 }
 
@@ -101,17 +129,25 @@ export async function runToolCall(call: ToolCall, deps: ToolBatchDeps): Promise<
 }
 
 async function dispatchToolCall(call: ToolCall, deps: ToolBatchDeps): Promise<ToolResult> {
+  if (deps.allowed && !deps.allowed.has(call.name))
+    return {
+      content: `tool "${call.name}" is not available to this agent; its tools: ${[...deps.allowed].join(", ")}`,
+      is_error: true,
+    };
   if (deps.coreNames.has(call.name)) return runCoreTool(call.name, call.arguments, deps.ctx);
   if (deps.hooks.toolDecls().some((t) => t.name === call.name))
-    return runModuleTool(call, deps.hooks, deps.ctx.signal);
+    return runModuleTool(call, deps.hooks, deps.ctx.signal, deps.sessionTools);
   const names = [...deps.coreNames, ...deps.hooks.toolDecls().map((t) => t.name)].join(", ");
   return { content: `unknown tool "${call.name}"; available tools: ${names}`, is_error: true };
 }
 
 /** Results for every call of `calls`; after an abort the rest are answered as cancelled, never skipped. */
-export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Promise<Message[]> {
-  const out: Message[] = [];
-  for (const call of calls) {
+export function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Promise<Message[]> {
+  return runInGroups(calls, deps.parallel, (call) => runOne(call, deps));
+}
+
+async function runOne(call: ToolCall, deps: ToolBatchDeps): Promise<Message> {
+  {
     let result: ToolResult;
     const started = Date.now();
     let exitCode: number | null | undefined;
@@ -125,6 +161,7 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
         else deps.emit({ type: "tool_diff", id: call.id, path: r.path, ...r.diff });
       };
       result = await runToolCall(call, { ...deps, ctx: { ...deps.ctx, report } });
+      if (result.usage) deps.onUsage?.(result.usage);
       if (deps.resultTokenCap !== undefined)
         result = { ...result, content: capResultContent(result.content, deps.resultTokenCap) };
     }
@@ -137,12 +174,11 @@ export async function runToolBatch(calls: ToolCall[], deps: ToolBatchDeps): Prom
       duration_ms: Date.now() - started,
       ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
     });
-    out.push({
+    return {
       role: "tool",
       tool_call_id: call.id,
       content: result.content,
       ...(result.is_error ? { meta: { is_error: true } } : {}),
-    });
+    };
   }
-  return out;
 }

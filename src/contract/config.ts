@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { HooksFile } from "./hooks-file.ts";
 import { ModuleName } from "./registry.ts";
+import { MAX_PARALLEL_TASKS } from "./tasks.ts";
 
 /** `$schema` (editor validation) and `$comment` (notes) are allowed in every file. */
 const Annotations = { $schema: z.string().optional(), $comment: z.string().optional() };
@@ -30,6 +31,10 @@ export const ConfigFile = z.strictObject({
    * codex); between 1 s and 1 h
    */
   stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
+  /** sub-agents (the task tool): how many run at once when the model asks for several (default 4) */
+  tasks: z
+    .strictObject({ max_parallel: z.number().int().min(1).max(MAX_PARALLEL_TASKS).optional() })
+    .optional(),
 });
 
 export const PluginsFile = z.strictObject({

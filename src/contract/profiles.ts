@@ -10,6 +10,7 @@ const STANDARD: ModuleName[] = [
   "cache",
   "search",
   "hooks",
+  "agents",
 ];
 
 const PROFILE_MEMBERS: Record<string, ModuleName[]> = {

@@ -2,6 +2,7 @@
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
 import type { HookEvent, PayloadForm, ToolDecl } from "./protocol.ts";
+import { TASK_DEADLINE_MS, TaskInput } from "./tasks.ts";
 
 export const MODULE_NAMES = [
   "budget",
@@ -14,6 +15,7 @@ export const MODULE_NAMES = [
   "web",
   "responses",
   "hooks",
+  "agents",
   "steering",
 ] as const;
 export const ModuleName = z.enum(MODULE_NAMES);
@@ -23,6 +25,17 @@ interface ToolSpec {
   name: string;
   description: string;
   input: z.ZodType;
+  /** several calls of it in one assistant message may run at once (they share no state) */
+  parallel?: boolean;
+  /** its own deadline, instead of the protocol's 15 s (a child task runs for minutes) */
+  deadlineMs?: number;
+  /**
+   * The description is the module's to write at hello (it lists what the user configured, e.g. the
+   * agents); only the name and the input schema are checked.
+   */
+  dynamicDescription?: boolean;
+  /** the core sends the call a `context` telling it about its session (TaskContext for `task`) */
+  wantsContext?: boolean;
 }
 
 export interface ModuleSpec {
@@ -44,6 +57,11 @@ export interface ModuleSpec {
    * is always asked.
    */
   requestProviders?: readonly string[];
+  /**
+   * Its requests may run for minutes and several at once: the built-in implementation runs in a process
+   * of its own that answers requests concurrently, instead of sharing the built-ins' process.
+   */
+  alone?: boolean;
 }
 
 export const SkillInput = z.strictObject({
@@ -74,6 +92,7 @@ export const WebFetchInput = z.strictObject({
   max_bytes: z.number().int().positive().optional(),
 });
 export const WebSearchInput = z.strictObject({ query: z.string().min(1) });
+export { TaskInput };
 
 /** Every module tool's argument schema, by tool name: what the declaration is generated from. */
 export const TOOL_INPUTS = {
@@ -83,10 +102,15 @@ export const TOOL_INPUTS = {
   find: FindInput,
   web_fetch: WebFetchInput,
   web_search: WebSearchInput,
+  task: TaskInput,
 } as const;
 export type ToolName = keyof typeof TOOL_INPUTS;
 /** The parsed arguments of tool `N`. */
 export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
+
+/** The `task` tool's description before the module lists the agents it found (at hello). */
+export const TASK_DESCRIPTION =
+  "Hand a self-contained task to a sub-agent: a child session with its own context window and tools, which sees nothing of this conversation and returns only its final answer. Several task calls in one message run in parallel.";
 
 /**
  * Registry order is the pipeline order when several modules declare one event: prompts runs
@@ -188,8 +212,31 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     ],
     tools: [],
   },
+  agents: {
+    name: "agents",
+    summary: "sub-agents: the task tool runs a child session in its own process",
+    hooks: [],
+    tools: [
+      {
+        name: "task",
+        description: TASK_DESCRIPTION,
+        input: TaskInput,
+        parallel: true,
+        deadlineMs: TASK_DEADLINE_MS,
+        dynamicDescription: true,
+        wantsContext: true,
+      },
+    ],
+    alone: true,
+  },
   steering: { name: "steering", summary: "messages typed while a turn runs", hooks: ["steer"], tools: [] },
 };
+
+/** A registry tool's spec, by module and name. */
+export function toolSpec(module: ModuleName, name: string): ToolSpec | undefined {
+  const m = MODULES[module];
+  return m.tools.find((t) => t.name === name) ?? m.optionalTools?.find((t) => t.name === name);
+}
 
 const declCache = new Map<string, ToolDecl>();
 

@@ -29,16 +29,18 @@ export function generateManifest(opts: GenerateOptions): Manifest {
   // Built-in modules that are not rebound share one worker process (`i worker a,b,c`) to keep memory low;
   // a bound module always runs alone with exactly the argv the user gave. (No profile lists steering: the
   // console adds it, alone, with its queue — see steering.ts.)
-  const builtins = chosen.filter((m) => !opts.bindings[m]);
+  // A module whose requests run long and concurrently (MODULES[m].alone) gets a built-in process of its own.
+  const builtins = chosen.filter((m) => !opts.bindings[m] && !MODULES[m].alone);
   const self = opts.self ?? selfArgv();
   const sharedExec = [...self, "worker", builtins.join(",")];
 
   const modules: ManifestModule[] = chosen.map((name) => {
     const bound = opts.bindings[name];
+    const builtinExec = MODULES[name].alone ? [...self, "worker", name] : sharedExec;
     return {
       name,
       builtin: !bound,
-      exec: bound ? [...bound.exec] : sharedExec,
+      exec: bound ? [...bound.exec] : builtinExec,
       cwd: bound?.cwd ?? opts.configDir,
       hooks: [...MODULES[name].hooks],
       tools: moduleToolDecls(name),

@@ -132,6 +132,7 @@ export class Session {
     provider?: string;
     model?: string;
     baseUrl?: string;
+    parent?: SessionMeta["parent"];
   }): Session {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     let id = newSessionId();
@@ -152,6 +153,7 @@ export class Session {
       updated: ts,
       ...(opts.provider ? { provider: opts.provider } : {}),
       ...(opts.model ? { model: opts.model } : {}),
+      ...(opts.parent ? { parent: opts.parent } : {}),
       ...(opts.baseUrl ? { base_url: opts.baseUrl } : {}),
       messages: 0,
       compactions: 0,

@@ -36,7 +36,9 @@ function toolDifference(module: ModuleName, declared: ToolDecl[]): string[] {
       problems.push(`undeclared tool "${t.name}"`);
       continue;
     }
-    if (t.description !== want.description) problems.push(`tool "${t.name}": description differs`);
+    const spec = MODULES[module].tools.find((s) => s.name === t.name);
+    if (t.description !== want.description && !spec?.dynamicDescription)
+      problems.push(`tool "${t.name}": description differs`);
     if (!jsonEqual(t.input_schema, want.input_schema))
       problems.push(`tool "${t.name}": input_schema differs`);
   }

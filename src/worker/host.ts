@@ -14,18 +14,19 @@ import {
   type PayloadForm,
   PROTOCOL_VERSION,
   SUMMARISABLE,
+  TOOL_CANCEL_EVENT,
   type ToolDecl,
   type ToolResult,
 } from "../contract/protocol.ts";
-import { MODULES, type ModuleName } from "../contract/registry.ts";
+import { MODULES, type ModuleName, toolSpec } from "../contract/registry.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
 import { type CompiledHookOptions, compileHookOptions, skipsHook } from "./hook-options.ts";
 import { LogSink } from "./log-sink.ts";
-import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
-import type { HookData, HookOptions, HookRunner } from "./types.ts";
+import { type Data, type ReplyCheck, type RequestOptions, WorkerProcess } from "./process.ts";
+import type { HookData, HookOptions, HookRunner, ToolCallOptions } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
 
@@ -220,11 +221,37 @@ export class WorkerHost implements HookRunner {
     return !!slot?.ok && slot.proc.alive;
   }
 
-  async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
-    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+  async callTool(
+    name: string,
+    args: unknown,
+    callId: string,
+    opts: ToolCallOptions = {},
+  ): Promise<ToolResult> {
+    const module = this.toolModule(name);
     if (!module) throw new Error(`no worker module serves tool "${name}"`);
-    const reply = await this.send(module, "tool", { name, arguments: args, call_id: callId }, checkToolReply);
+    const data = {
+      name,
+      arguments: args,
+      call_id: callId,
+      ...(opts.context ? { context: opts.context } : {}),
+    };
+    const deadlineMs = toolSpec(module, name)?.deadlineMs;
+    const reply = await this.send(module, "tool", data, checkToolReply, {
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
     return reply.result as ToolResult;
+  }
+
+  /** Tell the module serving `name` that call `callId` was cancelled (it stops the work; never throws). */
+  cancelTool(name: string, callId: string): void {
+    const module = this.toolModule(name);
+    if (!module || !this.isReady(module)) return;
+    this.send(module, TOOL_CANCEL_EVENT, { call_id: callId }).catch(() => {});
+  }
+
+  private toolModule(name: string): ModuleName | undefined {
+    return this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
   }
 
   toolDecls(): ToolDecl[] {
@@ -241,16 +268,22 @@ export class WorkerHost implements HookRunner {
    * Send one event to one module and return the reply's data. The agent uses runHook/callTool; `i doctor` and
    * tests use this directly (e.g. an event the module does not handle must come back unchanged).
    */
-  send(module: ModuleName, event: string, data: Data, check?: ReplyCheck): Promise<Data> {
+  send(
+    module: ModuleName,
+    event: string,
+    data: Data,
+    check?: ReplyCheck,
+    extra?: RequestOptions,
+  ): Promise<Data> {
     const group = this.groups.get(module);
     if (!group) return Promise.reject(new Error(`module "${module}" is not in the manifest`));
     const builtin = group.builtin;
     const slot = this.slots.get(group.key);
     // Hot path: a process that already passed its handshake gets the request without another await.
-    if (slot?.ok && slot.proc.alive)
-      return slot.proc.request(module, event, data, builtin, check, this.deadlineOf(module, event));
+    const opts = extra ?? { deadlineMs: this.deadlineOf(module, event) };
+    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check, opts);
     return this.ensure(group, module, event).then((proc) =>
-      proc.request(module, event, data, builtin, check, this.deadlineOf(module, event)),
+      proc.request(module, event, data, builtin, check, opts),
     );
   }
 

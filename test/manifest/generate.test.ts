@@ -36,6 +36,7 @@ describe("i --runtime manifest", () => {
       "cache",
       "search",
       "hooks",
+      "agents",
     ]);
     expect(m.profile).toBe("standard");
     expect(m.protocol).toBe(1);
@@ -43,7 +44,7 @@ describe("i --runtime manifest", () => {
     expect(m.hooks.compact_plan?.map((h) => h.module)).toEqual(["compact"]);
     // prompts runs before compact so the prompt it supplies reaches the compactor
     expect(m.hooks.before_compact?.map((h) => h.module)).toEqual(["prompts", "compact"]);
-    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "skill"]);
+    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "skill", "task"]);
   });
 
   test("compact profile lists exactly budget and compact", () => {
@@ -62,6 +63,7 @@ describe("i --runtime manifest", () => {
       "web",
       "responses",
       "hooks",
+      "agents",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
     expect(names(manifest("budget"))).toEqual(["budget"]);

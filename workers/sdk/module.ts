@@ -32,7 +32,15 @@ export type HookHandler<E extends HookEvent = HookEvent> = (
 export type RawHookHandler = (data: Data, ctx: WorkerContext) => Data | Promise<Data>;
 /** One typed handler per hook event. */
 export type HookHandlers = { [E in HookEvent]?: HookHandler<E> };
-export type ToolContext = WorkerContext & { callId: string };
+export type ToolContext = WorkerContext & {
+  callId: string;
+  /** aborted when the core cancels this call (`tool_cancel`) */
+  signal?: AbortSignal;
+  /** what the core tells a tool that declared it needs its session (the `task` tool's TaskContext) */
+  context?: Record<string, unknown>;
+  /** report progress to the core while the call runs (shown to the user; settles nothing) */
+  progress?: (progress: Record<string, unknown>) => void;
+};
 export type ToolHandler = (args: unknown, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
 /** A tool a module serves: its public declaration and the handler (see defineTool). */
 export interface ModuleTool {
@@ -61,6 +69,8 @@ export interface WorkerModule {
    * it out (nothing configured for it, or only for some tools). See HookOptions in the contract.
    */
   hookOptions?: (ctx: WorkerContext) => Partial<Record<HookEvent, HookOptions>>;
+  /** called once the input ends (the core closed the worker, or died): stop whatever still runs */
+  close?: () => Promise<void>;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {

@@ -11,6 +11,7 @@ import {
   MAX_LINE_BYTES,
   PROTOCOL_VERSION,
   Request,
+  TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
 import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
@@ -30,7 +31,16 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
 
+/** Tool calls in flight, by call id: a `tool_cancel` aborts the one it names. */
+const running = new Map<string, AbortController>();
+/** Where progress lines go (stdout; a test's stream when serving in-process). */
+let writeLine: (line: string) => void = (line) => writeAll(1, line);
+
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
+  if (req.event === TOOL_CANCEL_EVENT) {
+    running.get(String(req.data.call_id ?? ""))?.abort();
+    return req.data;
+  }
   const mod = pick(modules, req);
   const context = (m: WorkerModule): WorkerContext => ({
     workspace: req.workspace,
@@ -57,7 +67,24 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
   if (req.event === "tool") {
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
-    const result = await tool.run(req.data.arguments, { ...ctx, callId: String(req.data.call_id ?? "") });
+    const callId = String(req.data.call_id ?? "");
+    const abort = new AbortController();
+    running.set(callId, abort);
+    const id = req.id;
+    let result: Awaited<ReturnType<typeof tool.run>>;
+    try {
+      result = await tool.run(req.data.arguments, {
+        ...ctx,
+        callId,
+        signal: abort.signal,
+        ...(isRecord(req.data.context) ? { context: req.data.context } : {}),
+        progress: (progress) => {
+          if (!abort.signal.aborted) writeLine(encodeLine({ id, progress }));
+        },
+      });
+    } finally {
+      running.delete(callId);
+    }
     // Caught here, the bug is reported as an error reply; sent on, it would get the worker evicted.
     if (!ToolResult.safeParse(result).success)
       throw new Error(`tool "${tool.decl.name}" returned an invalid result`);
@@ -187,7 +214,22 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
   }
 }
 
-/** Serve until input ends: stdio by default, or any byte streams (tests serve in-process). */
-export function serve(modules: WorkerModule[], io?: ServeIO): Promise<void> {
-  return io ? serveStreams(modules, io) : serveStdio(modules);
+/**
+ * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). `concurrent`:
+ * requests are answered as they complete, several at once (tools that run for minutes, like a child task),
+ * instead of one at a time with blocking reads.
+ */
+export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = false): Promise<void> {
+  if (io) {
+    writeLine = io.write;
+    await serveStreams(modules, io);
+  } else if (!concurrent) await serveStdio(modules);
+  else
+    await serveStreams(modules, {
+      input: process.stdin,
+      write: (line) => writeAll(1, line),
+      log: (m) => writeAll(2, `${m}\n`),
+    });
+  // The core is gone (or done): whatever a module still runs for it stops now.
+  await Promise.all(modules.map((m) => m.close?.()));
 }

@@ -1,0 +1,168 @@
+// Sub-agents end to end: the real CLI, the agents worker and child `i` sessions as their own processes,
+// against the mock model. Parent and child are told apart by their prompts: a child's system prompt names
+// its role ("Your role: the … sub-agent").
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { events, makeRig, type Rig } from "../agent/rig.ts";
+import type { MockStep, RecordedRequest } from "../fixtures/mock-server/script.ts";
+
+let rig: Rig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const isChild = (req: RecordedRequest) => JSON.stringify(req.body).includes("Your role: the");
+const task = (args: Record<string, unknown>) => ({ name: "task", arguments: args });
+
+/** pids of live processes started for this rig (they carry its data directory in their environment) */
+function rigProcesses(r: Rig): number[] {
+  const out: number[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const env = readFileSync(`/proc/${pid}/environ`, "latin1");
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      if (env.includes(`I_DATA_DIR=${r.dataDir}\0`) && !/\) Z /.test(stat)) out.push(Number(pid));
+    } catch {}
+  }
+  return out;
+}
+
+async function until(cond: () => boolean, ms: number): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await Bun.sleep(50);
+  }
+  return cond();
+}
+
+function scripted(child: (req: RecordedRequest) => MockStep, parent: (req: RecordedRequest) => MockStep) {
+  return (req: RecordedRequest) => (isChild(req) ? child(req) : parent(req));
+}
+
+describe("task tool", () => {
+  test("the child's answer reaches the parent; its session is linked; its tokens are counted", async () => {
+    rig = await makeRig({
+      files: {},
+      script: scripted(
+        () => ({ text: "child answer 42", usage: { input_tokens: 1000, output_tokens: 7 } }),
+        (req) =>
+          JSON.stringify(req.body).includes("child answer 42")
+            ? { text: "parent done", usage: { input_tokens: 10, output_tokens: 1 } }
+            : {
+                tool_calls: [task({ description: "find it", prompt: "look for 42", agent: "explore" })],
+                usage: { input_tokens: 10, output_tokens: 1 },
+              },
+      ),
+    });
+    const r = await rig.run(["-p", "delegate", "--json"]);
+    expect(r.code).toBe(0);
+    const evs = events(r.stdout);
+    expect(evs.at(-1)).toMatchObject({ type: "done", text: "parent done" });
+    // parent's two requests plus the child's one
+    expect(evs.at(-1)?.usage).toMatchObject({ input_tokens: 1020, output_tokens: 9 });
+    const result = evs.find((e) => e.type === "tool_result");
+    expect(result).toMatchObject({ name: "task", is_error: false, content: "child answer 42" });
+    const start = evs.find((e) => e.type === "task" && e.phase === "start");
+    expect(start).toMatchObject({ agent: "explore", description: "find it" });
+    const end = evs.find((e) => e.type === "task" && e.phase === "end");
+    expect(end).toMatchObject({ is_error: false, usage: { input_tokens: 1000, output_tokens: 7 } });
+    const childId = evs.find((e) => e.type === "task" && e.session_id)?.session_id as string;
+    const parentId = evs[0]?.id as string;
+    const meta = JSON.parse(readFileSync(join(rig.dataDir, childId, "meta.json"), "utf8"));
+    expect(meta.parent).toMatchObject({ session_id: parentId, agent: "explore" });
+    // the child was asked with only its tools, and no task tool of its own
+    const childReq = rig.mock.requests.find(isChild);
+    const toolNames = JSON.stringify((childReq?.body as { tools?: unknown })?.tools);
+    for (const t of ["read", "grep", "find"]) expect(toolNames).toContain(`"${t}"`);
+    for (const t of ["write", "edit", "bash", "task"]) expect(toolNames).not.toContain(`"name":"${t}"`);
+    expect(rigProcesses(rig)).toEqual([]);
+  });
+
+  test("two tasks in one message run in parallel", async () => {
+    const delay = 1500;
+    rig = await makeRig({
+      files: {},
+      script: scripted(
+        () => ({ text: "child ok", delay_ms: delay }),
+        (req) =>
+          JSON.stringify(req.body).includes("child ok")
+            ? { text: "both done" }
+            : {
+                tool_calls: [
+                  task({ description: "one", prompt: "first" }),
+                  task({ description: "two", prompt: "second" }),
+                ],
+              },
+      ),
+    });
+    const r = await rig.run(["-p", "two at once", "--json"]);
+    expect(r.code).toBe(0);
+    const evs = events(r.stdout);
+    const ends = evs.filter((e) => e.type === "task" && e.phase === "end");
+    expect(ends).toHaveLength(2);
+    const order = evs.filter((e) => e.type === "task" && e.phase !== "progress").map((e) => e.phase);
+    expect(order).toEqual(["start", "start", "end", "end"]);
+    const sum = ends.reduce((n, e) => n + (e.duration_ms as number), 0);
+    const results = evs.filter((e) => e.type === "tool_result");
+    const wall = Math.max(...results.map((e) => e.duration_ms as number));
+    expect(wall).toBeLessThan(sum * 0.8);
+    expect(results.map((e) => e.content)).toEqual(["child ok", "child ok"]);
+  });
+
+  test("an explore child cannot write; an unknown agent is a tool error naming the agents", async () => {
+    rig = await makeRig({
+      files: {},
+      script: scripted(
+        (req) =>
+          JSON.stringify(req.body).includes("not available to this agent")
+            ? { text: "could not write" }
+            : { tool_calls: [{ name: "write", arguments: { path: "x.txt", content: "pwned" } }] },
+        (req) => {
+          const body = JSON.stringify(req.body);
+          if (body.includes("could not write")) return { text: "ok" };
+          if (body.includes("unknown agent"))
+            return { tool_calls: [task({ description: "w", prompt: "write x", agent: "explore" })] };
+          return { tool_calls: [task({ description: "w", prompt: "write x", agent: "nosuch" })] };
+        },
+      ),
+    });
+    const r = await rig.run(["-p", "go", "--json", "--approve", "all"]);
+    expect(r.code).toBe(0);
+    const results = events(r.stdout).filter((e) => e.type === "tool_result");
+    expect(results[0]?.content).toContain('unknown agent "nosuch"; available agents: general, explore');
+    expect(results[1]).toMatchObject({ is_error: false, content: "could not write" });
+    expect(existsSync(join(rig.workspace, "x.txt"))).toBe(false);
+  });
+
+  for (const how of ["SIGINT", "SIGKILL"] as const) {
+    test(`${how === "SIGINT" ? "Ctrl-C" : "kill -9"} of the parent leaves no child`, async () => {
+      rig = await makeRig({
+        files: {},
+        script: scripted(
+          () => ({ text: "never", hang: true }),
+          () => ({
+            tool_calls: [task({ description: "a", prompt: "x" }), task({ description: "b", prompt: "y" })],
+          }),
+        ),
+      });
+      const r = rig;
+      const run = r.start(["-p", "go", "--json"]);
+      let out = "";
+      run.child.stdout?.on("data", (c: Buffer) => {
+        out += c.toString("utf8");
+      });
+      // both children have made their model request
+      expect(await until(() => r.mock.requests.filter(isChild).length === 2, 20_000)).toBe(true);
+      expect(rigProcesses(r).length).toBeGreaterThanOrEqual(4);
+      const t0 = Date.now();
+      run.child.kill(how);
+      await run.done;
+      expect(await until(() => rigProcesses(r).length === 0, 3000)).toBe(true);
+      if (how === "SIGINT") expect(Date.now() - t0).toBeLessThan(2500);
+      expect(out).toContain('"phase":"start"');
+    });
+  }
+});
