@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
 import { CompactionRecord } from "../src/contract/compaction.ts";
+import { CompactionsReport } from "../src/contract/compactions.ts";
 import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
 import { AgentEvent } from "../src/contract/events.ts";
 import { History } from "../src/contract/history.ts";
@@ -50,6 +51,7 @@ const files = write(root, {
   "session-event-line.json": EventLine,
   "session-compaction-event.json": AnyCompactionEvent,
   "compaction-record.json": CompactionRecord,
+  "session-compactions.json": CompactionsReport,
   "steering-queue-line.json": SteerMessage,
   "trust.json": TrustFile,
 });

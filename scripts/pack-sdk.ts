@@ -1,4 +1,4 @@
-// Packs the worker SDK and the contract as the npm package @i-agent/worker-sdk, version = i's version:
+// Packs the worker SDK, the contract and the shared lib (src/lib) as the npm package @i-agent/worker-sdk, version = i's version:
 // compiled to JavaScript with type declarations (so it runs under Node, Bun and Deno alike), zod as its one
 // dependency.   bun scripts/pack-sdk.ts [OUT_DIR]   → OUT_DIR/i-agent-worker-sdk-<version>.tgz (default dist/)
 import { spawnSync } from "node:child_process";

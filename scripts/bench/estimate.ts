@@ -1,6 +1,6 @@
 // Estimation throughput: how fast the built-in estimator reads a history (MB of history JSON per second).
 // Target ≥ 50 MB/s. Usage: bun scripts/bench/estimate.ts [runs]
-import { estimateRequest } from "../../src/contract/lib/estimator.ts";
+import { estimateRequest } from "../../src/lib/estimator.ts";
 import { computeBudget } from "../../workers/budget/compute.ts";
 import { benchHistory } from "./history-gen.ts";
 import { report } from "./stats.ts";

@@ -2,9 +2,9 @@
 // same blocking stdin/stdout loop a worker uses. Moving the history through a pipe and back is what no
 // compactor can avoid (every hook returns its complete data); this is what that costs alone.
 import { readSync } from "node:fs";
-import { LineDecoder } from "../../src/contract/lib/framing.ts";
-import { writeAll } from "../../src/contract/lib/write-all.ts";
 import { MAX_LINE_BYTES } from "../../src/contract/protocol.ts";
+import { LineDecoder } from "../../src/lib/framing.ts";
+import { writeAll } from "../../src/lib/write-all.ts";
 
 const NL = new Uint8Array([0x0a]);
 const decoder = new LineDecoder(

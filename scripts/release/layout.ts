@@ -1,5 +1,5 @@
 // What each release archive holds. A platform archive: the one `i` executable (the core, every default
-// worker and the launcher logic: one Bun runtime), that platform's launchers, README, LICENSE and the JSON
+// worker and the launcher logic: one Bun runtime), that platform's launchers, README, docs/, LICENSE and the JSON
 // Schemas. The examples archive: the compiled TypeScript compactor, the Python one, and the Rust example
 // as source (its vendored crates included, so it builds offline) plus, for linux-x64, its binary.
 import { existsSync, readdirSync } from "node:fs";
@@ -68,6 +68,10 @@ export function platformLayout(root: string, t: Target, binary: string): Layout 
     ...launchers(root, t),
     { rel: "README.md", mode: 0o644, from: join(root, "README.md") },
     { rel: "LICENSE", mode: 0o644, from: join(root, "LICENSE") },
+    // The README links into docs/ for everything beyond using i; the links work in the archive too.
+    ...walk(join(root, "docs")).map(
+      (rel): Member => ({ rel: `docs/${rel}`, mode: 0o644, from: join(root, "docs", rel) }),
+    ),
     ...walk(join(root, "schemas")).map(
       (rel): Member => ({ rel: `schemas/${rel}`, mode: 0o644, from: join(root, "schemas", rel) }),
     ),

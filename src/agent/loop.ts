@@ -1,16 +1,19 @@
 import type { CompactionController } from "../compaction/controller.ts";
+import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
-import { assertValidHistory } from "../contract/lib/validate-history.ts";
+import { assertValidHistory } from "../lib/validate-history.ts";
 import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { Session } from "../session/session.ts";
+import type { DeclaredTools } from "../tools/declared-tools.ts";
+import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
-import { runToolBatch, type ToolBatchDeps } from "./tool-calls.ts";
+import { agentDispatch, type ToolBatchDeps } from "./tool-calls.ts";
 import { hookContextMessage, stopHookMessage } from "./user-hook-messages.ts";
 import type { UserHooks } from "./user-hooks.ts";
 
@@ -49,6 +52,10 @@ export interface AgentDeps {
   subagent?: boolean;
   /** what tool batches run with beyond the basics: parallel calls, session tools, a narrower tool set */
   toolBatch?: Pick<ToolBatchDeps, "allowed" | "parallel" | "sessionTools" | "onUsage">;
+  /** tools declared at run time (offered after `tools`, answered through the same dispatch) */
+  declaredTools?: DeclaredTools;
+  /** where hooks and checkpoints plug into every tool call */
+  toolSeams?: DispatchSeams;
 }
 
 export interface TurnResult {
@@ -73,10 +80,29 @@ export class Agent {
   /** what SessionStart hooks said, added to the context with the next prompt */
   private sessionContext: string[] = [];
 
+  private readonly dispatch: ToolDispatch;
+
   constructor(
     private readonly deps: AgentDeps,
     public history: History,
-  ) {}
+  ) {
+    this.dispatch = agentDispatch({
+      hooks: deps.hooks,
+      coreNames: deps.coreToolNames,
+      ctx: deps.toolContext,
+      emit: deps.emit,
+      ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
+      ...(deps.declaredTools ? { declared: deps.declaredTools } : {}),
+      ...(deps.toolSeams ? { seams: deps.toolSeams } : {}),
+      ...deps.toolBatch,
+    });
+  }
+
+  /** The tools offered to the model now: the run's, then any declared at run time. */
+  private tools(): ToolDecl[] {
+    const declared = this.deps.declaredTools?.decls() ?? [];
+    return declared.length > 0 ? [...this.deps.tools, ...declared] : this.deps.tools;
+  }
 
   /**
    * The tool batch's checkpoint while its fsync is still running (see checkpoint): settled before the next
@@ -174,12 +200,26 @@ export class Agent {
     try {
       this.history = await this.deps.controller.compactNow(
         this.history,
-        this.deps.tools,
+        this.tools(),
         instructions ? { instructions } : {},
       );
     } finally {
       if (slot) slot.current = undefined;
     }
+  }
+
+  /** `/uncompact [N]`: the history before compaction N comes back when it fits (see the controller). */
+  async uncompact(n?: number): Promise<RestoreOutcome> {
+    const outcome = await this.deps.controller.uncompact(this.history, this.deps.tools, n);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
+  }
+
+  /** Undo the last `/uncompact`. */
+  recompact(): RestoreOutcome {
+    const outcome = this.deps.controller.recompact(this.history);
+    if (outcome.ok) this.history = [...outcome.history];
+    return outcome;
   }
 
   /** Totals of this process's model requests (the `/cost` figures). */
@@ -245,12 +285,14 @@ export class Agent {
     // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
     let continued = "";
     let continuations = 0;
+    const toolTurn = this.dispatch.turn(signal);
     while (turns < deps.maxTurns) {
       if (signal?.aborted) return this.interrupted("", turns);
       if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
-      this.history = await deps.controller.prepareRequest(this.history, deps.tools);
+      const tools = this.tools();
+      this.history = await deps.controller.prepareRequest(this.history, tools);
       if (signal?.aborted) return this.interrupted("", turns);
       assertValidHistory(this.history);
       const hints = await this.requestHints();
@@ -262,7 +304,7 @@ export class Agent {
           {
             model: deps.model.name,
             messages: this.history,
-            tools: deps.tools,
+            tools,
             ...(deps.model.max_output_tokens ? { max_output_tokens: deps.model.max_output_tokens } : {}),
             ...(signal ? { signal } : {}),
             hints,
@@ -279,7 +321,7 @@ export class Agent {
           // Compact once, retry once: a second overflow means compaction cannot make the request fit.
           recovered = true;
           turns--;
-          this.history = await deps.controller.recoverFromOverflow(this.history, deps.tools);
+          this.history = await deps.controller.recoverFromOverflow(this.history, tools);
           continue;
         }
         if (err instanceof ProviderError && err.partialText !== "") {
@@ -338,15 +380,7 @@ export class Agent {
         }
         return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
-      const results = await runToolBatch(calls, {
-        hooks: deps.hooks,
-        coreNames: deps.coreToolNames,
-        ctx: { ...deps.toolContext, ...(signal ? { signal } : {}) },
-        emit: deps.emit,
-        ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
-        ...(deps.userHooks ? { userHooks: deps.userHooks } : {}),
-        ...deps.toolBatch,
-      });
+      const results = await toolTurn.runBatch(calls);
       this.history.push(...results);
       this.checkpoint("tool_batch", true);
       if (signal?.aborted) return this.interrupted("", turns);

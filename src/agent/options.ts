@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { configDir } from "../config/paths.ts";
 import { type ConfigFile, ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
-import { baseUrlProblem } from "../contract/lib/base-url.ts";
+import { baseUrlProblem } from "../provider/base-url.ts";
 
 export interface RunFlags {
   model?: string;

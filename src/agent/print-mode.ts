@@ -3,10 +3,10 @@
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
+import { AgentSession, type SessionOptions } from "./agent-session.ts";
 import { hookLine } from "./hook-line.ts";
-import { type SetupOptions, setupAgent } from "./setup.ts";
 
-export interface PrintOptions extends Omit<SetupOptions, "emit"> {
+export interface PrintOptions extends SessionOptions {
   prompt: string;
   json: boolean;
 }
@@ -38,23 +38,20 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
             `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms${ev.discarded ? " (the partial reply is discarded)" : ""}`,
           );
       };
-  const rt = await setupAgent({ ...opts, emit });
-  const abort = new AbortController();
+  const session = new AgentSession(opts, { emit });
+  await session.open();
   let interrupts = 0;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
-    abort.abort();
+    session.cancel();
   };
   process.on("SIGINT", onSigint);
   try {
-    const result = await rt.agent.send(opts.prompt, abort.signal);
+    const result = await session.send(opts.prompt);
     if (result.stop === "cancelled") {
       if (!opts.json)
-        writeLine(
-          process.stderr,
-          `i: cancelled; session ${rt.session.id} saved (resume with -r ${rt.session.id})`,
-        );
+        writeLine(process.stderr, `i: cancelled; session ${session.id} saved (resume with -r ${session.id})`);
       return 130;
     }
     release();
@@ -69,10 +66,10 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     const kind = (err as { kind?: string }).kind ?? (err as Error).name ?? "error";
     if (opts.json) emit({ type: "error", kind, message });
     if (heldFailure !== undefined && !message.includes(heldFailure)) release();
-    writeLine(process.stderr, `i: ${message} (session ${rt.session.id} saved)`);
+    writeLine(process.stderr, `i: ${message} (session ${session.id} saved)`);
     return 1;
   } finally {
     process.off("SIGINT", onSigint);
-    await rt.close();
+    await session.close();
   }
 }

@@ -1,6 +1,7 @@
 // Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
 // worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
 
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
 import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
@@ -285,6 +286,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       manifest,
       turnSignal,
       ...(userHooks ? { beforeCompaction: (r, i) => userHooks.preCompact(r, i) } : {}),
+      compactor: compactorIdentity(manifest, cfgDir),
     });
     const ask = opts.ask;
     const approvals = new Approvals({
@@ -320,7 +322,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
         turnSignal,
         resultTokenCap: resultCap,
-        ...(userHooks ? { userHooks } : {}),
+        ...(userHooks ? { userHooks, toolSeams: userHooks.seams() } : {}),
         ...(opts.child ? { subagent: true } : {}),
         toolBatch: tasks.batchDeps({
           sessionId: session.id,

@@ -2,12 +2,12 @@
 // session context a parent gives its task calls (with the credential broker that hands a child its API
 // key), and for a child run (`i task-child`) its narrower tool set and its agent's system prompt.
 import type { EmitEvent } from "../contract/events.ts";
-import { loadAgents, taskDescription } from "../contract/lib/agent-definitions.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
 import { TASK_DESCRIPTION, toolSpec } from "../contract/registry.ts";
 import { type AgentDefinition, DEFAULT_MAX_PARALLEL_TASKS, type TaskContext } from "../contract/tasks.ts";
 import type { Usage } from "../contract/usage.ts";
+import { loadAgents, taskDescription } from "../lib/agent-definitions.ts";
 import { CredentialBroker } from "../runtime/credential-broker.ts";
 import { heldCredentials } from "../runtime/credential-handoff.ts";
 import { selfArgv } from "../runtime/runtime.ts";

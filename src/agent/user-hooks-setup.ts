@@ -3,8 +3,8 @@
 // the agent gets a UserHooks when any module of the manifest declares the events.
 import type { EmitEvent } from "../contract/events.ts";
 import { PROJECT_HOOKS_FILE } from "../contract/hooks-file.ts";
-import { loadHooks } from "../contract/lib/hooks-config.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import { loadHooks } from "../lib/hooks-config.ts";
 import type { WorkerHost } from "../worker/host.ts";
 import { UserHooks } from "./user-hooks.ts";
 

@@ -5,11 +5,12 @@
 
 import { errorMessage } from "../contract/errors.ts";
 import type { CompactionReason, EmitEvent } from "../contract/events.ts";
-import type { ToolCall } from "../contract/history.ts";
+import { type Content, contentWithImageMarkers, type ToolCall } from "../contract/history.ts";
 import type { HookReply } from "../contract/hooks.ts";
 import { USER_HOOK_EVENTS, type UserHookEvent } from "../contract/hooks-file.ts";
 import type { HookEvent } from "../contract/protocol.ts";
 import type { UserHookReply } from "../contract/user-hooks.ts";
+import type { DispatchSeams, ToolCallInfo } from "../tools/dispatch.ts";
 import type { HookRunner } from "../worker/types.ts";
 
 type Event = (typeof USER_HOOK_EVENTS)[UserHookEvent];
@@ -86,6 +87,32 @@ export class UserHooks {
         });
       return reply;
     });
+  }
+
+  /** PreToolUse and PostToolUse as the tool dispatch's seams around every call. */
+  seams(): DispatchSeams {
+    const asCall = (info: ToolCallInfo): ToolCall => ({
+      id: info.id,
+      name: info.name,
+      arguments: JSON.stringify(info.args ?? {}),
+    });
+    return {
+      beforeCall: async (info) => {
+        const reason = await this.preToolUse(asCall(info));
+        return reason === undefined ? undefined : { block: `the user's PreToolUse hook says: ${reason}` };
+      },
+      afterCall: async (info, result) => {
+        const response = { content: contentWithImageMarkers(result.content), is_error: result.is_error };
+        const feedback = await this.postToolUse(asCall(info), response);
+        if (feedback === undefined) return undefined;
+        const note = `[the user's PostToolUse hook says:]\n${feedback}`;
+        const content: Content =
+          typeof result.content === "string"
+            ? `${result.content}\n\n${note}`
+            : [...result.content, { type: "text", text: note }];
+        return { ...result, content };
+      },
+    };
   }
 
   /** The reason a PreToolUse hook blocked `call`, or undefined when it may run. */

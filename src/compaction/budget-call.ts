@@ -5,9 +5,9 @@ import type { BudgetModel, BudgetPolicy, BudgetResult, UsageSample } from "../co
 import type { ModelInfo } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
-import { systemText } from "../contract/lib/estimator.ts";
-import { jsonEqual } from "../contract/lib/json-equal.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
+import { systemText } from "../lib/estimator.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { CompactionError } from "./errors.ts";
 

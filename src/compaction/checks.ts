@@ -3,10 +3,10 @@
 
 import type { BudgetModel, BudgetResult } from "../contract/compaction.ts";
 import type { History, Message } from "../contract/history.ts";
-import { textTokens } from "../contract/lib/estimator.ts";
-import { jsonEqual } from "../contract/lib/json-equal.ts";
-import { isSafeCut } from "../contract/lib/tool-batches.ts";
-import { validateHistory } from "../contract/lib/validate-history.ts";
+import { textTokens } from "../lib/estimator.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
+import { isSafeCut } from "../lib/tool-batches.ts";
+import { validateHistory } from "../lib/validate-history.ts";
 import { calibrationFactor, sameEstimator } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
 import { capRule } from "./summary-cap.ts";

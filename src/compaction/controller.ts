@@ -11,21 +11,26 @@ import type { CompactionReason, EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
+import type { CompactionState } from "../contract/session.ts";
 import type { Provider, Usage } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
 import { BudgetCheckError, BudgetExceededError, CompactionError } from "./errors.ts";
 import { compactionModules } from "./modules-info.ts";
 import { type CompactionSink, type PipelineDeps, runCompaction } from "./pipeline.ts";
+import { type RestoreOutcome, type RestoreSession, recompact, uncompact } from "./uncompact.ts";
 
 export const MAX_CONSECUTIVE_AUTO_FAILURES = 3;
 
-/** What the controller needs of a session: the atomic compaction commit and an id for notifications. */
-export interface ControllerSession extends CompactionSink {
+/**
+ * What the controller needs of a session: the atomic compaction commit and an id for notifications, and
+ * for `/uncompact` the log-backed restore (a session without it cannot be uncompacted).
+ */
+export interface ControllerSession extends CompactionSink, Partial<RestoreSession> {
   readonly id: string;
   /** the state saved by an earlier run of this session (a resumed session keeps its trigger and breaker) */
-  readonly compactionState?: { armed: boolean; failures: number } | undefined;
-  saveCompactionState?(state: { armed: boolean; failures: number }): void;
+  readonly compactionState?: CompactionState | undefined;
+  saveCompactionState?(state: CompactionState): void;
 }
 
 export interface ControllerDeps {
@@ -46,6 +51,11 @@ export interface ControllerDeps {
   turnSignal?: { current?: AbortSignal };
   /** awaited before an announced compaction starts (the user's PreCompact hooks) */
   beforeCompaction?: (reason: CompactionReason, instructions?: string) => Promise<void>;
+  /**
+   * Which compactor this run has (compactor-identity.ts). A breaker opened against another one is closed
+   * at start: the failures were that compactor's.
+   */
+  compactor?: string;
 }
 
 export class CompactionController {
@@ -55,6 +65,8 @@ export class CompactionController {
   /** why the compactor last declined, for the error when declining leaves the request over the limit */
   private lastDecline = "";
   private readonly told = new Set<string>();
+  /** said at the first request: the console is not listening yet while the controller is built */
+  private pendingNotice: string | undefined;
   private readonly pipeline: PipelineDeps;
   /**
    * A replacement compactor may choose its own trigger, so it is asked before every request.
@@ -68,6 +80,13 @@ export class CompactionController {
     if (saved) {
       this.armed = saved.armed;
       this.failures = saved.failures;
+      const changed =
+        deps.compactor !== undefined && saved.compactor !== undefined && saved.compactor !== deps.compactor;
+      // Failures are the compactor's they were counted against: another one starts from none.
+      if (changed && this.breakerOpen)
+        this.pendingNotice =
+          "the compactor changed (another binding or configuration) since automatic compaction was paused after repeated failures: it is on again";
+      if (changed) this.failures = 0;
     }
     this.ownTrigger = (deps.manifest?.hooks.compact_plan ?? []).some((ref) => !ref.builtin);
     const policy: BudgetPolicy = { ...deps.policy };
@@ -108,6 +127,11 @@ export class CompactionController {
 
   async prepareRequest(history: History, tools: ToolDecl[]): Promise<History> {
     const { hooks } = this.deps;
+    if (this.pendingNotice) {
+      this.deps.emit({ type: "notice", level: "info", message: this.pendingNotice });
+      this.pendingNotice = undefined;
+      this.persist();
+    }
     if (!hooks.hasHook("budget")) {
       this.tellOnce(
         "no-budget",
@@ -231,6 +255,37 @@ export class CompactionController {
     return next;
   }
 
+  /**
+   * `/uncompact [N]`: the history before compaction N (default the last) with what came after, when it
+   * fits below the trigger of the current model. The agent takes the history on success.
+   */
+  async uncompact(history: History, tools: ToolDecl[], n?: number): Promise<RestoreOutcome> {
+    const session = restoreSession(this.deps.session);
+    if (!session) return { ok: false, why: "this session keeps no log to uncompact from" };
+    const outcome = await uncompact(
+      {
+        hooks: this.deps.hooks,
+        model: budgetModel(this.deps.model),
+        policy: this.pipeline.policy,
+        tools,
+        session,
+      },
+      history,
+      n,
+    );
+    if (outcome.ok) this.usage = undefined;
+    return outcome;
+  }
+
+  /** Undo the last uncompaction: the compacted history it replaced, with what was added since. */
+  recompact(history: History): RestoreOutcome {
+    const session = restoreSession(this.deps.session);
+    if (!session) return { ok: false, why: "this session keeps no log to restore from" };
+    const outcome = recompact({ session }, history);
+    if (outcome.ok) this.usage = undefined;
+    return outcome;
+  }
+
   recordUsage(usage: Usage, messagesCovered: number): void {
     if (usage.input_tokens > 0 && messagesCovered > 0) {
       this.usage = { input_tokens: usage.input_tokens, messages: messagesCovered };
@@ -313,6 +368,7 @@ export class CompactionController {
       before_tokens: outcome.record.before_tokens,
       after_tokens: outcome.record.after_tokens,
       route: outcome.record.route,
+      ...(outcome.record.route !== "prune" ? { summarised: Math.max(0, outcome.record.cut - 1) } : {}),
     });
     // The context use the next request will see, so the console's meter does not lag a compaction behind.
     const after = outcome.after;
@@ -341,7 +397,12 @@ export class CompactionController {
 
   /** The trigger and breaker state goes into the session (written only when it changed). */
   private persist(): void {
-    this.deps.session.saveCompactionState?.({ armed: this.armed, failures: this.failures });
+    const { compactor } = this.deps;
+    this.deps.session.saveCompactionState?.({
+      armed: this.armed,
+      failures: this.failures,
+      ...(compactor !== undefined ? { compactor } : {}),
+    });
   }
 
   private countFailure(): void {
@@ -372,4 +433,16 @@ export class CompactionController {
     this.told.add(key);
     this.deps.emit({ type: "notice", level, message });
   }
+}
+
+function restoreSession(s: ControllerSession): RestoreSession | undefined {
+  const { compactionCount, historyBeforeCompaction, historyBeforeUncompaction, restoreHistory } = s;
+  if (!compactionCount || !historyBeforeCompaction || !historyBeforeUncompaction || !restoreHistory)
+    return undefined;
+  return {
+    compactionCount: () => compactionCount.call(s),
+    historyBeforeCompaction: (n, current) => historyBeforeCompaction.call(s, n, current),
+    historyBeforeUncompaction: (current) => historyBeforeUncompaction.call(s, current),
+    restoreHistory: (h, tag) => restoreHistory.call(s, h, tag),
+  };
 }

@@ -12,8 +12,8 @@
 // again, and the prune stage keeps those compactions model-free while it can.
 import type { BudgetModel, BudgetResult } from "../contract/compaction.ts";
 import type { History } from "../contract/history.ts";
-import { estimateRequest } from "../contract/lib/estimator.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
+import { estimateRequest } from "../lib/estimator.ts";
 import { calibrationFactor } from "./budget-call.ts";
 
 /** The fixed cap's ceiling whatever the window (one compact message, as codex caps it). */

@@ -9,7 +9,7 @@
 // wants its own chunking can still do it and return a local `summary`.
 
 import type { BudgetResult } from "../contract/compaction.ts";
-import { textTokens } from "../contract/lib/estimator.ts";
+import { textTokens } from "../lib/estimator.ts";
 import { effectiveTotal } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
 

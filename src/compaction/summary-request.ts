@@ -10,7 +10,7 @@ import { errorMessage } from "../contract/errors.ts";
 import { PROMPTS } from "../contract/generated/prompts.ts";
 import type { History, ImagePart, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
-import { textTokens } from "../contract/lib/estimator.ts";
+import { textTokens } from "../lib/estimator.ts";
 import { type Provider, ProviderError, type StreamEvent } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, effectiveTotal, readBudget } from "./budget-call.ts";

@@ -1,7 +1,7 @@
 // Credentials never belong in argv or JSON settings: argv is visible to every process and settings get
-// shared. The flag names here and the key shapes of contract/lib catch the common ones.
+// shared. The flag names here and the key shapes of key-shapes.ts catch the common ones.
 import { UserError } from "../contract/errors.ts";
-import { hasKeyShape } from "../contract/lib/key-shapes.ts";
+import { hasKeyShape } from "./key-shapes.ts";
 
 const SECRET_FLAG = /^--?(api[-_]?key|token|secret|password|passwd|auth|access[-_]?key|bearer)(=.*)?$/i;
 

@@ -13,9 +13,9 @@ import {
   PluginsFile as PluginsSchema,
 } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
-import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
 import { PROFILE_NAMES } from "../contract/profiles.ts";
 import { MODULE_NAMES } from "../contract/registry.ts";
+import { parseWith, readConfigJson } from "../lib/json-file.ts";
 import { refuseCredentialArgv } from "./credentials.ts";
 
 export interface LoadedConfig {

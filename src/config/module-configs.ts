@@ -3,10 +3,10 @@
 // (and, in a process shared by several built-ins, taking its neighbours down with it).
 
 import { UserError } from "../contract/errors.ts";
-import { loadCompactFile, loadWebFile } from "../contract/lib/config-files.ts";
-import { loadUserHooksFile } from "../contract/lib/hooks-config.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ModuleName } from "../contract/registry.ts";
+import { loadCompactFile, loadWebFile } from "../lib/config-files.ts";
+import { loadUserHooksFile } from "../lib/hooks-config.ts";
 import { loadBudgetFile } from "./load.ts";
 
 /** Each module's own file and the check a run makes of it (throws a UserError). */

@@ -5,18 +5,13 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
-import { writeFileAtomic } from "../contract/lib/atomic-write.ts";
-import { readConfigJson } from "../contract/lib/json-file.ts";
-import {
-  type ProjectFileTrust,
-  projectTrust,
-  readTrustStore,
-  workspaceKey,
-} from "../contract/lib/trust-store.ts";
 import { TRUST_FILE, TrustFile } from "../contract/trust.ts";
+import { writeFileAtomic } from "../lib/atomic-write.ts";
+import { readConfigJson } from "../lib/json-file.ts";
+import { type ProjectFileTrust, projectTrust, readTrustStore, workspaceKey } from "../lib/trust-store.ts";
 
-export type { ProjectFileTrust, TrustState } from "../contract/lib/trust-store.ts";
-export { isTrusted, projectTrust } from "../contract/lib/trust-store.ts";
+export type { ProjectFileTrust, TrustState } from "../lib/trust-store.ts";
+export { isTrusted, projectTrust } from "../lib/trust-store.ts";
 
 /** The files of `files` that exist and need the user's acceptance (never accepted, or changed since). */
 export function untrustedProjectFiles(

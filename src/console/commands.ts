@@ -1,8 +1,9 @@
 // The console's slash commands: one registry, each command with one line of help. Prompt templates join
 // as further commands; a template never hides a built-in.
+
+import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
-import type { PromptTemplate } from "./templates.ts";
 
 export interface SlashCommand {
   name: string;
@@ -24,6 +25,16 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   { name: "sessions", help: "list this workspace's sessions" },
   { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
+  {
+    name: "compactions",
+    args: "[N]",
+    help: "list this session's compactions; N shows what one kept and dropped",
+  },
+  {
+    name: "uncompact",
+    args: "[N|undo]",
+    help: "restore the history before the last compaction (or N) when it fits; undo puts it back",
+  },
   {
     name: "status",
     help: "model, provider, profile, modules, session, context, approvals",

@@ -2,27 +2,23 @@
 // Screen (src/console/ui/screen.ts). With a live region the input is the prompt editor (raw keys); without
 // one (a pipe, TERM=dumb) it is plain lines. While a turn runs, typed lines go to the steering queue.
 
-import { resolveWorkspace } from "../agent/options.ts";
-import type { SetupOptions } from "../agent/setup.ts";
-import { dataDir } from "../config/paths.ts";
+import type { SessionOptions } from "../agent/agent-session.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
-import { queuePath } from "./queue.ts";
 import { logoLines } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
 import { processTerminal, Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
 import { ViewIo } from "./view-io.ts";
 
-export interface ConsoleOptions extends Omit<SetupOptions, "emit" | "steeringQueue" | "ask"> {
+export interface ConsoleOptions extends SessionOptions {
   firstMessage?: string;
 }
 
 export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const out = process.stdout;
-  const queue = queuePath(dataDir());
   const caps = detectCaps(out);
   const s = makeStyle(caps);
   const screen = new Screen(processTerminal(out), caps);
@@ -35,44 +31,49 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     tokensOut: 0,
   });
   const io = new ViewIo(view, screen, s, (t) => out.write(t), live || !interactive);
-  // Without a terminal there is no one to ask: approvals that would be asked are refused at once.
-  const loop = new SessionLoop(io, { ...opts, queue, canAsk: interactive });
-  const lineInput = live ? undefined : new LineInput(io.ui, interactive);
-  const liveInput = live ? new LiveInput(screen, s, loop, resolveWorkspace(opts.workspace)) : undefined;
-  io.input = (liveInput ?? lineInput) as NonNullable<typeof liveInput | typeof lineInput>;
-  lineInput?.attach(loop);
-  loop.forceExit = () => {
-    liveInput?.stop();
-    screen.stop();
-    process.exit(130);
-  };
+  const { firstMessage, ...sessionOptions } = opts;
+  const loop = new SessionLoop(
+    io,
+    sessionOptions,
+    (handlers, session) =>
+      live
+        ? new LiveInput(screen, s, handlers, { dataDir: session.dataDir, workspace: session.workspace })
+        : new LineInput(io.ui, interactive, handlers),
+    {
+      ...(firstMessage ? { firstMessage } : {}),
+      // Without a terminal there is no one to ask: approvals that would be asked are refused at once.
+      canAsk: interactive,
+      forceExit: () => {
+        screen.stop();
+        process.exit(130);
+      },
+    },
+  );
   io.ui.print(...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
-  liveInput?.start();
+  loop.input.start();
   screen.flush();
   try {
     await loop.open();
   } catch (err) {
-    liveInput?.stop();
-    lineInput?.close();
+    loop.input.stop();
     screen.stop();
     throw err;
   }
-  view.countUsage(loop.rt.agent.history);
+  view.countUsage(loop.session.history);
   view.showStatus();
   const tips = ["/help lists the commands and keys", "Esc or Ctrl-C cancels a running turn"];
   const oneLine = tips.join(" · ");
   io.ui.print(...(oneLine.length <= io.ui.width() ? [oneLine] : tips).map((t) => s.dim(t)));
-  io.input.idle();
+  loop.input.idle();
   screen.flush();
   try {
     await loop.run();
   } finally {
-    liveInput?.stop();
-    lineInput?.close();
+    loop.input.stop();
     await loop.finish();
     view.showStatus(false);
-    const id = sanitize(loop.rt.session.id);
+    const id = sanitize(loop.session.id);
     io.ui.print(s.dim(`session ${id} saved · resume with: i -r ${id}`));
     screen.stop();
   }

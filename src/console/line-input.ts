@@ -2,23 +2,32 @@
 // Approval questions are answered with a line (y, a, n, n REASON); any other line is queued for the model
 // rather than taken as an answer.
 import { createInterface, type Interface } from "node:readline";
+import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-session.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
-import { ALWAYS_NOT_OFFERED, isUnofferedAlways, parseApproval } from "./input/prompt.ts";
-import type { SessionLoop } from "./session-loop.ts";
-import type { ConsoleUi } from "./slash.ts";
-import type { InputSide } from "./view-io.ts";
+import { visibleWidth } from "../terminal/width.ts";
+import {
+  ALWAYS_NOT_OFFERED,
+  answerChoices,
+  canAlways,
+  isUnofferedAlways,
+  NOT_AN_ANSWER,
+  packChoices,
+  parseApproval,
+  questionLines,
+} from "./approval-question.ts";
+import type { ConsoleUi, InputHandlers, InputSide } from "./ports.ts";
 
 export class LineInput implements InputSide {
   readonly rl: Interface;
   private approval: { req: ApprovalRequest; resolve(a: ApprovalAnswer): void } | undefined;
-  private loop!: SessionLoop;
   /** the prompt is on screen and the cursor after it */
   private prompted = false;
 
+  /** Listening starts at once, so piped input is never missed. */
   constructor(
     private readonly ui: ConsoleUi,
     private readonly interactive: boolean,
+    private readonly handlers: InputHandlers,
   ) {
     this.rl = createInterface({
       input: process.stdin,
@@ -26,32 +35,7 @@ export class LineInput implements InputSide {
       prompt: "› ",
       terminal: interactive,
     });
-  }
-
-  /** Wire readline to the loop; listening starts at once, so piped input is never missed. */
-  attach(loop: SessionLoop): void {
-    this.loop = loop;
-    this.rl.on("line", (line) => {
-      this.prompted = false;
-      const a = this.approval;
-      if (a) {
-        const canAlways = a.req.tool !== "bash" || a.req.prefix !== undefined;
-        const answer = parseApproval(line, canAlways);
-        if (answer) {
-          this.approval = undefined;
-          a.resolve(answer);
-        } else if (isUnofferedAlways(line, canAlways)) {
-          this.ui.print(this.ui.yellow(ALWAYS_NOT_OFFERED));
-        } else if (line.trim() !== "") {
-          loop.steer(line);
-          this.ui.print(
-            this.ui.yellow("that is not an answer: answer y, n, or n and a reason (Ctrl-C cancels)"),
-          );
-        }
-        return;
-      }
-      loop.line(line);
-    });
+    this.rl.on("line", (line) => this.onLine(line));
     this.rl.on("SIGINT", () => {
       if (this.approval) return this.settle({ kind: "cancel" });
       // Ctrl-C with a draft clears it and keeps the console.
@@ -59,7 +43,7 @@ export class LineInput implements InputSide {
       else {
         this.prompted = false;
         process.stdout.write("\n");
-        loop.interrupt();
+        handlers.interrupt();
         this.idle();
       }
     });
@@ -68,9 +52,29 @@ export class LineInput implements InputSide {
       if (this.prompted) process.stdout.write("\n");
       this.prompted = false;
       this.settle({ kind: "no", reason: "the input ended before an answer" });
-      loop.close();
+      handlers.close();
     });
-    if (!this.interactive) process.on("SIGINT", () => loop.interrupt());
+    if (!this.interactive) process.on("SIGINT", () => handlers.interrupt());
+  }
+
+  private onLine(line: string): void {
+    this.prompted = false;
+    const a = this.approval;
+    if (!a) {
+      this.handlers.line(line);
+      return;
+    }
+    const always = canAlways(a.req);
+    const answer = parseApproval(line, always);
+    if (answer) {
+      this.approval = undefined;
+      a.resolve(answer);
+    } else if (isUnofferedAlways(line, always)) {
+      this.ui.print(this.ui.yellow(ALWAYS_NOT_OFFERED));
+    } else if (line.trim() !== "") {
+      this.handlers.steer(line);
+      this.ui.print(this.ui.yellow(NOT_AN_ANSWER));
+    }
   }
 
   private settle(a: ApprovalAnswer): void {
@@ -79,20 +83,20 @@ export class LineInput implements InputSide {
     pending?.resolve(a);
   }
 
+  /** Lines are taken from the start (see the constructor). */
+  start(): void {}
+
+  stop(): void {
+    this.rl.close();
+  }
+
   ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
       const { ui } = this;
-      const always =
-        req.tool === "bash"
-          ? req.prefix
-            ? `, a (don't ask again for \`${sanitizeLine(req.prefix)} …\`)`
-            : ""
-          : `, a (every ${req.tool} this session)`;
-      ui.print(
-        ui.yellow(req.tool === "bash" ? "? allow this command to run:" : `? allow ${req.tool}:`),
-        ...req.summary.split("\n").map((l) => `  │ ${sanitizeLine(l)}`),
-        ui.yellow(`answer y${always}, n, or n REASON; Ctrl-C cancels the turn`),
-      );
+      const [title = "", ...summary] = questionLines(req, sanitizeLine);
+      const choices = answerChoices(req, sanitizeLine, "Ctrl-C");
+      const answers = packChoices(choices, ui.width(), visibleWidth).map((l) => ui.yellow(l));
+      ui.print(ui.yellow(title), ...summary, ...answers);
       this.approval = { req, resolve };
     });
   }
@@ -102,12 +106,8 @@ export class LineInput implements InputSide {
   }
 
   idle(): void {
-    if (!this.interactive || this.loop.busy || this.approval) return;
+    if (!this.interactive || this.handlers.busy || this.approval) return;
     this.rl.prompt();
     this.prompted = true;
-  }
-
-  close(): void {
-    this.rl.close();
   }
 }

@@ -1,17 +1,15 @@
 // The live prompt: raw keys decoded and handed to the prompt controller, which the Screen draws as the
 // "input" component. Esc, Ctrl-C and Ctrl-D reach the session loop through the controller's hooks.
-import { dataDir } from "../config/paths.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-session.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { charWidth, truncate, visibleWidth } from "../terminal/width.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { InputHistory } from "./input/history.ts";
 import type { PickRequest } from "./input/picker.ts";
 import { PromptController } from "./input/prompt.ts";
 import { TerminalInput } from "./input/terminal.ts";
-import type { SessionLoop } from "./session-loop.ts";
+import type { InputHandlers, InputSide } from "./ports.ts";
 import type { Screen } from "./ui/screen.ts";
-import type { InputSide } from "./view-io.ts";
 
 export class LiveInput implements InputSide {
   readonly prompt: PromptController;
@@ -20,10 +18,11 @@ export class LiveInput implements InputSide {
   constructor(
     private readonly screen: Screen,
     s: Style,
-    loop: SessionLoop,
-    workspace: string,
+    loop: InputHandlers,
+    /** the input history's file is kept per workspace under the data directory */
+    where: { dataDir: string; workspace: string },
   ) {
-    const history = InputHistory.forWorkspace(dataDir(), workspace);
+    const history = InputHistory.forWorkspace(where.dataDir, where.workspace);
     this.prompt = new PromptController(
       {
         submit: (text) => loop.line(text),
@@ -35,7 +34,7 @@ export class LiveInput implements InputSide {
       },
       history,
       { charWidth, clean: sanitizeLine, dim: s.dim, yellow: s.yellow, width: visibleWidth, fit: truncate },
-      { commands: () => loop.commandNames(), workspace },
+      { commands: () => loop.commandNames(), paths: (partial) => loop.completePath(partial) },
     );
     if (history.problem) this.prompt.hint = history.problem;
     this.terminal = new TerminalInput(

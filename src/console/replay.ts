@@ -25,13 +25,13 @@ function clip(s: string, max = REPLAY_MAX_TEXT_CHARS): string {
 }
 
 /** Where to start: a user message, so no tool result is shown without the call it answers. */
-function startIndex(h: History, max: number): number {
+function startIndex(h: Readonly<History>, max: number): number {
   let start = Math.max(1, h.length - max);
   while (start < h.length && (h[start] as Message).role !== "user") start++;
   return start >= h.length ? Math.max(1, h.length - max) : start;
 }
 
-export function replay(h: History, max = REPLAY_MAX_MESSAGES): Replay {
+export function replay(h: Readonly<History>, max = REPLAY_MAX_MESSAGES): Replay {
   const start = startIndex(h, max);
   const items: ReplayItem[] = [];
   const names = new Map<string, string>();

@@ -1,117 +1,107 @@
 // The console's conversation loop, whatever draws it: what each submitted line does (slash command,
 // template, `!command`, `@path` mentions, a turn), what Ctrl-C / Esc / Ctrl-D mean in each state, steering
 // while a turn runs, approvals, switching sessions and the replay of a resumed one.
-import type { AgentRuntime, SetupOptions } from "../agent/setup.ts";
-import { loadConfig } from "../config/load.ts";
-import { configDir, dataDir } from "../config/paths.ts";
+import {
+  AgentSession,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  type SessionOptions,
+} from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
-import type { AgentEvent } from "../contract/events.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { CommandRegistry, parseSlash } from "./commands.ts";
-import type { PickRequest } from "./input/picker.ts";
-import { expandMentions } from "./mentions.ts";
-import { enqueue, removeQueue } from "./queue.ts";
+import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
-import { parseBang, runUserCommand } from "./shell-command.ts";
-import { type ConsoleUi, runSlash } from "./slash.ts";
-import { loadTemplates } from "./templates.ts";
+import { parseBang } from "./shell-command.ts";
+import { runSlash } from "./slash.ts";
 
-/** How the loop shows things; implemented over the console's render model. */
-export interface ConsoleIo {
-  ui: ConsoleUi;
-  /** an agent event, rendered like live output */
-  event(ev: AgentEvent): void;
-  /** a reply ended (or, replayed, only its text block): close the text block */
-  replyEnded(replayed?: boolean): void;
-  /** a resumed session's replay is over: nothing it showed is running (no spinner, no open block) */
-  replayEnded(): void;
-  /** what the user sent (or sent earlier, when a resumed session is replayed), for the transcript */
-  userLine(text: string, replayed: boolean): void;
-  /** a transient hint under the input ("press Ctrl-C again to exit"); "" clears it */
-  hint(text: string): void;
-  /** ask an approval question through the input */
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer>;
-  /** a list to choose one row from, when the input can show one */
-  readonly pick?: ((req: PickRequest) => Promise<number | undefined>) | undefined;
-  /** the session changed (status line: model, title) */
-  sessionChanged(rt: AgentRuntime): void;
-}
-
-export interface LoopOptions extends Omit<SetupOptions, "emit" | "steeringQueue" | "ask"> {
+export interface LoopOptions {
   firstMessage?: string;
-  queue: string;
   /** false when there is no terminal to ask on: approvals are refused at once */
   canAsk: boolean;
+  /** quit now, the terminal restored (the input has stopped) */
+  forceExit(): void;
 }
+
+/** Builds the input, which reports to `handlers` (the loop) and may complete paths through `session`. */
+export type MakeInput = (handlers: InputHandlers, session: AgentSession) => InputSide;
 
 /** Two Ctrl-C on an empty prompt within this time exit. */
 export const EXIT_CONFIRM_MS = 3000;
 
-export class SessionLoop {
-  rt!: AgentRuntime;
-  private running: AbortController | undefined;
+export class SessionLoop implements InputHandlers {
+  readonly session: AgentSession;
+  readonly input: InputSide;
+  /** a turn or a command runs (its cancellation goes to the session) */
+  private running = false;
   private lines: string[] = [];
   private closed = false;
   private wake: (() => void) | undefined;
   private exitArmedAt = 0;
   private stuckPresses = 0;
-  /** quit now, the terminal restored (set by the console) */
-  forceExit: () => void = () => process.exit(130);
   private registry = new CommandRegistry();
-  private context: { total: number; hard_limit: number; ratio: number } | undefined;
 
   constructor(
     private readonly io: ConsoleIo,
+    sessionOptions: SessionOptions,
+    makeInput: MakeInput,
     private readonly opts: LoopOptions,
-  ) {}
-
-  get busy(): boolean {
-    return this.running !== undefined;
+  ) {
+    this.session = new AgentSession(
+      { ...sessionOptions, steering: true },
+      { emit: (ev) => io.event(ev), ...(opts.canAsk ? { ask: (req) => this.ask(req) } : {}) },
+    );
+    this.input = makeInput(this, this.session);
   }
 
-  private readonly emit = (ev: AgentEvent) => {
-    if (ev.type === "budget") this.context = { total: ev.total, hard_limit: ev.hard_limit, ratio: ev.ratio };
-    this.io.event(ev);
-  };
+  get busy(): boolean {
+    return this.running;
+  }
 
-  private readonly ask = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
-    const answer = await this.io.ask(req);
+  /** Quit now: the input stopped, the terminal restored. */
+  private forceExit(): void {
+    this.input.stop();
+    this.opts.forceExit();
+  }
+
+  private async ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+    this.io.approvalAsked(req);
+    let answer: ApprovalAnswer;
+    try {
+      answer = await this.input.ask(req);
+    } finally {
+      this.io.approvalAnswered();
+    }
     const { ui } = this.io;
-    if (answer.kind === "cancel") {
-      // Deny-and-cancel: the tool is refused (nothing runs) and the whole turn stops.
-      // The tool's result line says it was not run, and why.
-      this.running?.abort();
-    } else if (answer.kind === "no") {
+    // A cancel (the session stops the turn) is said by the tool's result line: it was not run, and why.
+    if (answer.kind === "cancel") return answer;
+    if (answer.kind === "no") {
       ui.print(ui.dim(`  declined${answer.reason ? `: ${ui.clean(answer.reason)}` : ""}`));
     } else
       ui.print(ui.dim(answer.kind === "always" ? "  approved for the rest of the session" : "  approved"));
     return answer;
-  };
+  }
 
-  /** Open (or switch to) a session; a resumed one replays its last turns. */
-  async open(over: Partial<SetupOptions> = {}): Promise<void> {
-    const setup = { ...this.opts, ...over };
-    // Loaded here, not at startup: the console's input is live before the engine is.
-    const { setupAgent } = await import("../agent/setup.ts");
-    this.rt = await setupAgent({
-      ...setup,
-      emit: this.emit,
-      ...(this.opts.canAsk ? { ask: this.ask } : {}),
-      steeringQueue: this.opts.queue,
-    });
-    const { templates, problems } = loadTemplates(this.rt.workspace, configDir());
+  /** Open the session the options name; a resumed one replays its last turns. */
+  async open(): Promise<void> {
+    await this.session.open();
+    this.opened();
+  }
+
+  /** A session was opened: its templates, the status line, the replay of a resumed one. */
+  private opened(): void {
+    const { templates, problems } = this.session.promptTemplates();
     this.registry = new CommandRegistry(templates);
     const { ui } = this.io;
     for (const p of problems) ui.print(ui.yellow(`! prompt template skipped: ${ui.clean(p)}`));
     for (const p of this.registry.shadowed)
       ui.print(ui.yellow(`! prompt template ${ui.clean(p)} is hidden by the built-in command of that name`));
-    this.io.sessionChanged(this.rt);
-    if (setup.resume || setup.continue) this.showReplay();
+    this.io.sessionChanged(this.session);
+    if (this.session.resumed) this.showReplay();
   }
 
   private showReplay(): void {
     const { ui } = this.io;
-    const r = replay(this.rt.agent.history);
+    const r = replay(this.session.history);
     if (r.earlier > 0)
       ui.print(ui.dim(`… ${r.earlier} earlier message${r.earlier === 1 ? "" : "s"} not shown`));
     for (const item of r.items) {
@@ -131,11 +121,15 @@ export class SessionLoop {
     return this.registry.names();
   }
 
+  completePath(partial: string): string[] {
+    return this.session.completePath(partial);
+  }
+
   // ---- input events -------------------------------------------------------------------------------
 
   line(text: string): void {
     this.exitArmedAt = 0;
-    this.io.hint("");
+    this.input.hint("");
     if (this.running && text.trim() !== "") {
       if (parseSlash(text) || parseBang(text) !== undefined) {
         this.io.ui.print(
@@ -153,7 +147,7 @@ export class SessionLoop {
 
   /** A line for the model while a turn runs (or typed at an approval prompt): queued, never lost. */
   steer(text: string): void {
-    enqueue(this.opts.queue, text);
+    this.session.steer(text);
     const { ui } = this.io;
     ui.print(ui.dim(`(queued for the model at the next safe point: ${ui.clean(text.split("\n")[0] ?? "")})`));
   }
@@ -168,7 +162,7 @@ export class SessionLoop {
       return;
     }
     this.exitArmedAt = Date.now();
-    this.io.hint("press Ctrl-C again to exit");
+    this.input.hint("press Ctrl-C again to exit");
   }
 
   escape(): void {
@@ -184,7 +178,7 @@ export class SessionLoop {
   private cancel(): void {
     if (!this.running) return;
     const { ui } = this.io;
-    if (this.running.signal.aborted) {
+    if (this.session.cancelling) {
       // Something does not stop (a worker that ignores the cancel): a third press quits at once. The
       // session is checkpointed at every step, so nothing finished is lost.
       this.stuckPresses++;
@@ -193,11 +187,11 @@ export class SessionLoop {
         this.forceExit();
         return;
       }
-      this.io.hint("still stopping… press Ctrl-C again to quit at once");
+      this.input.hint("still stopping… press Ctrl-C again to quit at once");
       return;
     }
     this.stuckPresses = 0;
-    this.running.abort();
+    this.session.cancel();
     ui.print(ui.yellow("cancelling…"));
   }
 
@@ -228,29 +222,24 @@ export class SessionLoop {
     const slash = parseSlash(text);
     if (slash) {
       this.io.userLine(text, false);
-      const ctl = new AbortController();
-      this.running = ctl;
+      this.running = true;
       let outcome: Awaited<ReturnType<typeof runSlash>>;
       try {
+        const { input } = this;
         outcome = await runSlash(slash, {
-          rt: this.rt,
+          session: this.session,
           ui,
           registry: this.registry,
-          config: loadConfig(configDir()).config,
-          configDir: configDir(),
-          dataDir: dataDir(),
-          signal: ctl.signal,
-          ...(this.io.pick ? { pick: this.io.pick } : {}),
-          ...(this.context ? { context: this.context } : {}),
+          ...(input.pick ? { pick: input.pick.bind(input) } : {}),
         });
       } catch (err) {
         ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
         return undefined;
       } finally {
-        this.running = undefined;
+        this.running = false;
       }
       // A compaction showed live activity: end it like a turn.
-      if (slash.name === "compact") this.io.replyEnded();
+      if (slash.name === "compact") this.replyEnded();
       if (outcome.kind === "exit") return "exit";
       if (outcome.kind === "send") await this.turn(outcome.text);
       if (outcome.kind === "switch") await this.switchTo(outcome.resume, outcome.clear === true);
@@ -263,7 +252,7 @@ export class SessionLoop {
       return undefined;
     }
     this.io.userLine(text, false);
-    const { text: content, notes } = expandMentions(text, this.rt.workspace);
+    const { text: content, notes } = this.session.attachMentions(text);
     for (const n of notes) ui.print(ui.dim(`  ${ui.clean(n)}`));
     await this.turn(content);
     return undefined;
@@ -271,16 +260,15 @@ export class SessionLoop {
 
   private async turn(content: string): Promise<void> {
     const { ui } = this.io;
-    const ctl = new AbortController();
-    this.running = ctl;
-    const r = await this.rt.agent.send(content, ctl.signal).then(
+    this.running = true;
+    const r = await this.session.send(content).then(
       (res) => ({ res }),
       (err: unknown) => ({ err }),
     );
-    this.running = undefined;
+    this.running = false;
     // Before the turn's status line: it shows the title this turn may have given the session.
-    this.io.sessionChanged(this.rt);
-    this.io.replyEnded();
+    this.io.sessionChanged(this.session);
+    this.replyEnded();
     if ("err" in r) ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
     else if (r.res.stop === "cancelled")
       ui.print(ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"));
@@ -288,45 +276,46 @@ export class SessionLoop {
 
   private async shell(command: string): Promise<void> {
     const { ui } = this.io;
-    const ctl = new AbortController();
-    this.running = ctl;
+    this.running = true;
     try {
-      const { result, text, message } = await runUserCommand(command, this.rt.toolContext, ctl.signal);
+      const { text, isError, refused } = await this.session.runShell(command);
       const shown = text.split("\n");
-      ui.print(
-        ...shown.slice(0, 40).map((l) => `  ${result.is_error ? ui.red("│") : ui.dim("│")} ${ui.clean(l)}`),
-      );
+      ui.print(...shown.slice(0, 40).map((l) => `  ${isError ? ui.red("│") : ui.dim("│")} ${ui.clean(l)}`));
       if (shown.length > 40)
         ui.print(ui.dim(`  … ${shown.length - 40} more lines (all of it is in the context)`));
-      if (text.startsWith("refused")) return;
-      this.rt.agent.addUserContext(message, { shell_command: command });
+      if (refused) return;
       ui.print(ui.dim("  (the output is in the context for the next message)"));
     } finally {
-      this.running = undefined;
+      this.running = false;
     }
   }
 
   private async switchTo(resume: string | undefined, clear: boolean): Promise<void> {
     const { ui } = this.io;
-    const old = this.rt;
-    await old.close();
+    const old = this.session.id;
     if (clear) ui.clearScreen();
     try {
-      await this.open(resume ? { resume, continue: false } : { resume: undefined, continue: false });
+      await this.session.switchTo(resume);
     } catch (err) {
-      ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}; staying in session ${ui.clean(old.session.id)}`));
-      await this.open({ resume: old.session.id, continue: false });
+      ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}; staying in session ${ui.clean(old)}`));
+      await this.session.switchTo(old);
+      this.opened();
       return;
     }
+    this.opened();
     // The session event has said "new session ID" or "resumed session ID" already.
   }
 
   /** Save and close: lines still queued are shown rather than dropped. */
   async finish(): Promise<void> {
     const { ui } = this.io;
-    const unsent = await this.rt.agent.pullSteered().catch(() => [] as string[]);
+    const unsent = await this.session.close();
     for (const t of unsent) ui.print(ui.yellow(`not sent (typed after the last turn ended): ${ui.clean(t)}`));
-    await this.rt.close();
-    removeQueue(this.opts.queue);
+  }
+
+  /** A live reply ended (or a command that showed activity): the turn is over, the input idle. */
+  private replyEnded(): void {
+    this.io.replyEnded();
+    this.input.idle();
   }
 }

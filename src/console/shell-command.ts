@@ -1,11 +1,4 @@
-// `!command`: the user runs a shell command directly, through the bash tool (same sandbox, environment
-// without credentials, timeout and output cap). Typing it is the approval under `ask`; a read-only session
-// (`--approve none`) refuses it like any command. Its output joins the context as the user's own message.
-
-import { contentWithImageMarkers } from "../contract/history.ts";
-import { Approvals } from "../tools/approvals.ts";
-import { runCoreTool } from "../tools/index.ts";
-import type { ToolContext, ToolResult } from "../tools/types.ts";
+// `!command` typed at the console: run by the session (AgentSession.runShell), its output shown here.
 
 /** `!cmd` → "cmd"; undefined for anything else (`!` alone is not a command). */
 export function parseBang(text: string): string | undefined {
@@ -13,16 +6,4 @@ export function parseBang(text: string): string | undefined {
   if (!t.startsWith("!")) return undefined;
   const cmd = t.slice(1).trim();
   return cmd === "" ? undefined : cmd;
-}
-
-export async function runUserCommand(
-  command: string,
-  ctx: Omit<ToolContext, "signal">,
-  signal: AbortSignal,
-): Promise<{ result: ToolResult; text: string; message: string }> {
-  const approvals = new Approvals({ policy: ctx.approvals.policy === "none" ? "none" : "all" });
-  const result = await runCoreTool("bash", JSON.stringify({ command }), { ...ctx, approvals, signal });
-  const text = contentWithImageMarkers(result.content);
-  const message = `I ran this shell command myself (not a request; its output is for your context):\n$ ${command}\n${text}`;
-  return { result, text, message };
 }

@@ -1,32 +1,16 @@
 // What each built-in slash command does. Handlers print through the console's UI and return what the
 // console loop must do next (nothing, exit, switch sessions, or send a message to the model).
-import type { AgentRuntime } from "../agent/setup.ts";
-import { CompactionError } from "../compaction/errors.ts";
-import type { ConfigFile } from "../contract/config.ts";
+import type { AgentSession, SessionMeta } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
-import { resolveModel } from "../provider/models.ts";
-import type { Usage } from "../provider/types.ts";
-import { Session, type SessionMeta } from "../session/session.ts";
+import type { Usage } from "../contract/usage.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
+import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
+import type { ConsoleUi } from "./ports.ts";
 import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
-
-/** What the console shows; untrusted text goes through `clean` before any styling. */
-export interface ConsoleUi {
-  /** finished, styled lines for the transcript */
-  print(...lines: string[]): void;
-  clean(s: string): string;
-  dim(s: string): string;
-  yellow(s: string): string;
-  red(s: string): string;
-  bold(s: string): string;
-  /** columns the transcript is wrapped to */
-  width(): number;
-  clearScreen(): void;
-}
 
 export type SlashOutcome =
   | { kind: "done" }
@@ -36,24 +20,17 @@ export type SlashOutcome =
   | { kind: "send"; text: string };
 
 export interface SlashContext {
-  rt: AgentRuntime;
+  session: AgentSession;
   ui: ConsoleUi;
   registry: CommandRegistry;
-  config: ConfigFile;
-  configDir: string;
-  dataDir: string;
-  /** the signal a long command (/compact) is cancelled by */
-  signal: AbortSignal;
   /** choose one row from a list, when the input can show one (the live prompt) */
   pick?: (req: PickRequest) => Promise<number | undefined>;
-  /** the last context reading (for /status), when one was made */
-  context?: { total: number; hard_limit: number; ratio: number };
 }
 
 const DONE: SlashOutcome = { kind: "done" };
 
 /** Tokens recorded on the session's assistant messages (those still in the history). */
-export function historyUsage(h: History): Usage & { requests: number } {
+export function historyUsage(h: Readonly<History>): Usage & { requests: number } {
   const out = { input_tokens: 0, output_tokens: 0, requests: 0 };
   for (const m of h) {
     const u = m.meta?.usage as Usage | undefined;
@@ -107,20 +84,18 @@ export function pickerLines(list: SessionMeta[], current: string, ui: ConsoleUi)
 const PICK_MAX = 200;
 
 function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
-  const { rt, ui } = ctx;
+  const { session, ui } = ctx;
   if (!cmd.args) {
-    const m = rt.agent.model;
+    const m = session.model;
     ui.print(
       ui.dim(
-        `model ${ui.clean(m.name)} · provider ${rt.provider} · context window ${m.context_window ?? "unknown"} tokens`,
+        `model ${ui.clean(m.name)} · provider ${session.provider} · context window ${m.context_window ?? "unknown"} tokens`,
       ),
     );
     return DONE;
   }
   try {
-    const next = resolveModel(cmd.args, ctx.config, ctx.configDir);
-    rt.agent.setModel(next);
-    rt.session.recordModel(next.name, rt.provider, rt.baseUrl);
+    const next = session.setModel(cmd.args);
     ui.print(
       ui.dim(
         `model switched to ${ui.clean(next.name)} for the next request (context window ${next.context_window})`,
@@ -133,8 +108,9 @@ function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
 }
 
 async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
-  const { rt, ui } = ctx;
-  const list = Session.list(ctx.dataDir, rt.workspace);
+  const { session, ui } = ctx;
+  const list = session.listSessions();
+  const current = session.id;
   if (!cmd.args) {
     if (list.length === 0) {
       ui.print(ui.dim("no saved sessions in this workspace"));
@@ -142,11 +118,11 @@ async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
     }
     if (ctx.pick) {
       const offered = list.slice(0, PICK_MAX);
-      const here = offered.findIndex((m) => m.id === rt.session.id);
+      const here = offered.findIndex((m) => m.id === current);
       const index = await ctx.pick({
         title: `resume a session of this workspace (${list.length} saved, newest first):`,
         action: "resume",
-        rows: sessionRows(offered, rt.session.id),
+        rows: sessionRows(offered, current),
         // The newest session that is not this one: what "resume" most often means.
         initial: here === 0 && offered.length > 1 ? 1 : 0,
       });
@@ -155,7 +131,7 @@ async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
         ui.print(ui.dim("no session chosen"));
         return DONE;
       }
-      if (chosen.id === rt.session.id) {
+      if (chosen.id === current) {
         ui.print(ui.dim("that is the session you are in"));
         return DONE;
       }
@@ -163,7 +139,7 @@ async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
     }
     ui.print(
       ui.bold("sessions of this workspace (newest first):"),
-      ...pickerLines(list.slice(0, 20), rt.session.id, ui),
+      ...pickerLines(list.slice(0, 20), current, ui),
     );
     ui.print(ui.dim("resume one with /resume N or /resume ID"));
     return DONE;
@@ -174,7 +150,7 @@ async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
     ui.print(ui.red(`✗ /resume: no session "${ui.clean(cmd.args)}" in this workspace; /resume lists them`));
     return DONE;
   }
-  if (chosen.id === rt.session.id) {
+  if (chosen.id === current) {
     ui.print(ui.dim("that is the session you are in"));
     return DONE;
   }
@@ -182,45 +158,44 @@ async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
 }
 
 async function compact(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
-  const { rt, ui } = ctx;
+  const { session, ui } = ctx;
   try {
-    await rt.agent.compact(cmd.args || undefined, ctx.signal);
+    // A failed compaction was already shown by its `compaction` event.
+    if ((await session.compact(cmd.args || undefined)) === "cancelled")
+      ui.print(ui.yellow("compaction cancelled; the conversation is unchanged"));
   } catch (err) {
-    if (ctx.signal.aborted) ui.print(ui.yellow("compaction cancelled; the conversation is unchanged"));
-    // A failed compaction was already shown by its `compaction` event; anything else is news.
-    else if (!(err instanceof CompactionError)) ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
+    ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
   }
   return DONE;
 }
 
 function status(ctx: SlashContext): SlashOutcome {
-  const { rt, ui } = ctx;
-  const m = rt.agent.model;
-  const modules = rt.manifest.modules.map((mod) =>
+  const { ui } = ctx;
+  const st = ctx.session.status();
+  const m = st.model;
+  const modules = st.modules.map((mod) =>
     mod.builtin ? mod.name : `${mod.name} (bound: ${ui.clean(mod.exec.join(" "))})`,
   );
-  const c = ctx.context;
+  const c = st.context;
   ui.print(
     ui.dim(`model ${ui.clean(m.name)} (window ${m.context_window ?? "unknown"})`),
-    ui.dim(`provider ${rt.provider}`),
-    ui.dim(`profile ${ui.clean(rt.manifest.profile)}`),
+    ui.dim(`provider ${st.provider}`),
+    ui.dim(`profile ${ui.clean(st.profile)}`),
     ui.dim(`modules ${modules.join(", ") || "none"}`),
-    ui.dim(
-      `session ${ui.clean(rt.session.id)} · ${rt.agent.history.length} messages · ${ui.clean(rt.workspace)}`,
-    ),
+    ui.dim(`session ${ui.clean(st.id)} · ${st.messages} messages · ${ui.clean(st.workspace)}`),
     ui.dim(
       `context ${c ? `${c.total} / ${c.hard_limit} tokens (${Math.round(c.ratio * 100)}%)` : "not measured yet"}`,
     ),
-    ui.dim(`approvals ${rt.approvals.describe()}`),
+    ui.dim(`approvals ${st.approvals}`),
   );
   return DONE;
 }
 
 function cost(ctx: SlashContext): SlashOutcome {
-  const { rt, ui } = ctx;
-  const run = rt.agent.usageTotals;
-  const kept = historyUsage(rt.agent.history);
-  const price = rt.agent.model.price;
+  const { session, ui } = ctx;
+  const run = session.usageTotals;
+  const kept = historyUsage(session.history);
+  const price = session.model.price;
   const usd = (u: Usage) =>
     price ? ` · ${formatCost((u.input_tokens * price.input + u.output_tokens * price.output) / 1e6)}` : "";
   ui.print(
@@ -230,8 +205,8 @@ function cost(ctx: SlashContext): SlashOutcome {
     ),
     ui.dim(
       price
-        ? `at the list price of ${ui.clean(rt.agent.model.name)}: $${price.input} in / $${price.output} out per million tokens (cached input counted at full price)`
-        : `cost: unknown (no price for ${ui.clean(rt.agent.model.name)}; add "price" to its entry in config.json models)`,
+        ? `at the list price of ${ui.clean(session.model.name)}: $${price.input} in / $${price.output} out per million tokens (cached input counted at full price)`
+        : `cost: unknown (no price for ${ui.clean(session.model.name)}; add "price" to its entry in config.json models)`,
     ),
   );
   return DONE;
@@ -242,7 +217,7 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
   const builtin = registry.builtin(cmd.name);
   if (!builtin) {
     const t = registry.template(cmd.name);
-    if (t) return { kind: "send", text: expandTemplate(t, cmd.args, ctx.rt.workspace) };
+    if (t) return { kind: "send", text: expandTemplate(t, cmd.args, ctx.session.workspace) };
     ui.print(ui.yellow(`unknown command /${ui.clean(cmd.name)}; /help lists the commands`));
     return DONE;
   }
@@ -259,13 +234,19 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
     case "resume":
       return resume(cmd, ctx);
     case "sessions": {
-      const list = Session.list(ctx.dataDir, ctx.rt.workspace);
+      const list = ctx.session.listSessions();
       if (list.length === 0) ui.print(ui.dim("no saved sessions in this workspace"));
-      else ui.print(...pickerLines(list, ctx.rt.session.id, ui));
+      else ui.print(...pickerLines(list, ctx.session.id, ui));
       return DONE;
     }
     case "compact":
       return compact(cmd, ctx);
+    case "compactions":
+      showCompactions(cmd.args, ctx.session, ui);
+      return DONE;
+    case "uncompact":
+      await uncompactCommand(cmd.args, ctx.session, ui);
+      return DONE;
     case "status":
       return status(ctx);
     case "cost":

@@ -1,82 +1,8 @@
-// Prompt templates as slash commands: `.i/prompts/NAME.md` in the workspace and `config_dir/prompts/NAME.md`
-// (the workspace's win) become `/NAME args`. Read like the prompts module reads its templates (same size
-// bound, `{{workspace}}` substituted); the workspace's files only when they stay inside it. `system.md` and
-// `summary.md` in config_dir are the prompts module's own, not commands.
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-import { MAX_PROMPT_CHARS } from "../contract/config.ts";
-import { readBoundedText, substituteWorkspace } from "../contract/lib/text-files.ts";
-import { resolveInWorkspace } from "../tools/paths.ts";
+// Prompt templates as slash commands: `/NAME args` sends the template (loaded by the session:
+// AgentSession.promptTemplates) with its arguments filled in.
 
-export interface PromptTemplate {
-  name: string;
-  /** where it was read from */
-  path: string;
-  /** the first line, as its one line of help */
-  description: string;
-  body: string;
-}
-
-const NAME = /^[a-z0-9][a-z0-9_-]*$/i;
-const RESERVED_IN_CONFIG = new Set(["system", "summary"]);
-
-function listMd(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((f) => f.endsWith(".md") && NAME.test(f.slice(0, -3)))
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
-function describe(body: string): string {
-  const first = body.split("\n").find((l) => l.trim() !== "") ?? "";
-  const line = first.replace(/^#+\s*/, "").trim();
-  return line.length > 70 ? `${line.slice(0, 69)}…` : line;
-}
-
-/**
- * The templates found, with problems (an oversized file, a link out of the workspace) reported in
- * `problems` instead of stopping the console.
- */
-export function loadTemplates(
-  workspace: string,
-  configDir: string,
-): { templates: PromptTemplate[]; problems: string[] } {
-  const found = new Map<string, PromptTemplate>();
-  const problems: string[] = [];
-  const add = (name: string, path: string) => {
-    try {
-      const body = readBoundedText(path, MAX_PROMPT_CHARS);
-      if (body === undefined || body.trim() === "") return;
-      found.set(name, { name, path, description: describe(body), body });
-    } catch (err) {
-      problems.push((err as Error).message);
-    }
-  };
-  const cfgPrompts = join(configDir, "prompts");
-  for (const f of listMd(cfgPrompts)) {
-    const name = f.slice(0, -3);
-    if (!RESERVED_IN_CONFIG.has(name)) add(name, join(cfgPrompts, f));
-  }
-  let wsPrompts: string | undefined;
-  try {
-    wsPrompts = resolveInWorkspace(workspace, ".i/prompts");
-  } catch (err) {
-    problems.push(`.i/prompts: ${(err as Error).message}`);
-  }
-  if (wsPrompts) {
-    for (const f of listMd(wsPrompts)) {
-      try {
-        add(f.slice(0, -3), resolveInWorkspace(workspace, `.i/prompts/${f}`));
-      } catch (err) {
-        problems.push(`.i/prompts/${f}: ${(err as Error).message}`);
-      }
-    }
-  }
-  return { templates: [...found.values()].sort((a, b) => a.name.localeCompare(b.name)), problems };
-}
+import type { PromptTemplate } from "../agent/agent-session.ts";
+import { substituteWorkspace } from "../lib/text-files.ts";
 
 /** Split arguments like a shell would for simple cases: spaces separate, quotes group. */
 export function splitArgs(text: string): string[] {

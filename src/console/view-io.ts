@@ -1,31 +1,16 @@
-// The session loop's output through the console's render model (ConsoleView on a Screen), with one of two
-// inputs: the live prompt (raw keys, drawn in the live region) or plain lines (no live region).
-import type { AgentRuntime } from "../agent/setup.ts";
+// The session loop's output (ConsoleIo) through the console's render model: ConsoleView on a Screen.
+import type { ApprovalRequest } from "../agent/agent-session.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
-import type { PickRequest } from "./input/picker.ts";
-import type { ConsoleIo } from "./session-loop.ts";
-import type { ConsoleUi } from "./slash.ts";
+import type { ConsoleIo, ConsoleUi, SessionState } from "./ports.ts";
 import { diffLines } from "./tool-view.ts";
 import type { Screen } from "./ui/screen.ts";
 import type { ConsoleView } from "./view.ts";
 
-/** What differs between the live prompt and plain line input. */
-export interface InputSide {
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer>;
-  /** a list to choose from, where the input can draw one (the live prompt; plain lines cannot) */
-  pick?(req: PickRequest): Promise<number | undefined>;
-  hint(text: string): void;
-  /** the loop became idle (line input shows its prompt) */
-  idle(): void;
-}
-
 const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
 
 export class ViewIo implements ConsoleIo {
-  input!: InputSide;
   readonly ui: ConsoleUi;
   /** the session the status line's figures belong to */
   private sessionId: string | undefined;
@@ -71,7 +56,6 @@ export class ViewIo implements ConsoleIo {
       return;
     }
     this.view.turnEnded();
-    this.input.idle();
   }
 
   replayEnded(): void {
@@ -86,11 +70,7 @@ export class ViewIo implements ConsoleIo {
     this.screen.invalidate();
   }
 
-  hint(text: string): void {
-    this.input.hint(text);
-  }
-
-  async ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+  approvalAsked(req: ApprovalRequest): void {
     // A file change is shown as the diff it would make, above the question.
     const change = req.diff?.();
     if (change) this.view.diffAsked(change.path, change.diff);
@@ -103,31 +83,26 @@ export class ViewIo implements ConsoleIo {
         ),
       );
     this.view.approval(true);
-    try {
-      return await this.input.ask(req);
-    } finally {
-      this.view.approval(false);
-    }
   }
 
-  /** The input's picker, when it has one (read when a slash command runs: the input is set by then). */
-  get pick(): ((req: PickRequest) => Promise<number | undefined>) | undefined {
-    return this.input.pick?.bind(this.input);
+  approvalAnswered(): void {
+    this.view.approval(false);
   }
 
-  sessionChanged(rt: AgentRuntime): void {
+  sessionChanged(session: SessionState): void {
     const st = this.view.status.state;
-    st.model = rt.agent.model.name;
-    st.provider = rt.provider;
-    const price = rt.agent.model.price;
-    if (price) st.price = price;
+    const model = session.model;
+    st.model = model.name;
+    st.provider = session.provider;
+    if (model.price) st.price = model.price;
     else delete st.price;
-    if (rt.session.meta.title) st.title = rt.session.meta.title;
+    const title = session.title;
+    if (title) st.title = title;
     else delete st.title;
     // Another session (/new, /resume): the status line counts that session's tokens, not the last one's.
-    if (rt.session.id !== this.sessionId) {
-      this.sessionId = rt.session.id;
-      this.view.countUsage(rt.agent.history);
+    if (session.id !== this.sessionId) {
+      this.sessionId = session.id;
+      this.view.countUsage(session.history);
       // The context figure was the last session's; this one's comes with its next budget reading.
       delete st.context;
     }

@@ -174,7 +174,9 @@ export class ConsoleView {
         : ev.route === "prune"
           ? "old tool outputs pruned"
           : "model summary";
-    const line = `⟳ compacted: ${formatTokens(before)} → ${formatTokens(after)} tokens (${route}) · ${took}`;
+    const what =
+      ev.summarised !== undefined ? ` ${ev.summarised} message${ev.summarised === 1 ? "" : "s"}` : "";
+    const line = `⟳ compacted${what}: ${formatTokens(before)} → ${formatTokens(after)} tokens (${route}) · ${took} · /compactions shows what was kept`;
     // Saving nothing is not a success, whatever the pipeline says.
     this.print(rawAfter < rawBefore ? this.s.green(line) : this.s.yellow(`${line} — it saved nothing`));
   }

@@ -69,6 +69,8 @@ export const AgentEvent = z.discriminatedUnion("type", [
     before_tokens: Count.optional(),
     after_tokens: Count.optional(),
     route: CompactionRoute.optional(),
+    /** done, model or local route: how many messages the summary replaced (history[1..cut]) */
+    summarised: Count.optional(),
     error: z.string().optional(),
   }),
   z.strictObject({ type: z.literal("compaction_step"), reason: CompactionReason, step: CompactionStage }),

@@ -1,13 +1,12 @@
 // The contract as one import, for the worker SDK package and outside authors. The core imports the files
 // directly (loading every schema at startup would cost `i --version` time for nothing).
 export * from "./compaction.ts";
+export * from "./compactions.ts";
 export * from "./config.ts";
 export * from "./errors.ts";
 export * from "./events.ts";
 export * from "./history.ts";
 export * from "./hooks.ts";
-export * from "./lib/tool-batches.ts";
-export * from "./lib/validate-history.ts";
 export * from "./protocol.ts";
 export * from "./registry.ts";
 export * from "./steering.ts";

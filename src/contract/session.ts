@@ -29,7 +29,14 @@ export const SessionMeta = z.object({
    * The automatic-compaction state, so a resumed session keeps it: whether the budget trigger is armed
    * (high-watermark hysteresis) and how many automatic compactions failed in a row (the circuit breaker).
    */
-  compaction: z.object({ armed: z.boolean(), failures: z.number().int().nonnegative() }).optional(),
+  compaction: z
+    .object({
+      armed: z.boolean(),
+      failures: z.number().int().nonnegative(),
+      /** which compactor the failures were counted against (a fingerprint of its modules and config) */
+      compactor: z.string().optional(),
+    })
+    .optional(),
   /**
    * history.json as the session last wrote it, and the size events.jsonl had then. history.json is
    * rewritten only now and then (events.jsonl is the record); while the file is still exactly this one
@@ -137,12 +144,28 @@ export type CompactionDeltaEvent = z.infer<typeof CompactionDeltaEvent>;
 /** A compaction event line of either form: by reference (`pieces`) or whole (`history`, every older log). */
 export const AnyCompactionEvent = z.union([CompactionDeltaEvent, CompactionEvent]);
 
+/** What a restoring base event did: which compaction it undid, or whose undoing it undid. */
+export const RestoreTag = z.strictObject({
+  kind: z.enum(["uncompact", "recompact"]),
+  compaction: z.number().int().positive(),
+});
+export type RestoreTag = z.infer<typeof RestoreTag>;
+
 /**
  * The full checkpoint a reopened session continues from, logged before its first new messages. It makes
  * replay exact even when the log and history.json parted ways in a crash (e.g. between writing
  * history.json and the compaction event).
  */
-export const BaseEvent = z.looseObject({ ts: z.string(), type: z.literal("base"), history: History });
+export const BaseEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("base"),
+  history: History,
+  /**
+   * Set when the base is an uncompaction (`/uncompact`: the history before compaction N, with what was
+   * added since) or the undoing of one (`recompact`: the compacted history back, with what was added since).
+   */
+  restore: RestoreTag.optional(),
+});
 
 /** Event types the session writes itself; appendEvent refuses them so replay stays meaningful. */
 export const RESERVED_EVENT_TYPES: readonly string[] = [

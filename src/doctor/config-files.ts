@@ -4,8 +4,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadBindingsFile, loadBudgetFile, loadConfigFile, loadPluginsFile } from "../config/load.ts";
 import type { BindingsFile, ConfigFile, PluginsFile } from "../contract/config.ts";
-import { loadCompactFile, loadWebFile } from "../contract/lib/config-files.ts";
-import { loadUserHooksFile } from "../contract/lib/hooks-config.ts";
+import { loadCompactFile, loadWebFile } from "../lib/config-files.ts";
+import { loadUserHooksFile } from "../lib/hooks-config.ts";
 import { checkAuthFile } from "../provider/credentials.ts";
 import { attempt, type Row } from "./report.ts";
 

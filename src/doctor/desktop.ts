@@ -3,8 +3,8 @@
 // then doctor says how it differs and prints the one command that regenerates it.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { jsonEqual } from "../contract/lib/json-equal.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
 import { loadManifestFile } from "../manifest/load.ts";
 import { attempt, type Row, shellWord } from "./report.ts";
 

@@ -2,8 +2,8 @@
 import { resolve } from "node:path";
 import { refuseCredentialArgv } from "../config/credentials.ts";
 import { UserError } from "../contract/errors.ts";
-import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
 import { type Manifest, Manifest as ManifestSchema } from "../contract/manifest.ts";
+import { parseWith, readConfigJson } from "../lib/json-file.ts";
 
 export function loadManifestFile(path: string): Manifest {
   const file = resolve(path);

@@ -3,7 +3,7 @@
 // API wants user and assistant to alternate, with a call's results first in the very next user turn.
 import type { Message, Part } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
-import { wireToolId } from "../contract/lib/tool-ids.ts";
+import { wireToolId } from "../lib/tool-ids.ts";
 import { lookupModel } from "./models.ts";
 import type { ModelRequest } from "./types.ts";
 

@@ -4,7 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { AuthFile, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
-import { parseWith, readConfigJson } from "../contract/lib/json-file.ts";
+import { parseWith, readConfigJson } from "../lib/json-file.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */

@@ -1,9 +1,9 @@
 // Turning a failed HTTP exchange into a classified ProviderError whose message a person can act on:
 // provider, model, HTTP status and the server's own explanation — with the API key scrubbed out.
 
+import { redactKeyShapes } from "../config/key-shapes.ts";
 import type { ProviderName } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
-import { redactKeyShapes } from "../contract/lib/key-shapes.ts";
 import { parseRetryAfter } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
 

@@ -2,9 +2,9 @@
 
 import type { ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
-import { baseUrlProblem } from "../contract/lib/base-url.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
+import { baseUrlProblem } from "./base-url.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import { createResponsesProvider } from "./responses.ts";

@@ -2,9 +2,9 @@
 // OpenRouter accept, so only widely supported fields are used.
 import type { History, ImagePart, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
-import { ByteLog } from "../contract/lib/byte-log.ts";
-import { PrefixCache } from "../contract/lib/prefix-cache.ts";
-import { wireToolId } from "../contract/lib/tool-ids.ts";
+import { ByteLog } from "../lib/byte-log.ts";
+import { PrefixCache } from "../lib/prefix-cache.ts";
+import { wireToolId } from "../lib/tool-ids.ts";
 import type { ModelRequest } from "./types.ts";
 
 type OpenAiPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };

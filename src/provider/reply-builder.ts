@@ -2,7 +2,7 @@
 // and produces the final message with every tool call carrying a unique id, so the core can pair each
 // call with exactly one tool result. Arguments stay the model's raw text, even when empty or invalid JSON.
 import type { History, Message, ToolCall } from "../contract/history.ts";
-import { ToolIdAllocator } from "../contract/lib/tool-ids.ts";
+import { ToolIdAllocator } from "../lib/tool-ids.ts";
 import type { CallSite } from "./errors.ts";
 import type { SseEvent } from "./sse.ts";
 import type { WireDecoder } from "./transport.ts";

@@ -2,7 +2,7 @@
 // the request into the JSON body, `wire_response` turns the final response object into the assistant
 // message. The host checks each reply against the hook's schema; here the tool-call ids are repaired, as
 // for every wire.
-import { ToolIdAllocator } from "../contract/lib/tool-ids.ts";
+import { ToolIdAllocator } from "../lib/tool-ids.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { MISSING_TOOL_NAME } from "./reply-builder.ts";
 import type { ModelRequest, ModelResponse } from "./types.ts";

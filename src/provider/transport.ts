@@ -3,7 +3,7 @@
 // retry can never duplicate text or tool calls that were already streamed.
 
 import type { History } from "../contract/history.ts";
-import { readCappedBody } from "../contract/lib/read-capped.ts";
+import { readCappedBody } from "../lib/read-capped.ts";
 import { NO_KEY } from "./credentials.ts";
 import {
   type CallSite,

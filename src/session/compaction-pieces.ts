@@ -3,13 +3,13 @@
 // are matched by their JSON text, as the log would write them, so a history that came back from a worker
 // (fresh objects) still matches.
 import type { History, Message } from "../contract/history.ts";
-import { messageJson } from "../contract/lib/message-json.ts";
 import {
   CompactionDeltaEvent,
   CompactionEvent,
   type CompactionPiece,
   type EventLine,
 } from "../contract/session.ts";
+import { messageJson } from "../lib/message-json.ts";
 
 /** A compaction event line as written: by reference (`pieces` against `before` messages) or whole. */
 export type ParsedCompaction =

@@ -3,10 +3,10 @@
 // by a crash is skipped on read and never glued to the next append.
 import { close, closeSync, fstatSync, fsync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
 import type { History, Message } from "../contract/history.ts";
-import { crashPoint } from "../contract/lib/fs-boundary.ts";
-import { validateHistory } from "../contract/lib/validate-history.ts";
-import { writeAll } from "../contract/lib/write-all.ts";
 import { BaseEvent, EventLine, MessageEvent, TruncateEvent } from "../contract/session.ts";
+import { crashPoint } from "../lib/fs-boundary.ts";
+import { validateHistory } from "../lib/validate-history.ts";
+import { writeAll } from "../lib/write-all.ts";
 import { parseCompaction, resolvePieces } from "./compaction-pieces.ts";
 
 export class EventsLog {

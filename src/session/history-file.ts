@@ -2,10 +2,10 @@
 // diff it. Written atomically; read back with a one-line error naming the file and the fix.
 import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
-import { type AtomicOptions, writeFileAtomic } from "../contract/lib/atomic-write.ts";
-import { readJson } from "../contract/lib/json-file.ts";
-import { messageJson } from "../contract/lib/message-json.ts";
-import { validateHistory } from "../contract/lib/validate-history.ts";
+import { type AtomicOptions, writeFileAtomic } from "../lib/atomic-write.ts";
+import { readJson } from "../lib/json-file.ts";
+import { messageJson } from "../lib/message-json.ts";
+import { validateHistory } from "../lib/validate-history.ts";
 
 export function formatHistory(h: History): string {
   if (h.length === 0) return "[]\n";

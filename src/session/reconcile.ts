@@ -20,7 +20,7 @@
 // damaged), and history.json wins, as before: the session logs it as a `base` event on its next write.
 
 import type { History, Message } from "../contract/history.ts";
-import { jsonEqual } from "../contract/lib/json-equal.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
 import { parseEventLines, replayEvents, WHOLE_STATE_HEAD } from "./events-log.ts";
 
 /** Events that change the history (the others, such as `model` or `recovered`, only annotate it). */

@@ -30,10 +30,22 @@ import { mkdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import type { History, Message } from "../contract/history.ts";
-import { fsyncDir, linkFileAtomic, writeFileAtomic } from "../contract/lib/atomic-write.ts";
-import { messageJson } from "../contract/lib/message-json.ts";
-import { assertValidHistory } from "../contract/lib/validate-history.ts";
-import { type CompactionState, RESERVED_EVENT_TYPES, type SessionMeta } from "../contract/session.ts";
+import {
+  type CompactionState,
+  RESERVED_EVENT_TYPES,
+  type RestoreTag,
+  type SessionMeta,
+} from "../contract/session.ts";
+import { fsyncDir, linkFileAtomic, writeFileAtomic } from "../lib/atomic-write.ts";
+import { messageJson } from "../lib/message-json.ts";
+import { assertValidHistory } from "../lib/validate-history.ts";
+import {
+  type CompactionLog,
+  type Rebuilt,
+  readCompactionLog,
+  rebuildBeforeCompaction,
+  rebuildBeforeUncompaction,
+} from "./compaction-history.ts";
 import { compactionPieces } from "./compaction-pieces.ts";
 import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
@@ -377,6 +389,38 @@ export class Session {
     this.touchMeta(after);
   }
 
+  /** Every compaction and restore of this session, read from the whole log. */
+  compactionLog(): CompactionLog {
+    return readCompactionLog(this.dir);
+  }
+
+  compactionCount(): number {
+    return this.compactionLog().compactions.length;
+  }
+
+  historyBeforeCompaction(n: number, current: History): Rebuilt {
+    return rebuildBeforeCompaction(this.compactionLog(), n, current);
+  }
+
+  historyBeforeUncompaction(current: History): Rebuilt {
+    return rebuildBeforeUncompaction(this.compactionLog(), current);
+  }
+
+  /**
+   * Make `history` the checkpoint as an uncompaction (or its undoing): one fsynced base event carrying
+   * `restore`, so replay, a listing and `/compactions` all see what happened, and a kill -9 either side
+   * of the append leaves the session before or after it, whole.
+   */
+  restoreHistory(history: History, restore: RestoreTag): void {
+    assertValidHistory(history, PENDING_OK);
+    const lines = [{ ts: now(), type: "base", history: [...history], restore }];
+    this.logAppended(lines, this.events.append(lines));
+    this.needsBase = false;
+    this.logged = [...history];
+    this.writeCheckpoint(history);
+    this.touchMeta(history);
+  }
+
   /** Append a line `{ts, type, ...data}` to events.jsonl (fsynced). */
   appendEvent(type: string, data: Record<string, unknown>): void {
     if (RESERVED_EVENT_TYPES.includes(type))
@@ -518,8 +562,18 @@ export class Session {
   /** Save the automatic-compaction state in meta.json when it changed (it changes at most per compaction). */
   saveCompactionState(state: CompactionState): void {
     const was = this.meta.compaction;
-    if (was && was.armed === state.armed && was.failures === state.failures) return;
-    this.meta.compaction = { armed: state.armed, failures: state.failures };
+    if (
+      was &&
+      was.armed === state.armed &&
+      was.failures === state.failures &&
+      was.compactor === state.compactor
+    )
+      return;
+    this.meta.compaction = {
+      armed: state.armed,
+      failures: state.failures,
+      ...(state.compactor !== undefined ? { compactor: state.compactor } : {}),
+    };
     this.writeMeta();
   }
 

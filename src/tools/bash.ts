@@ -4,13 +4,14 @@
 import { accessSync, constants } from "node:fs";
 import { delimiter, join } from "node:path";
 import { z } from "zod";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { formatBytes } from "../lib/truncate.ts";
 import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { commandPrefix } from "./approvals.ts";
+import { changingTool } from "./changing-tool.ts";
 import { runInProcessGroup } from "./run-process.ts";
 import { sandboxed } from "./sandbox.ts";
 import { ToolError } from "./tool-error.ts";
-import type { CoreTool, ToolResult } from "./types.ts";
+import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -65,51 +66,56 @@ function prefixOf(command: string): { prefix?: string } {
   return prefix ? { prefix } : {};
 }
 
-export const bashTool: CoreTool<typeof BashInput> = {
+export const bashTool: CoreTool<typeof BashInput> = changingTool({
   name: "bash",
   description: `Run a shell command in the workspace directory (non-interactive: no stdin). Output is stdout and stderr together, capped at ${formatBytes(BASH_HEAD_BYTES + BASH_TAIL_BYTES)} (head and tail kept). The exit code is reported. Timeout ${BASH_DEFAULT_TIMEOUT_S} s by default (max ${BASH_MAX_TIMEOUT_S} s).`,
   input: BashInput,
-  async run(args, ctx): Promise<ToolResult> {
-    const refused = await ctx.approvals.check(
-      { tool: "bash", summary: args.command, ...prefixOf(args.command) },
-      args.command,
-    );
-    if (refused) return { content: refused, is_error: true };
-    const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
-    const report = ctx.report;
-    const decoder = new TextDecoder();
-    const shell: [string, ...string[]] = [findShell(), "-c", args.command];
-    const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
-    const r = await runInProcessGroup(argv, {
-      cwd: ctx.workspace,
-      env: commandEnv(),
-      timeoutMs: timeoutS * 1000,
-      signal: ctx.signal,
-      headBytes: BASH_HEAD_BYTES,
-      tailBytes: BASH_TAIL_BYTES,
-      ...(report
-        ? { onData: (b: Buffer) => report({ kind: "output", text: decoder.decode(b, { stream: true }) }) }
-        : {}),
-    });
-    report?.({ kind: "exit", code: r.code });
-    const text = r.output.text();
-    const notes: string[] = [];
-    if (r.output.truncated)
-      notes.push("[to see all of the output, redirect it to a file and read or grep that]");
-    if (r.timedOut) {
-      notes.push(
-        `[timed out after ${timeoutS} s: the command and every process it started were killed; give a longer timeout (max ${BASH_MAX_TIMEOUT_S} s) or make the command finish sooner]`,
-      );
-    } else if (r.aborted) {
-      notes.push("[aborted by the user: the command and every process it started were killed]");
-    } else if (r.code !== null) {
-      notes.push(`[exit code ${r.code}]`);
-    } else {
-      notes.push(`[killed by signal ${r.signal}]`);
-    }
-    if (r.outputLeftOpen)
-      notes.push("[background processes still hold the output open; later output is not captured]");
-    const body = text === "" ? "(no output)" : text.endsWith("\n") ? text.slice(0, -1) : text;
-    return { content: `${body}\n${notes.join("\n")}`, is_error: r.code !== 0 };
+  async prepare(args, ctx) {
+    return {
+      change: {
+        request: { tool: "bash", summary: args.command, ...prefixOf(args.command) },
+        command: args.command,
+      },
+      apply: () => runCommand(args, ctx),
+    };
   },
-};
+});
+
+async function runCommand(args: z.infer<typeof BashInput>, ctx: ToolContext): Promise<ToolResult> {
+  const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
+  const report = ctx.report;
+  const decoder = new TextDecoder();
+  const shell: [string, ...string[]] = [findShell(), "-c", args.command];
+  const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
+  const r = await runInProcessGroup(argv, {
+    cwd: ctx.workspace,
+    env: commandEnv(),
+    timeoutMs: timeoutS * 1000,
+    signal: ctx.signal,
+    headBytes: BASH_HEAD_BYTES,
+    tailBytes: BASH_TAIL_BYTES,
+    ...(report
+      ? { onData: (b: Buffer) => report({ kind: "output", text: decoder.decode(b, { stream: true }) }) }
+      : {}),
+  });
+  report?.({ kind: "exit", code: r.code });
+  const text = r.output.text();
+  const notes: string[] = [];
+  if (r.output.truncated)
+    notes.push("[to see all of the output, redirect it to a file and read or grep that]");
+  if (r.timedOut) {
+    notes.push(
+      `[timed out after ${timeoutS} s: the command and every process it started were killed; give a longer timeout (max ${BASH_MAX_TIMEOUT_S} s) or make the command finish sooner]`,
+    );
+  } else if (r.aborted) {
+    notes.push("[aborted by the user: the command and every process it started were killed]");
+  } else if (r.code !== null) {
+    notes.push(`[exit code ${r.code}]`);
+  } else {
+    notes.push(`[killed by signal ${r.signal}]`);
+  }
+  if (r.outputLeftOpen)
+    notes.push("[background processes still hold the output open; later output is not captured]");
+  const body = text === "" ? "(no output)" : text.endsWith("\n") ? text.slice(0, -1) : text;
+  return { content: `${body}\n${notes.join("\n")}`, is_error: r.code !== 0 };
+}

@@ -19,8 +19,8 @@ import {
   unlinkSync,
 } from "node:fs";
 import { relative, sep } from "node:path";
-import { descriptorInside } from "../contract/lib/paths.ts";
-import { writeAll } from "../contract/lib/write-all.ts";
+import { descriptorInside } from "../lib/paths.ts";
+import { writeAll } from "../lib/write-all.ts";
 import { ToolError } from "./tool-error.ts";
 
 const PROC_FD = process.platform === "linux";

@@ -1,5 +1,5 @@
 // When `edit` cannot find old_text, say where the model probably meant, so its next attempt succeeds.
-import { levenshtein } from "../contract/lib/edit-distance.ts";
+import { levenshtein } from "../lib/edit-distance.ts";
 
 const MAX_SHOWN = 160;
 /** Edit-distance work allowed for one hint (cells of the DP table), so huge files stay quick. */

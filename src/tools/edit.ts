@@ -2,7 +2,8 @@
 // an edit never lands somewhere the model did not mean. The write is atomic and keeps the file's mode.
 import { closeSync, fstatSync } from "node:fs";
 import { z } from "zod";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { formatBytes } from "../lib/truncate.ts";
+import { changingTool } from "./changing-tool.ts";
 import { writeConfined } from "./confined-fs.ts";
 import { diffFiles, type FileDiff } from "./diff.ts";
 import { notFoundHint } from "./edit-hint.ts";
@@ -81,12 +82,12 @@ function countLines(s: string): number {
   return s === "" ? 0 : s.split("\n").length;
 }
 
-export const editTool: CoreTool<typeof EditInput> = {
+export const editTool: CoreTool<typeof EditInput> = changingTool({
   name: "edit",
   description:
     "Replace exact text in a file. old_text must match the file exactly (whitespace included) and occur exactly once, unless replace_all is set. Read the file first.",
   input: EditInput,
-  async run(args, ctx) {
+  async prepare(args, ctx) {
     if (args.old_text === "") throw new ToolError("old_text is empty; to write a whole file use write");
     if (args.old_text === args.new_text)
       throw new ToolError("old_text and new_text are the same; nothing to change");
@@ -124,17 +125,19 @@ export const editTool: CoreTool<typeof EditInput> = {
       diff ??= diffFiles(text, out);
       return diff;
     };
-    const refused = await ctx.approvals.check({
-      tool: "edit",
+    const request = {
+      tool: "edit" as const,
       summary: `${shown}: replace ${n} occurrence${n === 1 ? "" : "s"} at line${n === 1 ? "" : "s"} ${listLines(lines)} (${countLines(args.old_text)} → ${countLines(args.new_text)} lines)`,
       diff: () => ({ path: shown, diff: change() }),
-    });
-    if (refused) throw new ToolError(refused);
-    writeConfined(real, out, mode, confine, shown);
-    if (ctx.report) ctx.report({ kind: "diff", path: shown, diff: change() });
-    return {
-      content: `Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"} (line${n === 1 ? "" : "s"} ${listLines(lines)})`,
-      is_error: false,
     };
+    const apply = async () => {
+      writeConfined(real, out, mode, confine, shown);
+      if (ctx.report) ctx.report({ kind: "diff", path: shown, diff: change() });
+      return {
+        content: `Edited ${shown}: replaced ${n} occurrence${n === 1 ? "" : "s"} (line${n === 1 ? "" : "s"} ${listLines(lines)})`,
+        is_error: false,
+      };
+    };
+    return { change: { request }, apply };
   },
-};
+});

@@ -3,7 +3,7 @@
 // unless the user allowed paths outside the workspace.
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { isInside } from "../contract/lib/paths.ts";
+import { isInside } from "../lib/paths.ts";
 import { ToolError } from "./tool-error.ts";
 import type { ToolContext } from "./types.ts";
 

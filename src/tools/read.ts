@@ -2,7 +2,7 @@
 // can look at. Binary files are refused with a clear reason.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { formatBytes } from "../lib/truncate.ts";
 import { checkDescriptor } from "./confined-fs.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";

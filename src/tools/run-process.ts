@@ -2,7 +2,7 @@
 // everything it started. Output (stdout and stderr interleaved) is kept head+tail within a fixed budget;
 // it is captured through a file (output-file.ts), read as it grows and once more when the shell exits.
 import { type ChildProcess, spawn } from "node:child_process";
-import { HeadTailBuffer } from "../contract/lib/truncate.ts";
+import { HeadTailBuffer } from "../lib/truncate.ts";
 import {
   groupAlive,
   killGroup,

@@ -1,7 +1,7 @@
 // Core tools: mandatory, not replaceable. Declared with zod like module tools; run in the core process.
 import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
-import type { Approvals } from "./approvals.ts";
+import type { ApprovalRequest, Approvals } from "./approvals.ts";
 import type { FileDiff } from "./diff.ts";
 import type { SandboxSpec } from "./sandbox.ts";
 
@@ -27,11 +27,31 @@ export type ToolReport =
   | { kind: "diff"; path: string; diff: FileDiff }
   | { kind: "exit"; code: number | null };
 
+/**
+ * A call worked out but not yet done: what it would change (the approval question, built by the tool,
+ * which alone knows its diff), and how to do it. Absent `change`: nothing needs approving.
+ */
+export interface PreparedCall {
+  change?: {
+    request: ApprovalRequest /** bash: the command, which a session-wide prefix may cover */;
+    command?: string;
+  };
+  apply(): Promise<ToolResult>;
+}
+
 export interface CoreTool<S extends z.ZodType = z.ZodType> {
   name: string;
   description: string;
   input: S;
+  /**
+   * The whole call, approval included (asked through ctx.approvals). The tool dispatch uses `prepare`
+   * instead when there is one, and asks the approval itself.
+   */
   run(args: z.infer<S>, ctx: ToolContext): Promise<ToolResult>;
+  /** tools that change things: the call worked out up to the approval question */
+  prepare?(args: z.infer<S>, ctx: ToolContext): Promise<PreparedCall>;
+  /** it may change files in the workspace (a checkpoint is taken before the first such call of a turn) */
+  mayChange?: boolean;
 }
 
 export type { ToolDecl, ToolResult };

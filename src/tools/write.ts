@@ -2,7 +2,8 @@
 // file or the new one, never half of it. An existing file keeps its permissions.
 import { closeSync, fstatSync, statSync } from "node:fs";
 import { z } from "zod";
-import { formatBytes } from "../contract/lib/truncate.ts";
+import { formatBytes } from "../lib/truncate.ts";
+import { changingTool } from "./changing-tool.ts";
 import { writeConfined } from "./confined-fs.ts";
 import { diffFiles } from "./diff.ts";
 import { toolPath } from "./paths.ts";
@@ -58,12 +59,12 @@ function countLines(s: string): number {
   return s.endsWith("\n") ? n : n + 1;
 }
 
-export const writeTool: CoreTool<typeof WriteInput> = {
+export const writeTool: CoreTool<typeof WriteInput> = changingTool({
   name: "write",
   description:
     "Create a file or overwrite it completely with the given content (parent directories are created). Prefer edit for changing part of an existing file.",
   input: WriteInput,
-  async run(args, ctx) {
+  async prepare(args, ctx) {
     const { real, shown, confine } = toolPath(ctx, args.path);
     const mode = existingFileMode(real, shown);
     // The old text, read once and only when a diff is wanted (by the approval question or the display).
@@ -73,31 +74,33 @@ export const writeTool: CoreTool<typeof WriteInput> = {
       return prior.text;
     };
     const lineCount = countLines(args.content);
-    const refused = await ctx.approvals.check({
-      tool: "write",
+    const request = {
+      tool: "write" as const,
       summary: `${mode === undefined ? "create" : "overwrite"} ${shown} (${lineCount} line${lineCount === 1 ? "" : "s"})`,
       diff: () => {
         const b = readBefore();
         return b === undefined ? undefined : { path: shown, diff: diffFiles(b, args.content) };
       },
-    });
-    if (refused) throw new ToolError(refused);
-    const before = ctx.report ? readBefore() : undefined;
-    try {
-      writeConfined(real, args.content, mode ?? 0o644, confine, shown);
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "EEXIST" || code === "ENOTDIR")
-        throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
-      throw err;
-    }
-    if (ctx.report && before !== undefined)
-      ctx.report({ kind: "diff", path: shown, diff: diffFiles(before, args.content) });
-    const bytes = Buffer.byteLength(args.content);
-    const lines = countLines(args.content);
-    return {
-      content: `${mode === undefined ? "Created" : "Overwrote"} ${shown} (${formatBytes(bytes)}, ${lines} line${lines === 1 ? "" : "s"})`,
-      is_error: false,
     };
+    const apply = async () => {
+      const before = ctx.report ? readBefore() : undefined;
+      try {
+        writeConfined(real, args.content, mode ?? 0o644, confine, shown);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === "EEXIST" || code === "ENOTDIR")
+          throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
+        throw err;
+      }
+      if (ctx.report && before !== undefined)
+        ctx.report({ kind: "diff", path: shown, diff: diffFiles(before, args.content) });
+      const bytes = Buffer.byteLength(args.content);
+      const lines = countLines(args.content);
+      return {
+        content: `${mode === undefined ? "Created" : "Overwrote"} ${shown} (${formatBytes(bytes)}, ${lines} line${lines === 1 ? "" : "s"})`,
+        is_error: false,
+      };
+    };
+    return { change: { request }, apply };
   },
-};
+});

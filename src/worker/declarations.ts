@@ -1,9 +1,9 @@
 // The handshake check: a worker must declare exactly the hooks and tools of the module it replaces (names and
 // schemas are public), so a replacement cannot silently drop or reshape part of an interface.
 
-import { jsonEqual } from "../contract/lib/json-equal.ts";
 import { type HelloReplyData, SUMMARISABLE, type ToolDecl } from "../contract/protocol.ts";
 import { MODULES, type ModuleName, moduleToolDecls, toolDecl } from "../contract/registry.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
 
 /** Any module may additionally ask to be notified after each checkpoint. */
 export const OPTIONAL_HOOKS: readonly string[] = ["checkpoint"];

@@ -14,7 +14,7 @@
 // back to the sent one; its messages are shared, the array is new. Anything else (bytes not found, a
 // placeholder elsewhere, a parse error, bad UTF-8) is left to the plain path.
 import { randomUUID } from "node:crypto";
-import { isRecord } from "../contract/lib/is-record.ts";
+import { isRecord } from "../lib/is-record.ts";
 import type { SentArray } from "./encode-request.ts";
 
 /** Per process and unguessable: a worker cannot produce it, so any occurrence is one we inserted. */

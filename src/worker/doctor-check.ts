@@ -2,9 +2,9 @@
 // match the registry), and answers an event it does not handle with the data unchanged.
 import { randomUUID } from "node:crypto";
 import { errorMessage } from "../contract/errors.ts";
-import { jsonEqual } from "../contract/lib/json-equal.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ModuleName } from "../contract/registry.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
 import { WorkerError } from "./errors.ts";
 import type { WorkerHost } from "./host.ts";
 

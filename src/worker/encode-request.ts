@@ -13,8 +13,8 @@
 // that buffer and the array, so the reply that echoes them (every hook returns its complete data) can be
 // recognised byte for byte and parsed without decoding or parsing them again (decode-reply.ts).
 
-import { encodeDataPieces, encodeDataWith, isPlain, joinPieces } from "../contract/lib/encode-data.ts";
-import { messageJson } from "../contract/lib/message-json.ts";
+import { encodeDataPieces, encodeDataWith, isPlain, joinPieces } from "../lib/encode-data.ts";
+import { messageJson } from "../lib/message-json.ts";
 
 /** Message arrays at least this long (JSON bytes) are reported in `sent`. */
 export const ECHO_MIN_BYTES = 64 * 1024;
@@ -25,7 +25,7 @@ export interface SentArray {
   value: readonly unknown[];
 }
 
-export { CACHE_MAX_CHARS, cachedMessageChars } from "../contract/lib/message-json.ts";
+export { CACHE_MAX_CHARS, cachedMessageChars } from "../lib/message-json.ts";
 
 /** A message's cached text; other elements (holes, class instances, toJSON) are left to JSON.stringify. */
 const pieceOf = (m: unknown): string | undefined => (isPlain(m) ? messageJson(m) : undefined);

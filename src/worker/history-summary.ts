@@ -6,12 +6,12 @@
 // Each message's tally is computed once: messages are never mutated once in a history, so the tally is
 // kept beside the message, weakly (a message that leaves every history takes its tally with it).
 
-import { ByteLog } from "../contract/lib/byte-log.ts";
-import { EncodedJson, isPlain, type Piece } from "../contract/lib/encode-data.ts";
-import { ESTIMATOR, type MessageTally, tallyMessage } from "../contract/lib/estimator.ts";
-import { messageJson } from "../contract/lib/message-json.ts";
-import { PrefixCache } from "../contract/lib/prefix-cache.ts";
 import type { HistorySummary } from "../contract/protocol.ts";
+import { ByteLog } from "../lib/byte-log.ts";
+import { EncodedJson, isPlain, type Piece } from "../lib/encode-data.ts";
+import { ESTIMATOR, type MessageTally, tallyMessage } from "../lib/estimator.ts";
+import { messageJson } from "../lib/message-json.ts";
+import { PrefixCache } from "../lib/prefix-cache.ts";
 
 const tallies = new WeakMap<object, MessageTally>();
 

@@ -3,7 +3,7 @@
 // so a chatty or runaway worker costs at most twice that on disk.
 import { closeSync, mkdirSync, openSync, renameSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { writeAll } from "../contract/lib/write-all.ts";
+import { writeAll } from "../lib/write-all.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 
 export const MAX_LOG_BYTES = 1024 * 1024;

@@ -6,8 +6,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { describeIssue } from "../contract/errors.ts";
-import { LineDecoder } from "../contract/lib/framing.ts";
 import { MAX_LINE_BYTES, ProgressMessage, Reply } from "../contract/protocol.ts";
+import { LineDecoder } from "../lib/framing.ts";
 import { killGroup, trackGroup, untrackGroup } from "../runtime/process-group.ts";
 import { parseEchoReply } from "./decode-reply.ts";
 import { ECHO_MIN_BYTES, encodeRequestBytes, type SentArray } from "./encode-request.ts";

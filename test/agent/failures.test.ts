@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { INTERRUPTED_MARKER } from "../../src/agent/interrupt.ts";
 import { History } from "../../src/contract/history.ts";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import { Session } from "../../src/session/session.ts";
 import { runCliAsync, savedSessionIds } from "../helpers/cli.ts";
 import { events, makeRig, type Rig } from "./rig.ts";

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../src/contract/history.ts";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import type { MockStep, RecordedRequest } from "../fixtures/mock-server/index.ts";
 import { savedSessionIds } from "../helpers/cli.ts";
 import { events, expectCompactedRun, makeRig, type Rig } from "./rig.ts";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { resultTokenCap } from "../../src/agent/result-cap.ts";
 import type { History } from "../../src/contract/history.ts";
-import { textTokens } from "../../src/contract/lib/estimator.ts";
+import { textTokens } from "../../src/lib/estimator.ts";
 import { Session } from "../../src/session/session.ts";
 import { makeRig, type Rig } from "./rig.ts";
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../src/contract/history.ts";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import { savedSessionIds } from "../helpers/cli.ts";
 import { events, makeRig, type Rig } from "./rig.ts";
 

@@ -82,7 +82,7 @@ describe("release archives", () => {
     for (const [hash, f] of listed) expect(sha256(join(dir, "b", f))).toBe(hash);
   });
 
-  test("the platform archive: one runtime (i), this platform's launchers, README, LICENSE, schemas", () => {
+  test("the platform archive: one runtime (i), this platform's launchers, README, docs, LICENSE, schemas", () => {
     const file = join(dir, "a", `i-${target}${ext}`);
     const names = members(file).map((n) => n.replace(`i-${target}/`, ""));
     const exe = windows ? "i.exe" : "i";
@@ -94,7 +94,15 @@ describe("release archives", () => {
         : "i-console.desktop";
     if (existsSync(join(ROOT, "scripts", "desktop", desktop)) && !launchers.includes(desktop))
       launchers.push(desktop);
-    for (const n of [exe, ...launchers, "README.md", "LICENSE", "schemas/config.json", "schemas/protocol/"])
+    for (const n of [
+      exe,
+      ...launchers,
+      "README.md",
+      "docs/architecture.md",
+      "LICENSE",
+      "schemas/config.json",
+      "schemas/protocol/",
+    ])
       expect(names).toContain(n);
     // Nothing else executable from another platform or from the examples.
     for (const n of [windows ? "start.sh" : "start.cmd", "i-local-compactor", "i-local-compactor.exe"])

@@ -9,9 +9,9 @@ import { CompactionError, type CompactionStep } from "../../src/compaction/error
 import type { BindingsFile } from "../../src/contract/config.ts";
 import type { AgentEvent } from "../../src/contract/events.ts";
 import type { History, Message } from "../../src/contract/history.ts";
-import { estimateRequest, MESSAGE_OVERHEAD } from "../../src/contract/lib/estimator.ts";
 import type { Manifest } from "../../src/contract/manifest.ts";
 import type { ModuleName } from "../../src/contract/registry.ts";
+import { estimateRequest, MESSAGE_OVERHEAD } from "../../src/lib/estimator.ts";
 import { createProvider } from "../../src/provider/index.ts";
 import type { Provider } from "../../src/provider/types.ts";
 import { Session } from "../../src/session/session.ts";

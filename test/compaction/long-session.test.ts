@@ -5,7 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/loop.ts";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import { Approvals } from "../../src/tools/approvals.ts";
 import { coreToolDecls } from "../../src/tools/index.ts";
 import { type MockServer, type MockStep, startMockServer } from "../fixtures/mock-server/index.ts";

@@ -20,7 +20,11 @@ afterEach(async () => {
 });
 
 /** A controller over the same workers for the session as `Session.open` reads it back (a resume). */
-function resumed(r: Rig, events: AgentEvent[]): { controller: CompactionController; session: Session } {
+function resumed(
+  r: Rig,
+  events: AgentEvent[],
+  compactor?: string,
+): { controller: CompactionController; session: Session } {
   const session = Session.open(r.dataDir, r.session.id);
   const controller = new CompactionController({
     hooks: r.host,
@@ -31,11 +35,15 @@ function resumed(r: Rig, events: AgentEvent[]): { controller: CompactionControll
     session,
     emit: (ev) => events.push(ev),
     manifest: r.manifest,
+    ...(compactor ? { compactor } : {}),
   });
   return { controller, session };
 }
 
-function meta(r: Rig): { compactions: number; compaction?: { armed: boolean; failures: number } } {
+function meta(r: Rig): {
+  compactions: number;
+  compaction?: { armed: boolean; failures: number; compactor?: string };
+} {
   return JSON.parse(readFileSync(join(r.session.dir, "meta.json"), "utf8"));
 }
 
@@ -85,4 +93,34 @@ test("the armed flag and the compaction count survive a resume", async () => {
   expect(back.isArmed).toBe(false);
   expect(back.consecutiveFailures).toBe(1);
   expect(meta(r).compactions).toBe(1);
+});
+
+test("a breaker opened against one compactor closes, with a notice, when the run has another", async () => {
+  rig = fixtureRig(["--bloat-unless-forced"]);
+  const r = rig;
+  const over = historyAt(1.02, HARD, 20);
+  r.session.checkpoint(over);
+  const first = resumed(r, [], "compactor-a").controller;
+  for (let i = 0; i < 3; i++)
+    await expect(first.prepareRequest(over, [])).rejects.toBeInstanceOf(BudgetExceededError);
+  expect(first.breakerOpen).toBe(true);
+  expect(meta(r).compaction).toEqual({ armed: false, failures: 3, compactor: "compactor-a" });
+  const plans = () => r.records().filter((x) => x.event === "compact_plan").length;
+
+  // The same compactor: still paused, no attempt.
+  const same = resumed(r, [], "compactor-a").controller;
+  expect(same.breakerOpen).toBe(true);
+  const before = plans();
+  await expect(same.prepareRequest(over, [])).rejects.toBeInstanceOf(BudgetExceededError);
+  expect(plans()).toBe(before);
+
+  // Another one (a new binding or configuration): on again, said once, and it is tried.
+  const events: AgentEvent[] = [];
+  const other = resumed(r, events, "compactor-b").controller;
+  expect(other.breakerOpen).toBe(false);
+  await expect(other.prepareRequest(over, [])).rejects.toBeInstanceOf(BudgetExceededError);
+  expect(plans()).toBe(before + 1);
+  const notices = events.filter((e) => e.type === "notice" && e.message.includes("the compactor changed"));
+  expect(notices).toHaveLength(1);
+  expect(meta(r).compaction?.compactor).toBe("compactor-b");
 });

@@ -9,7 +9,7 @@ import {
   summaryCap,
 } from "../../src/compaction/summary-cap.ts";
 import type { BudgetModel, BudgetResult } from "../../src/contract/compaction.ts";
-import { estimateRequest } from "../../src/contract/lib/estimator.ts";
+import { estimateRequest } from "../../src/lib/estimator.ts";
 import { startMockServer } from "../fixtures/mock-server/index.ts";
 import {
   closedAfterEach,

@@ -5,8 +5,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { UserError } from "../../src/contract/errors.ts";
-import { findDuplicateKey } from "../../src/contract/lib/duplicate-keys.ts";
-import { MAX_CONFIG_BYTES, readConfigJson } from "../../src/contract/lib/json-file.ts";
+import { findDuplicateKey } from "../../src/lib/duplicate-keys.ts";
+import { MAX_CONFIG_BYTES, readConfigJson } from "../../src/lib/json-file.ts";
 import { MAIN, removeDir, tempDir } from "../helpers/cli.ts";
 
 let dir: string;

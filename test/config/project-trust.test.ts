@@ -10,7 +10,7 @@ import {
   revokeProjectFiles,
   untrustedProjectFiles,
 } from "../../src/config/project-trust.ts";
-import { isTrustedContent } from "../../src/contract/lib/trust-store.ts";
+import { isTrustedContent } from "../../src/lib/trust-store.ts";
 
 function setup() {
   const root = mkdtempSync(join(tmpdir(), "i-trust-"));

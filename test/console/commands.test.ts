@@ -3,10 +3,12 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { expandMentions, findMentions, MENTION_MAX_FILE_BYTES } from "../../src/agent/mentions.ts";
+import { loadTemplates } from "../../src/agent/prompt-templates.ts";
+import { runUserCommand } from "../../src/agent/user-command.ts";
 import { BUILTIN_COMMANDS, CommandRegistry, parseSlash } from "../../src/console/commands.ts";
-import { expandMentions, findMentions, MENTION_MAX_FILE_BYTES } from "../../src/console/mentions.ts";
-import { parseBang, runUserCommand } from "../../src/console/shell-command.ts";
-import { expandTemplate, loadTemplates } from "../../src/console/templates.ts";
+import { parseBang } from "../../src/console/shell-command.ts";
+import { expandTemplate } from "../../src/console/templates.ts";
 import { Approvals } from "../../src/tools/approvals.ts";
 import { removeDir, tempDir } from "../helpers/cli.ts";
 

@@ -44,7 +44,7 @@ test("a console session: first message, tool call, slash commands, exit", async 
   expect(out).toMatch(/session \S+ · 9 messages/);
   expect(out).toContain("unknown command /bogus");
   expect(out).toContain("⟳ compacting (manual)…");
-  expect(out).toMatch(/⟳ compacted: .* tokens \(model summary\)/);
+  expect(out).toMatch(/⟳ compacted \d+ messages?: .* tokens \(model summary\)/);
   expect(out).toMatch(/saved · resume with: i -r \S+/);
   // the summary request carried the user's /compact instructions
   const summaryReq = JSON.stringify(rig.mock.requests[4]?.body);

@@ -187,7 +187,7 @@ test(
     await p.waitFor("third answer");
     await send(p, "/compact");
     await p.waitFor(/compacting \(manual\) · (planning|summarising|validating|committing) \d+\.\ds/);
-    await p.waitFor(/⟳ compacted: [\d.]+k? → [\d.]+k? tokens \(model summary\)/);
+    await p.waitFor(/⟳ compacted \d+ messages?: [\d.]+k? → [\d.]+k? tokens \(model summary\)/);
     // The result and the status line agree: what is left is what the next request is checked against.
     const done = await p.screen();
     const left = /→ ([\d.]+k?) tokens/.exec(done)?.[1];

@@ -2,9 +2,9 @@
 // framing and dispatch), or to a real `i worker MODULE` child process.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { PassThrough } from "node:stream";
-import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
 import { MAX_LINE_BYTES } from "../../src/contract/protocol.ts";
 import { MODULE_NAMES, type ModuleName } from "../../src/contract/registry.ts";
+import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { withSteering } from "../../src/manifest/steering.ts";
 import type { WorkerModule } from "../../workers/sdk/module.ts";

@@ -1,7 +1,7 @@
 // What each provider puts on the wire: images, tool history, cache breakpoints, headers, endpoints.
 import { describe, expect, test } from "bun:test";
 import type { History } from "../../src/contract/history.ts";
-import { wireToolId } from "../../src/contract/lib/tool-ids.ts";
+import { wireToolId } from "../../src/lib/tool-ids.ts";
 import { anthropicEndpoint } from "../../src/provider/anthropic.ts";
 import { createProvider, NO_KEY } from "../../src/provider/index.ts";
 import { openAiEndpoint } from "../../src/provider/openai.ts";

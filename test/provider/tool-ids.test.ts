@@ -1,7 +1,7 @@
 // Every tool call in a reply gets a usable, unique id — whatever the server sent.
 import { describe, expect, test } from "bun:test";
 import type { History } from "../../src/contract/history.ts";
-import { ToolIdAllocator, wireToolId } from "../../src/contract/lib/tool-ids.ts";
+import { ToolIdAllocator, wireToolId } from "../../src/lib/tool-ids.ts";
 import { collect, FORMATS, mock, provider, request } from "./helpers.ts";
 
 describe("ToolIdAllocator", () => {

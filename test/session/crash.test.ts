@@ -7,7 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../../src/contract/history.ts";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import { readHistoryFile } from "../../src/session/history-file.ts";
 import { Session } from "../../src/session/session.ts";
 import { expectedMessage, SYSTEM } from "./fixtures/messages.ts";

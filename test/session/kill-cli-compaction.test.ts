@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import { EventsLog, replayEvents } from "../../src/session/events-log.ts";
 import { allMessages } from "../../src/session/recover.ts";
 import { Session } from "../../src/session/session.ts";

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Message } from "../../src/contract/history.ts";
-import { validateHistory } from "../../src/contract/lib/validate-history.ts";
+import { validateHistory } from "../../src/lib/validate-history.ts";
 import { allMessages } from "../../src/session/recover.ts";
 import { Session } from "../../src/session/session.ts";
 import { expectedMessage } from "./fixtures/messages.ts";

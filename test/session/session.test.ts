@@ -4,7 +4,7 @@ import { appendFileSync, existsSync, readFileSync, rmSync, statSync, writeFileSy
 import { join } from "node:path";
 import { UserError } from "../../src/contract/errors.ts";
 import type { Message } from "../../src/contract/history.ts";
-import { HistoryError } from "../../src/contract/lib/validate-history.ts";
+import { HistoryError } from "../../src/lib/validate-history.ts";
 import { Session } from "../../src/session/session.ts";
 import { expectedMessage, SYSTEM, summaryMessage } from "./fixtures/messages.ts";
 import { type Dirs, makeDirs, nextMillisecond, readEvents, readJson } from "./helpers.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { jsonEqual } from "../../src/contract/lib/json-equal.ts";
 import { moduleToolDecls } from "../../src/contract/registry.ts";
+import { jsonEqual } from "../../src/lib/json-equal.ts";
 import { declarationDifference } from "../../src/worker/declarations.ts";
 
 const hello = (module: string, hooks: string[], tools = moduleToolDecls("search")) => ({

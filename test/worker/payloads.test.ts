@@ -4,8 +4,8 @@
 import { afterAll, afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ESTIMATOR } from "../../src/contract/lib/estimator.ts";
 import type { Manifest } from "../../src/contract/manifest.ts";
+import { ESTIMATOR } from "../../src/lib/estimator.ts";
 import { WorkerError, WorkerHost } from "../../src/worker/host.ts";
 import { BUN, ECHO, manifestOf, TempDirs } from "./helpers.ts";
 

@@ -3,10 +3,10 @@
 // core, whatever kills them. Its --json events come back on stdout: the worker follows them for progress
 // (its session, its current tool) and takes the final answer and token use from its `done` event.
 import { spawn } from "node:child_process";
-import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { ChildSpec, TaskProgress } from "../../src/contract/tasks.ts";
 import type { Usage } from "../../src/contract/usage.ts";
+import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 
 /** After SIGTERM, how long a child gets to stop its own tools and workers before SIGKILL. */
 export const CHILD_STOP_GRACE_MS = 800;

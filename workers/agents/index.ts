@@ -3,9 +3,9 @@
 // explore). The child gets the tools its definition names, never one its parent lacks, and never `task`
 // itself (no grandchildren); its final answer is the tool result.
 import { describeIssue } from "../../src/contract/errors.ts";
-import { loadAgents, taskDescription } from "../../src/contract/lib/agent-definitions.ts";
 import { TASK_DESCRIPTION } from "../../src/contract/registry.ts";
 import { type AgentDefinition, type ChildSpec, TaskContext } from "../../src/contract/tasks.ts";
+import { loadAgents, taskDescription } from "../../src/lib/agent-definitions.ts";
 import { defineWorkerModule, toolError, type WorkerContext } from "../sdk/module.ts";
 import { defineTool, registryToolDecl } from "../sdk/tool.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";

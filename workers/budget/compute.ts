@@ -9,13 +9,8 @@ import type {
   BudgetResult,
   Recommendation,
 } from "../../src/contract/compaction.ts";
-import {
-  calibrate,
-  ESTIMATOR,
-  estimateFromTallies,
-  estimateRequest,
-} from "../../src/contract/lib/estimator.ts";
 import type { HistorySummary } from "../../src/contract/protocol.ts";
+import { calibrate, ESTIMATOR, estimateFromTallies, estimateRequest } from "../../src/lib/estimator.ts";
 
 /** Room for the answer when budget.json sets no reserve_tokens: the model's output cap, bounded. */
 export const DEFAULT_OUTPUT_RESERVE = 8192;

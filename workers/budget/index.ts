@@ -1,8 +1,8 @@
 // The built-in `budget` module: adds `budget` (estimates, hard limit, recommendation, next hysteresis
 // state) to the data and returns everything it received, as every budget provider must.
 import { BudgetInput } from "../../src/contract/compaction.ts";
-import { isHistorySummary } from "../../src/contract/lib/summary-check.ts";
 import { MODULES } from "../../src/contract/registry.ts";
+import { isHistorySummary } from "../../src/lib/summary-check.ts";
 import { parseHookData } from "../sdk/hook-data.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { computeBudget } from "./compute.ts";

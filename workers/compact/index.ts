@@ -1,8 +1,8 @@
 // The built-in `compact` module: the default compaction policy. compact.json in config_dir
 // (this worker's cwd) tunes it; a replacement bound in bindings.json takes over all four hooks.
 import type { Message } from "../../src/contract/history.ts";
-import { isRecord } from "../../src/contract/lib/is-record.ts";
-import { messagesShapeError } from "../../src/contract/lib/validate-history.ts";
+import { isRecord } from "../../src/lib/is-record.ts";
+import { messagesShapeError } from "../../src/lib/validate-history.ts";
 import type { Data } from "../sdk/module.ts";
 import { defineWorkerModule } from "../sdk/module.ts";
 import { plan } from "./plan.ts";

@@ -3,7 +3,7 @@
 // result is orphaned from the call that asked for it.
 import type { History } from "../../src/contract/history.ts";
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
-import { latestCut } from "../../src/contract/lib/tool-batches.ts";
+import { latestCut } from "../../src/lib/tool-batches.ts";
 import { type CompactPolicy, imagesPolicy } from "./policy.ts";
 import { planPrune } from "./prune.ts";
 

@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { type CompactFile, type ImagesPolicy, MAX_PROMPT_CHARS } from "../../src/contract/config.ts";
 import { PROMPTS } from "../../src/contract/generated/prompts.ts";
-import { loadCompactFile, readCompactPrompt } from "../../src/contract/lib/config-files.ts";
+import { loadCompactFile, readCompactPrompt } from "../../src/lib/config-files.ts";
 import { substituteWorkspace } from "../sdk/read-text.ts";
 import { withSummaryInstructions } from "../sdk/summary-prompt.ts";
 

@@ -7,7 +7,7 @@
 // forget. When the whole does not fit one summary request, the core summarises it in chunks.
 import type { ImagesPolicy } from "../../src/contract/config.ts";
 import type { Content, ImagePart, Message, Part } from "../../src/contract/history.ts";
-import { formatBytes, truncateMiddle } from "../../src/contract/lib/truncate.ts";
+import { formatBytes, truncateMiddle } from "../../src/lib/truncate.ts";
 import { pathArgument } from "./snapshots.ts";
 
 /** Tool output kept for the summary (head and tail), in UTF-8 bytes. */

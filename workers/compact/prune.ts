@@ -11,8 +11,8 @@
 // full summary runs. The recent window (prune.keep_recent messages, whole tool batches) is never touched,
 // nor is anything but tool output.
 import type { History, Message } from "../../src/contract/history.ts";
-import { estimateRequest } from "../../src/contract/lib/estimator.ts";
-import { latestCut } from "../../src/contract/lib/tool-batches.ts";
+import { estimateRequest } from "../../src/lib/estimator.ts";
+import { latestCut } from "../../src/lib/tool-batches.ts";
 import type { Data } from "../sdk/module.ts";
 import { shortenToolOutput, TOOL_OUTPUT_MAX_BYTES } from "./prepare.ts";
 

@@ -4,9 +4,9 @@
 // kept for the life of the process, so the core is told then which events and tools have hooks at all.
 import type { HookReply } from "../../src/contract/hooks.ts";
 import type { UserHookContractEvent } from "../../src/contract/hooks-file.ts";
-import { type ConfiguredHook, type HooksByEvent, loadHooks } from "../../src/contract/lib/hooks-config.ts";
 import type { HookEvent } from "../../src/contract/protocol.ts";
 import type { HookNote, HookOptions } from "../../src/contract/user-hooks.ts";
+import { type ConfiguredHook, type HooksByEvent, loadHooks } from "../../src/lib/hooks-config.ts";
 import { defineWorkerModule, type HookHandlers, type WorkerContext } from "../sdk/module.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";
 import { outcomeOf } from "./outcome.ts";

@@ -2,7 +2,7 @@
 // that take it), exit 2 blocks with stderr as the reason, any other exit is a warning and the work goes on;
 // JSON on stdout ({"decision":"block","reason"}) means the same as exit 2. A hook past its timeout or one
 // that could not start is a warning too.
-import { isRecord } from "../../src/contract/lib/is-record.ts";
+import { isRecord } from "../../src/lib/is-record.ts";
 import type { HookRun } from "./run-command.ts";
 
 /** Longest reason, context or warning text one hook contributes. */

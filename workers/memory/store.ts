@@ -5,8 +5,8 @@ import { createHash } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../../src/contract/lib/atomic-write.ts";
-import { parseWith, readJson } from "../../src/contract/lib/json-file.ts";
+import { writeFileAtomic } from "../../src/lib/atomic-write.ts";
+import { parseWith, readJson } from "../../src/lib/json-file.ts";
 
 export const MAX_NOTE_CHARS = 2000;
 export const MAX_NOTES = 200;

@@ -6,7 +6,7 @@
 import type { ImagePart, Message, Part, ToolCall } from "../../src/contract/history.ts";
 import { contentText } from "../../src/contract/history.ts";
 import type { WireRequestData } from "../../src/contract/hooks.ts";
-import { wireToolId } from "../../src/contract/lib/tool-ids.ts";
+import { wireToolId } from "../../src/lib/tool-ids.ts";
 import { FunctionCallItem, type OutputItem, ReasoningItem, ResponsesAdapter } from "./schemas.ts";
 
 type InputItem = Record<string, unknown>;

@@ -23,8 +23,8 @@ import {
   joinPieces,
   MESSAGE_FIELDS,
   type Piece,
-} from "../../src/contract/lib/encode-data.ts";
-import { isRecord } from "../../src/contract/lib/is-record.ts";
+} from "../../src/lib/encode-data.ts";
+import { isRecord } from "../../src/lib/is-record.ts";
 import { type SplitField, splitRequestLine } from "./json-split.ts";
 
 /** Lines shorter than this are parsed plainly: splitting only pays off on big histories. */

@@ -2,10 +2,6 @@
 
 import { readSync } from "node:fs";
 import { describeIssue, errorMessage } from "../../src/contract/errors.ts";
-import type { Piece } from "../../src/contract/lib/encode-data.ts";
-import { encodeLine, LineDecoder } from "../../src/contract/lib/framing.ts";
-import { isRecord } from "../../src/contract/lib/is-record.ts";
-import { writeAll } from "../../src/contract/lib/write-all.ts";
 import {
   type HookEvent,
   MAX_LINE_BYTES,
@@ -14,6 +10,10 @@ import {
   TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
+import type { Piece } from "../../src/lib/encode-data.ts";
+import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
+import { isRecord } from "../../src/lib/is-record.ts";
+import { writeAll } from "../../src/lib/write-all.ts";
 import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
 import { encodeReplyPieces, parseRequestLine, ReceivedArrays } from "./request-line.ts";
 

@@ -3,7 +3,7 @@
 // target is checked too.
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { descriptorInside, isInside } from "../../src/contract/lib/paths.ts";
+import { descriptorInside, isInside } from "../../src/lib/paths.ts";
 
 // The same containment rules as the core's file tools: by path, and (Linux) by where an opened
 // descriptor really is, which a symlink swapped in after the path check cannot fake.

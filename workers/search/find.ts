@@ -1,10 +1,10 @@
 // The `find` tool: workspace files whose relative path matches a glob, sorted, capped.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import { loadIgnore } from "../../src/contract/lib/gitignore.ts";
-import { compileGlob, type PathMatcher } from "../../src/contract/lib/glob.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { FindInput } from "../../src/contract/registry.ts";
+import { loadIgnore } from "../../src/lib/gitignore.ts";
+import { compileGlob, type PathMatcher } from "../../src/lib/glob.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { SEARCH_TIME_BUDGET_MS } from "./grep.ts";

@@ -1,10 +1,10 @@
 // The `grep` tool: a regular expression over the workspace's files, `path:line: text` per match.
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import { loadIgnore } from "../../src/contract/lib/gitignore.ts";
-import { compileGlob, type PathMatcher } from "../../src/contract/lib/glob.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { GrepInput } from "../../src/contract/registry.ts";
+import { loadIgnore } from "../../src/lib/gitignore.ts";
+import { compileGlob, type PathMatcher } from "../../src/lib/glob.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { clipLine } from "../sdk/text-limits.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";

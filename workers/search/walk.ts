@@ -3,7 +3,7 @@
 // directories are not followed at all, links to files only when the target is inside the workspace.
 import { closeSync, constants, type Dirent, openSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import type { IgnoreCheck } from "../../src/contract/lib/gitignore.ts";
+import type { IgnoreCheck } from "../../src/lib/gitignore.ts";
 import { descriptorInside, isInside } from "../sdk/workspace-path.ts";
 
 export interface WalkFile {

@@ -5,9 +5,9 @@
 import { Buffer } from "node:buffer";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
-import { writeFileAtomic } from "../../src/contract/lib/atomic-write.ts";
-import { parseWith, readJson } from "../../src/contract/lib/json-file.ts";
 import { SteerMessage } from "../../src/contract/steering.ts";
+import { writeFileAtomic } from "../../src/lib/atomic-write.ts";
+import { parseWith, readJson } from "../../src/lib/json-file.ts";
 
 export { SteerMessage };
 

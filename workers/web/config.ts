@@ -1,7 +1,7 @@
 // config_dir/web.json: settings of the web module. All optional; unknown keys are errors like every
 // config_dir file, reported as one line naming the file and field. The schema and loader live in the
 // contract so the core checks the file before it starts a session (and `i doctor` reports it per module).
-import { loadWebFile } from "../../src/contract/lib/config-files.ts";
+import { loadWebFile } from "../../src/lib/config-files.ts";
 
 export interface WebSettings {
   allowPrivate: boolean;

@@ -1,6 +1,6 @@
 // One web_fetch: http(s) only, every hop's address checked, at most MAX_REDIRECTS redirects, one time
 // limit for the whole fetch, and at most `maxBytes` of body read (the rest is never downloaded).
-import { readCappedBody } from "../../src/contract/lib/read-capped.ts";
+import { readCappedBody } from "../../src/lib/read-capped.ts";
 import { refusalReason } from "./address-check.ts";
 
 export const MAX_REDIRECTS = 5;

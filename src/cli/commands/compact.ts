@@ -5,6 +5,38 @@ import { inertJson, sanitize } from "../../terminal/sanitize.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
+/** `--undo` alone is the last compaction, with `--compaction N` compaction N; without --undo: undefined. */
+function parseUndo(undo: boolean | undefined, n: string | undefined): number | "last" | undefined {
+  if (n !== undefined && !undo) throw new UserError("i compact: --compaction N goes with --undo");
+  if (!undo) return undefined;
+  if (n === undefined) return "last";
+  if (!/^\d+$/.test(n) || Number(n) < 1)
+    throw new UserError(
+      `i compact: --compaction takes a compaction number (see i sessions --compactions ID), not "${sanitize(n)}"`,
+    );
+  return Number(n);
+}
+
+async function restore(
+  rt: Awaited<ReturnType<typeof import("../../agent/setup.ts").setupAgent>>,
+  undo: number | "last" | undefined,
+  redo: boolean,
+): Promise<number> {
+  const r = redo ? rt.agent.recompact() : await rt.agent.uncompact(undo === "last" ? undefined : undo);
+  if (!r.ok) {
+    process.stderr.write(
+      `i compact: nothing restored in session ${sanitize(rt.session.id)}: ${sanitize(r.why)}\n`,
+    );
+    return 1;
+  }
+  process.stdout.write(
+    redo
+      ? `session ${sanitize(rt.session.id)}: compaction ${r.compaction} is back (${-r.messages} messages fewer)\n`
+      : `session ${sanitize(rt.session.id)}: restored the history before compaction ${r.compaction} (${r.messages} more messages, about ${r.tokens} tokens); undo with i compact --redo\n`,
+  );
+  return 0;
+}
+
 export const command = defineSubcommand(
   {
     name: "i compact",
@@ -17,11 +49,26 @@ export const command = defineSubcommand(
         description: "session id (default: newest of this workspace)",
       },
       instructions: { type: "string", valueHint: "text", description: "extra instructions for the summary" },
+      undo: {
+        type: "boolean",
+        description:
+          "undo the last compaction instead (or --compaction N): its history comes back with what came after, when it fits the model",
+      },
+      compaction: {
+        type: "string",
+        valueHint: "N",
+        description: "with --undo: which compaction (see i sessions --compactions ID)",
+      },
+      redo: { type: "boolean", description: "undo the last --undo: the compacted history comes back" },
       ...TARGET_ARGS,
       json: { type: "boolean", description: "print events as NDJSON" },
     },
   },
   async (args) => {
+    const undo = parseUndo(args.undo, args.compaction);
+    if (args.redo && undo !== undefined) throw new UserError("i compact: --undo and --redo go separately");
+    if ((args.redo || undo !== undefined) && args.instructions !== undefined)
+      throw new UserError("i compact: --instructions is for compacting, not with --undo or --redo");
     const { setupAgent } = await import("../../agent/setup.ts");
     let outcome: AgentEvent | undefined;
     const emit = (ev: AgentEvent) => {
@@ -41,6 +88,7 @@ export const command = defineSubcommand(
       emit,
     });
     try {
+      if (undo !== undefined || args.redo) return await restore(rt, undo, Boolean(args.redo));
       if (rt.agent.history.length < 3)
         throw new UserError(`session ${rt.session.id} is too short to compact`);
       await rt.agent.compact(args.instructions);

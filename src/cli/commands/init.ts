@@ -7,7 +7,7 @@ import { configDir, refuseBadDirs } from "../../config/paths.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../../contract/config.ts";
 import { UserError } from "../../contract/errors.ts";
 import { PROMPTS } from "../../contract/generated/prompts.ts";
-import { writeFileAtomic } from "../../contract/lib/atomic-write.ts";
+import { writeFileAtomic } from "../../lib/atomic-write.ts";
 import { generateManifest } from "../../manifest/generate.ts";
 import { defineSubcommand } from "../command.ts";
 

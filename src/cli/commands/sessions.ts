@@ -1,11 +1,18 @@
 // `i sessions`: list the sessions of this workspace, most recently updated first.
 import { resolveWorkspace } from "../../agent/options.ts";
 import { dataDir, refuseBadDirs } from "../../config/paths.ts";
+import {
+  compactionDetailLines,
+  compactionListLines,
+  type ViewStyle,
+} from "../../console/compactions-view.ts";
+import { UserError } from "../../contract/errors.ts";
+import { compactionsReport } from "../../session/compaction-report.ts";
 import { formatHistory } from "../../session/history-file.ts";
 import { allMessages } from "../../session/recover.ts";
 import { Session, type SessionMeta } from "../../session/session.ts";
-import { inertJson, sanitizeLine } from "../../terminal/sanitize.ts";
-import { padEnd, padStart, visibleWidth } from "../../terminal/width.ts";
+import { inertJson, sanitize, sanitizeLine } from "../../terminal/sanitize.ts";
+import { padEnd, padStart, terminalColumns, visibleWidth } from "../../terminal/width.ts";
 import { defineSubcommand } from "../command.ts";
 
 /** "2026-11-30 07:49" in local time: enough to tell sessions apart at a glance. */
@@ -44,12 +51,51 @@ export function formatSessions(list: SessionMeta[]): string {
   return `${[header, ...rows].map(line).join("\n")}\n`;
 }
 
+const PLAIN: ViewStyle = { clean: sanitize, dim: (s) => s, bold: (s) => s };
+
+function printCompactions(id: string, show: string | undefined, json: boolean): number {
+  const s = Session.open(dataDir(), id);
+  const report = compactionsReport(s.id, s.compactionLog());
+  let n: number | undefined;
+  if (show !== undefined) {
+    n = /^\d+$/.test(show) ? Number(show) : undefined;
+    if (n === undefined || n < 1 || n > report.compactions.length)
+      throw new UserError(
+        `i sessions: --show takes a compaction number from 1 to ${report.compactions.length} of session ${sanitizeLine(s.id)}, not "${sanitizeLine(show)}"`,
+      );
+  }
+  const one = n === undefined ? undefined : report.compactions[n - 1];
+  if (json) {
+    process.stdout.write(`${inertJson(JSON.stringify(one ?? report, null, 2))}\n`);
+    return 0;
+  }
+  const lines = one
+    ? compactionDetailLines(one, terminalColumns() ?? 100, PLAIN)
+    : compactionListLines(
+        report,
+        PLAIN,
+        `i sessions --compactions ${s.id} --show N shows one · i compact --undo [--compaction N] -r ${s.id} restores the history before it`,
+      );
+  process.stdout.write(`${lines.join("\n")}\n`);
+  return 0;
+}
+
 export const command = defineSubcommand(
   {
     name: "i sessions",
     description: "List sessions of this workspace",
     args: {
       workspace: { type: "string", valueHint: "dir", description: "workspace directory (default: cwd)" },
+      compactions: {
+        type: "string",
+        valueHint: "id",
+        description: "what each compaction of session ID kept, summarised and dropped (--show N: one whole)",
+      },
+      show: { type: "string", valueHint: "N", description: "with --compactions: compaction N in full" },
+      json: {
+        type: "boolean",
+        description: "with --compactions: the report as JSON (schemas/session-compactions.json)",
+      },
       recover: {
         type: "string",
         valueHint: "id",
@@ -59,6 +105,10 @@ export const command = defineSubcommand(
   },
   async (args) => {
     refuseBadDirs(["I_DATA_DIR"]);
+    if ((args.show !== undefined || args.json) && args.compactions === undefined)
+      throw new UserError("i sessions: --show and --json go with --compactions ID");
+    if (args.compactions !== undefined)
+      return printCompactions(args.compactions, args.show, Boolean(args.json));
     if (args.recover !== undefined) {
       // Any session of the data directory: recovering is about the folder, not this workspace.
       const s = Session.open(dataDir(), args.recover);

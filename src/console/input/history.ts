@@ -4,8 +4,8 @@ import { createHash } from "node:crypto";
 import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { writeFileAtomic } from "../../contract/lib/atomic-write.ts";
-import { readJson } from "../../contract/lib/json-file.ts";
+import { writeFileAtomic } from "../../lib/atomic-write.ts";
+import { readJson } from "../../lib/json-file.ts";
 
 export const HISTORY_MAX_ENTRIES = 1000;
 /** Longer entries (a huge paste) are not kept: history is for recalling what was typed. */

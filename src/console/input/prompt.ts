@@ -1,28 +1,24 @@
 // The console's input prompt: the line editor with history, reverse search, completion and the approval
 // question, as a live-region component (render(width) / cursor()) that the Screen draws. Keys come in
 // decoded (keys.ts); what the console must act on goes out through PromptHooks.
-import type { ApprovalAnswer, ApprovalRequest } from "../../tools/approvals.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../../agent/agent-session.ts";
+import {
+  ALWAYS_NOT_OFFERED,
+  answerChoices,
+  canAlways,
+  isUnofferedAlways,
+  NOT_AN_ANSWER,
+  packChoices,
+  parseApproval,
+  questionLines,
+} from "../approval-question.ts";
+import type { PromptHooks } from "../ports.ts";
 import { applyInput } from "./bindings.ts";
 import { commonPrefix, complete } from "./complete.ts";
 import { LineEditor } from "./editor.ts";
 import { HistoryCursor, type InputHistory } from "./history.ts";
 import type { InputEvent } from "./keys.ts";
 import { Picker, type PickerText, type PickRequest } from "./picker.ts";
-
-export interface PromptHooks {
-  /** Enter on a draft (pastes expanded) */
-  submit(text: string): void;
-  /** Ctrl-C on an empty draft */
-  interrupt(): void;
-  /** Esc outside search and approval */
-  escape(): void;
-  /** Ctrl-D on an empty draft */
-  eof(): void;
-  /** text entered at the approval prompt that is not an answer: it must not be lost */
-  notAnswer(text: string): void;
-  /** something changed: redraw */
-  changed(): void;
-}
 
 /** How the prompt measures and cleans text (the terminal module's functions). */
 export interface PromptText extends PickerText {
@@ -34,48 +30,6 @@ export interface PromptText extends PickerText {
 }
 
 export const PROMPT = "› ";
-
-/**
- * The answers an approval offers, as few indented lines of `width` as they fit on, broken only between
- * two answers: a wrap inside one ("Esc = no, and" | "cancel the turn") would misread as two.
- */
-export function packChoices(
-  choices: readonly string[],
-  width: number,
-  measure: (s: string) => number,
-): string[] {
-  const lines: string[] = [];
-  let cur = "";
-  for (const c of choices) {
-    const next = cur === "" ? `  ${c}` : `${cur} · ${c}`;
-    if (cur !== "" && measure(next) > width) {
-      lines.push(cur);
-      cur = `  ${c}`;
-    } else cur = next;
-  }
-  if (cur !== "") lines.push(cur);
-  return lines;
-}
-
-/** `a` typed where "yes for the session" is not offered (a compound command): neither an answer nor a message. */
-export const ALWAYS_NOT_OFFERED =
-  "a (yes for the session) is not offered for this command: it is not one simple command; answer y or n";
-
-/** True for `a`/`always` where it is not offered: to be refused with ALWAYS_NOT_OFFERED, not queued. */
-export function isUnofferedAlways(text: string, canAlways: boolean): boolean {
-  return !canAlways && /^(a|always)$/i.test(text.trim());
-}
-
-/** Parses an answer typed at the approval prompt; undefined when the text is not an answer. */
-export function parseApproval(text: string, canAlways: boolean): ApprovalAnswer | undefined {
-  const t = text.trim();
-  if (/^(y|yes)$/i.test(t)) return { kind: "yes" };
-  if (canAlways && /^(a|always)$/i.test(t)) return { kind: "always" };
-  if (/^(n|no)$/i.test(t)) return { kind: "no" };
-  const why = /^(?:n|no)[:,]?\s+(\S[\s\S]*)$/i.exec(t);
-  if (why) return { kind: "no", reason: (why[1] as string).trim() };
-  return undefined;
-}
 
 interface Approval {
   req: ApprovalRequest;
@@ -106,7 +60,7 @@ export class PromptController {
     private readonly hooks: PromptHooks,
     private readonly history: InputHistory,
     private readonly text: PromptText,
-    private readonly completion: { commands: () => string[]; workspace: string },
+    private readonly completion: { commands: () => string[]; paths: (partial: string) => string[] },
   ) {
     this.cursorInHistory = new HistoryCursor(history);
   }
@@ -218,7 +172,7 @@ export class PromptController {
     const ed = this.editor;
     const c = complete(ed.text, ed.cursor, {
       commands: this.completion.commands(),
-      workspace: this.completion.workspace,
+      paths: this.completion.paths,
     });
     if (!c || c.candidates.length === 0) return;
     const only = c.candidates.length === 1;
@@ -279,45 +233,28 @@ export class PromptController {
     if (action !== "submit") return;
     const text = this.editor.submit();
     if (text.trim() === "") return;
-    const canAlways = a.req.tool !== "bash" || a.req.prefix !== undefined;
-    const answer = parseApproval(text, canAlways);
+    const always = canAlways(a.req);
+    const answer = parseApproval(text, always);
     if (answer) {
       this.settle(answer);
       return;
     }
-    if (isUnofferedAlways(text, canAlways)) {
+    if (isUnofferedAlways(text, always)) {
       this.hint = ALWAYS_NOT_OFFERED;
       return;
     }
     this.hooks.notAnswer(text);
-    this.hint = "that is not an answer: it was queued for the model; answer y, n, or n and a reason";
+    this.hint = NOT_AN_ANSWER;
   }
 
   /** The question shown above the input while an approval waits. */
   private questionLines(width: number): string[] {
     const a = this.approval;
     if (!a) return [];
-    const { req } = a;
     const t = this.text;
-    const always =
-      req.tool === "bash"
-        ? req.prefix
-          ? [`a = yes, and don't ask again for \`${t.clean(req.prefix)} …\``]
-          : []
-        : [`a = yes to every ${req.tool} this session`];
-    const summary = req.summary.split("\n").map((l) => `  │ ${t.clean(l)}`);
-    const choices = [
-      "y = yes",
-      ...always,
-      "n = no",
-      "n REASON = no, and tell the model why",
-      "Esc = no, and cancel the turn",
-    ];
-    return [
-      t.yellow(req.tool === "bash" ? "? allow this command to run:" : `? allow ${req.tool}:`),
-      ...summary,
-      ...packChoices(choices, width, t.width).map((l) => t.dim(l)),
-    ];
+    const [title = "", ...summary] = questionLines(a.req, t.clean);
+    const choices = answerChoices(a.req, t.clean, "Esc");
+    return [t.yellow(title), ...summary, ...packChoices(choices, width, t.width).map((l) => t.dim(l))];
   }
 
   private promptText(): string {

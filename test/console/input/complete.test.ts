@@ -2,6 +2,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathCandidates } from "../../../src/agent/path-candidates.ts";
 import { commonPrefix, complete } from "../../../src/console/input/complete.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";
 
@@ -20,7 +21,10 @@ beforeEach(() => {
 });
 afterEach(() => removeDir(root));
 
-const ctx = () => ({ commands: ["help", "model", "new", "exit", "compact"], workspace: ws });
+const ctx = () => ({
+  commands: ["help", "model", "new", "exit", "compact"],
+  paths: (partial: string) => pathCandidates(ws, partial),
+});
 
 describe("completion", () => {
   test("slash commands at the start of the input", () => {

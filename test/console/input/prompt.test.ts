@@ -1,9 +1,11 @@
 // The input prompt: Enter submits and records history, Ctrl-C clears a draft before it interrupts, Up/Down
 // and Ctrl-R recall, Tab completes, and the approval question takes only real answers.
 import { describe, expect, test } from "bun:test";
+import { pathCandidates } from "../../../src/agent/path-candidates.ts";
+import { parseApproval } from "../../../src/console/approval-question.ts";
 import { InputHistory } from "../../../src/console/input/history.ts";
 import { KeyDecoder } from "../../../src/console/input/keys.ts";
-import { PromptController, parseApproval } from "../../../src/console/input/prompt.ts";
+import { PromptController } from "../../../src/console/input/prompt.ts";
 import type { ApprovalAnswer } from "../../../src/tools/approvals.ts";
 
 function rig(entries: string[] = []) {
@@ -34,7 +36,7 @@ function rig(entries: string[] = []) {
       width: (s) => Array.from(s).length,
       fit: (s, w) => Array.from(s).slice(0, w).join(""),
     },
-    { commands: () => ["help", "model"], workspace: process.cwd() },
+    { commands: () => ["help", "model"], paths: (partial) => pathCandidates(process.cwd(), partial) },
   );
   const d = new KeyDecoder();
   const type = (raw: string) => {

@@ -2,7 +2,7 @@
 // high-watermark hysteresis, and (through a real worker process) preservation of every input field.
 import { afterAll, describe, expect, test } from "bun:test";
 import type { BudgetInput, BudgetResult } from "../../../src/contract/compaction.ts";
-import { ESTIMATOR, MESSAGE_OVERHEAD, textTokens } from "../../../src/contract/lib/estimator.ts";
+import { ESTIMATOR, MESSAGE_OVERHEAD, textTokens } from "../../../src/lib/estimator.ts";
 import { WorkerHost } from "../../../src/worker/host.ts";
 import { computeBudget, defaultReserve } from "../../../workers/budget/compute.ts";
 import { manifestOf, TempDirs } from "../../worker/helpers.ts";

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
-import { MESSAGE_FIELDS } from "../../../src/contract/lib/encode-data.ts";
+import { MESSAGE_FIELDS } from "../../../src/lib/encode-data.ts";
 import { encodeRequest } from "../../../src/worker/encode-request.ts";
 import { splitRequestLine } from "../../../workers/sdk/json-split.ts";
 import { defineWorkerModule, type WorkerModule } from "../../../workers/sdk/module.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { parseGitignore } from "../../../src/contract/lib/gitignore.ts";
-import { compileGlob } from "../../../src/contract/lib/glob.ts";
+import { parseGitignore } from "../../../src/lib/gitignore.ts";
+import { compileGlob } from "../../../src/lib/glob.ts";
 import { MAX_LINE_CHARS } from "../../../workers/search/grep.ts";
 import { createSearchModule } from "../../../workers/search/index.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";

@@ -1,0 +1,299 @@
+// The one door to a session for the front ends (the console, print mode): every operation on the session
+// is a method here, and everything the session says arrives as a typed AgentEvent through `ports.emit`.
+// A class with methods, not a serialisable `Op` union: both front ends run in this process, and an approval
+// question carries a function (the diff, computed only when asked) that no message could. What the front
+// ends need from the core's other folders (types included) is exported from this module, so a change
+// inside the core stops here. An operation added later (undo, rewind, fork, uncompact, MCP status…) is one
+// method below, run through `run` when it may be cancelled.
+//
+// One AgentSession serves a console's whole life: /new and /resume switch the session it drives, and its
+// steering queue outlives each of them (what one steering worker delivered, the next never redelivers).
+import { CompactionError } from "../compaction/errors.ts";
+import type { RestoreOutcome } from "../compaction/uncompact.ts";
+import { loadConfig } from "../config/load.ts";
+import { configDir, dataDir } from "../config/paths.ts";
+import type { CompactionsReport } from "../contract/compactions.ts";
+import type { AgentEvent } from "../contract/events.ts";
+import type { History } from "../contract/history.ts";
+import type { Usage } from "../contract/usage.ts";
+import { resolveModel } from "../provider/models.ts";
+import { compactionsReport } from "../session/compaction-report.ts";
+import { Session, type SessionMeta } from "../session/session.ts";
+import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+import type { TurnResult } from "./loop.ts";
+import { type Expanded, expandMentions } from "./mentions.ts";
+import { resolveWorkspace } from "./options.ts";
+import { pathCandidates } from "./path-candidates.ts";
+import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
+import type {
+  CompactOutcome,
+  ContextReading,
+  ModelInfo,
+  SessionOptions,
+  SessionPorts,
+  SessionStatus,
+  ShellOutcome,
+} from "./session-types.ts";
+import type { AgentRuntime, SetupOptions } from "./setup.ts";
+import { enqueue, queuePath, removeQueue } from "./steering-queue.ts";
+import { runUserCommand } from "./user-command.ts";
+
+export type * from "./session-types.ts";
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Expanded,
+  PromptTemplate,
+  RestoreOutcome,
+  SessionMeta,
+  TurnResult,
+};
+
+export class AgentSession {
+  /** where sessions (and the console's input history) live */
+  readonly dataDir = dataDir();
+  private rt: AgentRuntime | undefined;
+  private lastId = "";
+  private wasResumed = false;
+  private launchWorkspace: string | undefined;
+  private readonly queue: string | undefined;
+  /** the running operation (a turn, a compaction, a `!command`): cancel() aborts it */
+  private op: AbortController | undefined;
+  private reading: ContextReading | undefined;
+
+  constructor(
+    private readonly options: SessionOptions,
+    private readonly ports: SessionPorts,
+  ) {
+    this.queue = options.steering ? queuePath(this.dataDir) : undefined;
+  }
+
+  private readonly emit = (ev: AgentEvent): void => {
+    if (ev.type === "budget") this.reading = { total: ev.total, hard_limit: ev.hard_limit, ratio: ev.ratio };
+    this.ports.emit(ev);
+  };
+
+  private readonly ask = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
+    const answer = await (this.ports.ask as NonNullable<SessionPorts["ask"]>)(req);
+    // Deny-and-cancel: the tool is refused (nothing runs) and the whole turn stops.
+    if (answer.kind === "cancel") this.op?.abort();
+    return answer;
+  };
+
+  private get live(): AgentRuntime {
+    if (!this.rt) throw new Error("no session is open");
+    return this.rt;
+  }
+
+  // ---- lifecycle ------------------------------------------------------------------------------------
+
+  /** Open the session the options name: a new one, the newest (-c) or one by id (-r). */
+  open(): Promise<void> {
+    return this.start({});
+  }
+
+  /**
+   * Close this session and open another: the saved one `resume` names, else a new one. When that fails,
+   * no session is open (switch back to the previous id to stay in it) and the error is thrown.
+   */
+  async switchTo(resume?: string): Promise<void> {
+    await this.closeRuntime();
+    await this.start({ resume, continue: false });
+  }
+
+  /** Save and close. Lines typed for the model that it never received are returned, to be shown. */
+  async close(): Promise<string[]> {
+    const unsent = this.rt ? await this.rt.agent.pullSteered().catch(() => [] as string[]) : [];
+    await this.closeRuntime();
+    if (this.queue) removeQueue(this.queue);
+    return unsent;
+  }
+
+  private async start(over: Partial<SetupOptions>): Promise<void> {
+    const { steering: _, ...setup } = { ...this.options, ...over };
+    // Loaded here, not at startup: the console's input is live before the engine is.
+    const { setupAgent } = await import("./setup.ts");
+    this.reading = undefined;
+    this.rt = await setupAgent({
+      ...setup,
+      emit: this.emit,
+      ...(this.ports.ask ? { ask: this.ask } : {}),
+      ...(this.queue ? { steeringQueue: this.queue } : {}),
+    });
+    this.lastId = this.rt.session.id;
+    this.wasResumed = !!(setup.resume || setup.continue || setup.requireExisting);
+  }
+
+  private async closeRuntime(): Promise<void> {
+    const rt = this.rt;
+    this.rt = undefined;
+    await rt?.close();
+  }
+
+  // ---- state ----------------------------------------------------------------------------------------
+
+  /** The session's id (after close, the id of the one last open). */
+  get id(): string {
+    return this.rt?.session.id ?? this.lastId;
+  }
+
+  /** True when the open session was resumed (its last turns are worth replaying), false when new. */
+  get resumed(): boolean {
+    return this.wasResumed;
+  }
+
+  get title(): string | undefined {
+    return this.live.session.meta.title;
+  }
+
+  /** The open session's workspace; before one is open, the one the options name. */
+  get workspace(): string {
+    if (this.rt) return this.rt.workspace;
+    this.launchWorkspace ??= resolveWorkspace(this.options.workspace);
+    return this.launchWorkspace;
+  }
+
+  get model(): ModelInfo {
+    return this.live.agent.model;
+  }
+
+  get provider(): string {
+    return this.live.provider;
+  }
+
+  get history(): Readonly<History> {
+    return this.live.agent.history;
+  }
+
+  /** Tokens of every request this run made. */
+  get usageTotals(): Usage {
+    return this.live.agent.usageTotals;
+  }
+
+  status(): SessionStatus {
+    const rt = this.live;
+    return {
+      id: rt.session.id,
+      workspace: rt.workspace,
+      model: rt.agent.model,
+      provider: rt.provider,
+      profile: rt.manifest.profile,
+      modules: rt.manifest.modules,
+      messages: rt.agent.history.length,
+      ...(this.reading ? { context: this.reading } : {}),
+      approvals: rt.approvals.describe(),
+    };
+  }
+
+  /** This workspace's saved sessions, newest first. */
+  listSessions(): SessionMeta[] {
+    return Session.list(this.dataDir, this.live.workspace);
+  }
+
+  /** The prompt templates of the workspace and config_dir, and why any were skipped. */
+  promptTemplates(): { templates: PromptTemplate[]; problems: string[] } {
+    return loadTemplates(this.live.workspace, configDir());
+  }
+
+  /** Workspace paths that complete a partial `@path` (also before a session is open). */
+  completePath(partial: string): string[] {
+    return pathCandidates(this.workspace, partial);
+  }
+
+  // ---- operations -----------------------------------------------------------------------------------
+
+  get busy(): boolean {
+    return this.op !== undefined;
+  }
+
+  /** An operation runs and was asked to stop (it has not stopped yet). */
+  get cancelling(): boolean {
+    return this.op?.signal.aborted === true;
+  }
+
+  /** Ask the running operation to stop; nothing when none runs. */
+  cancel(): void {
+    this.op?.abort();
+  }
+
+  /** One operation at a time, cancellable through cancel(). */
+  private async run<T>(fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    if (this.op) throw new Error("another operation is still running in this session");
+    const ctl = new AbortController();
+    this.op = ctl;
+    try {
+      return await fn(ctl.signal);
+    } finally {
+      this.op = undefined;
+    }
+  }
+
+  /** A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. */
+  send(content: string): Promise<TurnResult> {
+    const rt = this.live;
+    return this.run((signal) => rt.agent.send(content, signal));
+  }
+
+  /** A line for the model while a turn runs: queued, delivered at the next safe point, never lost. */
+  steer(text: string): void {
+    if (!this.queue) throw new Error("this session takes no steering (no queue)");
+    enqueue(this.queue, text);
+  }
+
+  /** Switch the model for the next request (recorded in the session); throws on a name that is no model. */
+  setModel(name: string): ModelInfo {
+    const rt = this.live;
+    const cfgDir = configDir();
+    const next = resolveModel(name, loadConfig(cfgDir).config, cfgDir);
+    rt.agent.setModel(next);
+    rt.session.recordModel(next.name, rt.provider, rt.baseUrl);
+    return next;
+  }
+
+  async compact(instructions?: string): Promise<CompactOutcome> {
+    const rt = this.live;
+    return this.run(async (signal) => {
+      try {
+        await rt.agent.compact(instructions, signal);
+        return "done";
+      } catch (err) {
+        if (signal.aborted) return "cancelled";
+        if (err instanceof CompactionError) return "failed";
+        throw err;
+      }
+    });
+  }
+
+  /** Every compaction of this session with what it kept, summarised and dropped (from its log). */
+  compactions(): CompactionsReport {
+    const rt = this.live;
+    return compactionsReport(rt.session.id, rt.session.compactionLog());
+  }
+
+  /** `/uncompact [N]`: the history before compaction N back, when it fits the current model. */
+  uncompact(n?: number): Promise<RestoreOutcome> {
+    const rt = this.live;
+    return this.run(() => rt.agent.uncompact(n));
+  }
+
+  /** `/uncompact undo`: the last uncompaction undone. */
+  recompact(): RestoreOutcome {
+    return this.live.agent.recompact();
+  }
+
+  /** `!command`: run through the bash tool; its output joins the context for the next message. */
+  runShell(command: string): Promise<ShellOutcome> {
+    const rt = this.live;
+    return this.run(async (signal) => {
+      const { result, text, message } = await runUserCommand(command, rt.toolContext, signal);
+      const refused = text.startsWith("refused");
+      if (!refused) rt.agent.addUserContext(message, { shell_command: command });
+      return { text, isError: result.is_error === true, refused };
+    });
+  }
+
+  /** `@path` mentions: the files' text attached to the message, with a note per mention. */
+  attachMentions(text: string): Expanded {
+    return expandMentions(text, this.live.workspace);
+  }
+}

@@ -1,0 +1,24 @@
+// The core tools as the dispatch sees them: zod-declared, run in this process, bounded as trusted output.
+import { toolDecl } from "../contract/registry.ts";
+import { checkArguments } from "./arguments.ts";
+import type { DispatchTool, ToolAdapter } from "./dispatch.ts";
+import type { CoreTool } from "./types.ts";
+
+function coreDispatchTool(tool: CoreTool): DispatchTool {
+  return {
+    decl: toolDecl(tool),
+    kind: "core",
+    owner: "core",
+    mayChange: tool.mayChange === true,
+    bound: "core",
+    check: (args) => checkArguments(tool.name, tool.input, args),
+    prepare: async (args, ctx) =>
+      tool.prepare ? tool.prepare(args, ctx) : { apply: () => tool.run(args, ctx) },
+  };
+}
+
+/** An adapter for `tools` (the core tools, or the subset a run offers). */
+export function coreToolAdapter(tools: readonly CoreTool[]): ToolAdapter {
+  const list = tools.map(coreDispatchTool);
+  return { tools: () => list };
+}

@@ -1,0 +1,52 @@
+// Tools a module declares at run time (an MCP server's tools, for one): each is "a tool declared by module
+// M with its own per-call deadline". The owner supplies declarations and a way to call them; the dispatch
+// does the rest (arguments checked against the declared JSON Schema, the untrusted-output cap, events,
+// seams), as for every tool. An owner's set is replaced whole when it changes, and withdrawn when it goes.
+import type { DispatchTool, ToolAdapter } from "./dispatch.ts";
+import { externalDispatchTool } from "./external-tool.ts";
+import type { ToolDecl, ToolResult } from "./types.ts";
+
+export interface DeclaredTool {
+  decl: ToolDecl;
+  /** a call that gives no result by then is stopped (its signal aborts) and answered with an error */
+  deadlineMs: number;
+  /** it may change files in the workspace (unknown: say true) */
+  mayChange: boolean;
+  call(args: unknown, opts: { callId: string; signal: AbortSignal }): Promise<ToolResult>;
+}
+
+export class DeclaredTools implements ToolAdapter {
+  private readonly byOwner = new Map<string, DispatchTool[]>();
+  private list: DispatchTool[] = [];
+
+  /** `owner`'s tools are now `tools` (replacing what it declared before). */
+  declare(owner: string, tools: readonly DeclaredTool[]): void {
+    this.byOwner.set(
+      owner,
+      tools.map((t) =>
+        externalDispatchTool(t.decl, {
+          kind: "declared",
+          owner,
+          mayChange: t.mayChange,
+          deadlineMs: t.deadlineMs,
+          call: (args, callId, signal) => t.call(args, { callId, signal }),
+        }),
+      ),
+    );
+    this.list = [...this.byOwner.values()].flat();
+  }
+
+  /** `owner` offers no tools any more. */
+  withdraw(owner: string): void {
+    this.byOwner.delete(owner);
+    this.list = [...this.byOwner.values()].flat();
+  }
+
+  tools(): readonly DispatchTool[] {
+    return this.list;
+  }
+
+  decls(): ToolDecl[] {
+    return this.list.map((t) => t.decl);
+  }
+}
