@@ -16,6 +16,7 @@ import type { CompactionsReport } from "../contract/compactions.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
+import { type LoadedAgents, loadAgents } from "../lib/agent-definitions.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
@@ -188,6 +189,11 @@ export class AgentSession {
   /** This workspace's saved sessions, newest first. */
   listSessions(): SessionMeta[] {
     return Session.list(this.dataDir, this.live.workspace);
+  }
+
+  /** The sub-agents the task tool can run here (built-in, config_dir/agents, an accepted .i/agents). */
+  agentDefinitions(): LoadedAgents {
+    return loadAgents(configDir(), this.workspace);
   }
 
   /** The prompt templates of the workspace and config_dir, and why any were skipped. */

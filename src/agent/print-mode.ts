@@ -2,9 +2,9 @@
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
+import { hookLine } from "../lib/hook-line.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
 import { AgentSession, type SessionOptions } from "./agent-session.ts";
-import { hookLine } from "./hook-line.ts";
 
 export interface PrintOptions extends SessionOptions {
   prompt: string;

@@ -40,6 +40,10 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "model, provider, profile, modules, session, context, approvals",
     aliases: ["session"],
   },
+  {
+    name: "agents",
+    help: "list the sub-agents the task tool can run (built-in, config_dir/agents, .i/agents)",
+  },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];

@@ -169,6 +169,25 @@ async function compact(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutc
   return DONE;
 }
 
+function agents(ctx: SlashContext): SlashOutcome {
+  const { ui } = ctx;
+  const found = ctx.session.agentDefinitions();
+  for (const a of found.agents) {
+    const tools = a.tools ? a.tools.join(", ") : "the session's tools";
+    const model = a.model ? ` · model ${ui.clean(a.model)}` : "";
+    ui.print(`${ui.bold(ui.clean(a.name))} ${ui.dim(`— ${ui.clean(a.description)}`)}`);
+    ui.print(ui.dim(`  tools: ${ui.clean(tools)}${model} · ${ui.clean(a.source)}`));
+  }
+  for (const p of found.problems) ui.print(ui.yellow(`! ${ui.clean(p)}`));
+  if (found.projectIgnored)
+    ui.print(
+      ui.yellow(
+        `! ${ui.clean(found.projectIgnored)}: not accepted for this workspace; its agents are not used`,
+      ),
+    );
+  return DONE;
+}
+
 function status(ctx: SlashContext): SlashOutcome {
   const { ui } = ctx;
   const st = ctx.session.status();
@@ -251,6 +270,8 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return status(ctx);
     case "cost":
       return cost(ctx);
+    case "agents":
+      return agents(ctx);
     case "exit":
       return { kind: "exit" };
     default:
