@@ -286,8 +286,9 @@ export class Session {
     return { history, compactions };
   }
 
+  /** The newest session of `workspace` the user had (a sub-agent task's own session is never it). */
   static newest(dataDir: string, workspace: string): Session | undefined {
-    const first = listSessions(dataDir, workspace)[0];
+    const first = listSessions(dataDir, workspace).find((m) => !m.parent);
     return first ? Session.open(dataDir, first.id) : undefined;
   }
 

@@ -6,6 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { events, makeRig, type Rig } from "../agent/rig.ts";
 import type { MockStep, RecordedRequest } from "../fixtures/mock-server/script.ts";
+import { runCliAsync } from "../helpers/cli.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -165,4 +166,85 @@ describe("task tool", () => {
       expect(out).toContain('"phase":"start"');
     });
   }
+});
+
+describe("task sessions and bad input", () => {
+  test("i sessions lists a task's session under its parent; -c resumes the parent, not the task", async () => {
+    rig = await makeRig({
+      files: {},
+      script: scripted(
+        () => ({ text: "child says hi" }),
+        (req) => {
+          const b = JSON.stringify(req.body);
+          if (b.includes("second prompt")) return { text: "resumed the parent" };
+          return b.includes("child says hi")
+            ? { text: "parent done" }
+            : { tool_calls: [task({ description: "greet", prompt: "say hi" })] };
+        },
+      ),
+    });
+    const first = await rig.run(["-p", "first prompt", "--json"]);
+    expect(first.code).toBe(0);
+    const parentId = events(first.stdout)[0]?.id as string;
+    const list = await runCliAsync(["sessions", "--workspace", rig.workspace], rig.env);
+    expect(list.stderr).toBe("");
+    const lines = list.stdout.split("\n");
+    const parentLine = lines.findIndex((l) => l.startsWith(parentId));
+    expect(parentLine).toBeGreaterThan(0);
+    expect(lines[parentLine + 1]).toMatch(/^↳ \S+ .*\[task general\] say hi/);
+    const again = await rig.run(["-p", "second prompt", "-c", "--json"]);
+    expect(events(again.stdout)[0]).toMatchObject({ type: "session", id: parentId, resumed: true });
+  });
+
+  test("a bad agent definition is one line naming the file and field; a child that cannot start is a tool error", async () => {
+    rig = await makeRig({
+      files: {},
+      script: (req) => {
+        const b = JSON.stringify(req.body);
+        if (b.includes("field description")) return { text: "told" };
+        return { tool_calls: [task({ description: "r", prompt: "review", agent: "reviewer" })] };
+      },
+    });
+    const { mkdirSync, writeFileSync } = await import("node:fs");
+    mkdirSync(join(rig.configDir, "agents"), { recursive: true });
+    const file = join(rig.configDir, "agents", "reviewer.md");
+    writeFileSync(file, "---\nname: reviewer\ntools: read\n---\nReview the code.\n");
+    const r = await rig.run(["-p", "review please", "--json"]);
+    expect(r.code).toBe(0);
+    const result = events(r.stdout).find((e) => e.type === "tool_result");
+    expect(result?.is_error).toBe(true);
+    expect(result?.content).toBe(`${file}: front matter: field description is missing; add it (a string)`);
+  });
+
+  test("no credential is readable by a child's tool processes", async () => {
+    rig = await makeRig({
+      files: {},
+      script: scripted(
+        (req) =>
+          JSON.stringify(req.body).includes("env-dumped")
+            ? { text: "dumped" }
+            : {
+                tool_calls: [
+                  {
+                    name: "bash",
+                    arguments: {
+                      command:
+                        "env > child-env.txt; for p in /proc/[0-9]*; do tr '\\0' '\\n' < $p/environ 2>/dev/null; cat $p/cmdline 2>/dev/null; done > all-env.txt; echo env-dumped",
+                    },
+                  },
+                ],
+              },
+        (req) =>
+          JSON.stringify(req.body).includes("dumped")
+            ? { text: "ok" }
+            : { tool_calls: [task({ description: "dump", prompt: "dump env" })] },
+      ),
+    });
+    const r = await rig.run(["-p", "go", "--approve", "all", "--json"]);
+    expect(r.code).toBe(0);
+    const all = readFileSync(join(rig.workspace, "all-env.txt"), "latin1");
+    expect(readFileSync(join(rig.workspace, "child-env.txt"), "utf8")).toContain("PATH=");
+    expect(all.length).toBeGreaterThan(0);
+    expect(all).not.toContain("sk-test-key-not-real");
+  });
 });
