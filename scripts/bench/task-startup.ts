@@ -1,8 +1,9 @@
-// A child task's startup: from spawning `i task-child` (the task on its stdin, as the agents worker starts
-// it) to its first model request reaching a local mock server. Usage:
+// A child task's startup: to its first model request reaching a local mock server, two ways the agents
+// worker starts one: cold (spawn `i task-child`, the task on its stdin at once: the first task of a
+// session) and warm (the task written to a child process started ahead, as every later task is). Usage:
 //   bun scripts/bench/task-startup.ts [runs] [path/to/compiled/i]
 // Without a path it runs the source with this runtime (slower to start than the compiled binary).
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -32,9 +33,12 @@ const server = createServer((req, res) => {
 await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
 const port = (server.address() as { port: number }).port;
 
-const samples: number[] = [];
+const cold: number[] = [];
+const warm: number[] = [];
+const floor: number[] = [];
 try {
-  for (let i = 0; i < runs + 1; i++) {
+  for (let i = 0; i < 2 * (runs + 1); i++) {
+    const ahead = i % 2 === 1;
     const spec: ChildSpec = {
       prompt: "hi",
       description: "bench",
@@ -54,24 +58,30 @@ try {
     const first = new Promise<void>((r) => {
       arrived = r;
     });
-    const t0 = performance.now();
+    let t0 = performance.now();
     const child = spawn(exec[0] as string, [...exec.slice(1), "task-child"], {
       cwd: ws,
       env: { PATH: process.env.PATH ?? "", HOME: root, I_CONFIG_DIR: cfg, I_DATA_DIR: join(root, "data") },
       stdio: ["pipe", "ignore", "ignore"],
     });
+    if (ahead) {
+      await new Promise((r) => setTimeout(r, 1500));
+      t0 = performance.now();
+    }
     child.stdin?.write(`${JSON.stringify(spec)}\n`);
     await first;
-    if (i > 0) samples.push(performance.now() - t0);
+    if (i > 1) (ahead ? warm : cold).push(performance.now() - t0);
     child.stdin?.end();
+    // The floor of this machine now: the same executable's own start and exit (`--version`).
+    const v0 = performance.now();
+    spawnSync(exec[0] as string, [...exec.slice(1), "--version"], { stdio: "ignore" });
+    if (i > 1) floor.push(performance.now() - v0);
     await new Promise((r) => child.on("close", r));
   }
-  report(
-    `task child startup, spawn to first model request (${exe ? "compiled" : "source"})`,
-    samples,
-    "ms",
-    1,
-  );
+  const kind = exe ? "compiled" : "source";
+  report(`floor: \`i --version\`, start to exit (${kind})`, floor, "ms", 1);
+  report(`first task of a session: spawn to first model request (${kind})`, cold, "ms", 1);
+  report(`later tasks: task written to a child started ahead, to its first request (${kind})`, warm, "ms", 1);
 } finally {
   server.close();
   rmSync(root, { recursive: true, force: true });

@@ -12,6 +12,7 @@ import { holdCredentials } from "../runtime/credential-handoff.ts";
 import { inertJson } from "../terminal/sanitize.ts";
 import { parseSandbox } from "../tools/sandbox.ts";
 import { setupAgent } from "./setup.ts";
+import { prestartWorkers } from "./task-setup.ts";
 
 /** The first line of stdin, and a promise that settles when stdin ends. */
 function readSpecLine(): Promise<{ line: string; ended: Promise<void> }> {
@@ -32,15 +33,27 @@ function readSpecLine(): Promise<{ line: string; ended: Promise<void> }> {
     });
     process.stdin.on("end", () => {
       endedResolve();
-      if (!got)
-        reject(new UserError("i task-child: no task on stdin (this command is started by the task tool)"));
+      if (!got) reject(new NoTask());
     });
     process.stdin.on("error", () => endedResolve());
   });
 }
 
+/** stdin ended before a task came: a child started ahead that was never needed (or a person typing). */
+class NoTask extends Error {}
+
 export async function runChildSession(): Promise<number> {
-  const { line, ended } = await readSpecLine();
+  const prestarted = prestartWorkers();
+  let read: Awaited<ReturnType<typeof readSpecLine>>;
+  try {
+    read = await readSpecLine();
+  } catch (err) {
+    await prestarted?.host.close();
+    if (!(err instanceof NoTask)) throw err;
+    if (process.stdin.isTTY !== true) return 0;
+    throw new UserError("i task-child: no task on stdin (this command is started by the task tool)");
+  }
+  const { line, ended } = read;
   let spec: ChildSpec;
   try {
     spec = ChildSpec.parse(JSON.parse(line));
@@ -68,6 +81,7 @@ export async function runChildSession(): Promise<number> {
     maxTurns: Number.POSITIVE_INFINITY,
     emit,
     child: {
+      ...(prestarted ? { prestarted } : {}),
       agent: spec.agent,
       parent: { session_id: context.session_id, call_id: spec.call_id, agent: spec.agent.name },
     },

@@ -33,7 +33,7 @@ import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
-import { type ChildSetup, childSystemPrompt, childTools, taskSetup } from "./task-setup.ts";
+import { type ChildSetup, childSystemPrompt, childTools, prestartedHost, taskSetup } from "./task-setup.ts";
 import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -162,7 +162,9 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   checkDirs();
   // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
   // refuses a manifest without them here, before any session is opened or HTTP sent.
-  const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
+  const host =
+    prestartedHost(opts.child, manifest, workspace) ??
+    new WorkerHost(manifest, { workspace, configDir: cfgDir });
   let provider: Provider;
   try {
     provider = createProvider({

@@ -2,7 +2,7 @@
 // stdin, which then stays open: the child stops when it ends, so a child never outlives this worker or the
 // core, whatever kills them. Its --json events come back on stdout: the worker follows them for progress
 // (its session, its current tool) and takes the final answer and token use from its `done` event.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { ChildSpec, TaskProgress } from "../../src/contract/tasks.ts";
 import type { Usage } from "../../src/contract/usage.ts";
@@ -35,6 +35,8 @@ async function stop(child: { pid: number; exited: Promise<void> }): Promise<void
 
 /** Stop every child still running (the worker's input ended). */
 export async function stopAllChildren(): Promise<void> {
+  closing = true;
+  spare = undefined;
   await Promise.all([...live].map(stop));
 }
 
@@ -52,24 +54,62 @@ export interface ChildRun {
   log(message: string): void;
 }
 
+interface Started {
+  child: ChildProcess;
+  entry: { pid: number; exited: Promise<void> };
+  key: string;
+}
+
+/**
+ * One child process started ahead, waiting for its task on stdin: after a first task, the next one skips
+ * the runtime's start (most of a child's startup). It stops with this worker like any child.
+ */
+let spare: Started | undefined;
+let closing = false;
+
+function start(exec: readonly string[], cwd: string): Started {
+  const [prog, ...args] = exec;
+  const child = spawn(prog as string, [...args, "task-child"], {
+    cwd,
+    env: childEnv(),
+    stdio: ["pipe", "pipe", "pipe"],
+    detached: true,
+    windowsHide: true,
+  });
+  let markExited!: () => void;
+  const exited = new Promise<void>((r) => {
+    markExited = r;
+  });
+  const entry = { pid: child.pid ?? -1, exited };
+  if (child.pid !== undefined) live.add(entry);
+  child.on("close", () => {
+    live.delete(entry);
+    markExited();
+  });
+  child.on("error", () => {});
+  child.stdin?.on("error", () => {});
+  return { child, entry, key: JSON.stringify([exec, cwd]) };
+}
+
+/** A started child for this exec and workspace: the spare when it is still waiting, else a new one. */
+function take(exec: readonly string[], cwd: string): Started {
+  const key = JSON.stringify([exec, cwd]);
+  const s = spare;
+  spare = undefined;
+  if (s && s.key === key && s.child.exitCode === null && s.child.signalCode === null) return s;
+  if (s) void stop(s.entry);
+  return start(exec, cwd);
+}
+
 export function runChild(run: ChildRun): Promise<ToolResult> {
   const { spec } = run;
-  const [prog, ...args] = spec.context.exec;
   const progress: TaskProgress = { agent: spec.agent.name, description: spec.description };
   return new Promise((resolve) => {
-    const child = spawn(prog as string, [...args, "task-child"], {
-      cwd: spec.context.workspace,
-      env: childEnv(),
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-      windowsHide: true,
+    const { child, entry } = take(spec.context.exec, spec.context.workspace);
+    // The next task starts from a waiting process.
+    setImmediate(() => {
+      if (!spare && !closing) spare = start(spec.context.exec, spec.context.workspace);
     });
-    let markExited!: () => void;
-    const exited = new Promise<void>((r) => {
-      markExited = r;
-    });
-    const entry = { pid: child.pid ?? -1, exited };
-    if (child.pid !== undefined) live.add(entry);
     let done: { text: string; usage?: Usage } | undefined;
     let failure: string | undefined;
     let stderr = "";
@@ -97,14 +137,14 @@ export function runChild(run: ChildRun): Promise<ToolResult> {
     child.stderr?.on("data", (c: Buffer) => {
       stderr = (stderr + c.toString("utf8")).slice(-STDERR_KEEP);
     });
-    child.stdin?.on("error", () => {});
     child.stdin?.write(encodeLine(spec));
     const onAbort = () => void stop(entry);
     run.signal?.addEventListener("abort", onAbort, { once: true });
+    let settled = false;
     const finish = (result: ToolResult) => {
+      if (settled) return;
+      settled = true;
       run.signal?.removeEventListener("abort", onAbort);
-      live.delete(entry);
-      markExited();
       resolve(result);
     };
     child.on("error", (err) =>
