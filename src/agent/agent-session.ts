@@ -25,6 +25,7 @@ import type { TurnResult } from "./loop.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
+import { acceptPending, pendingProjectFiles } from "./project-files.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
 import type {
   CompactOutcome,
@@ -189,6 +190,19 @@ export class AgentSession {
   /** This workspace's saved sessions, newest first. */
   listSessions(): SessionMeta[] {
     return Session.list(this.dataDir, this.live.workspace);
+  }
+
+  /**
+   * Accept this workspace's own hooks and agents (what `i trust` does) and reopen this session so they
+   * apply now; returns what was accepted, one line per file, hook and agent (empty: nothing pending).
+   */
+  async trustProjectFiles(): Promise<string[]> {
+    const pending = pendingProjectFiles(configDir(), this.workspace);
+    if (pending.files.length === 0) return [];
+    acceptPending(configDir(), this.workspace, pending);
+    // A session with nothing in it yet is not kept when it closes: a fresh one takes its place.
+    if (this.rt) await this.switchTo(this.rt.agent.history.length > 1 ? this.rt.session.id : undefined);
+    return pending.lines;
   }
 
   /** The sub-agents the task tool can run here (built-in, config_dir/agents, an accepted .i/agents). */

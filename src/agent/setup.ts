@@ -254,6 +254,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     if (history.length === 0) history = [{ role: "system", content: system ?? (await systemPrompt()) }];
     opts.emit({ type: "session", id: session.id, resumed, workspace });
     if (ignoredHooks) opts.emit({ type: "notice", level: "warn", message: ignoredHooks });
+    const ignoredAgents = tasks.notice();
+    if (ignoredAgents) opts.emit({ type: "notice", level: "warn", message: ignoredAgents });
     const userHooks = userHooksFor(host, session.id, opts.emit);
     if (oversized.shortened > 0)
       opts.emit({

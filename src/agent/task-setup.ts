@@ -105,6 +105,14 @@ export function taskSetup(
   let broker: CredentialBroker | undefined;
 
   return {
+    /** The line for a project's agents directory left out because it is not accepted (or undefined). */
+    notice(): string | undefined {
+      if (manifest.tools.task?.module !== "agents" || opts.child) return undefined;
+      const ignored = loadAgents(configDir, workspace).projectIgnored;
+      return ignored
+        ? `${ignored}: ignored, this project's agents are not accepted for this workspace (or changed since); review them, then run \`i trust\` (or /trust in the console)`
+        : undefined;
+    },
     /** The built-in agents module's task description lists the agents (as its worker will at hello). */
     describe(tools: ToolDecl[]): ToolDecl[] {
       const ref = manifest.tools.task;

@@ -2,7 +2,6 @@
 // line and exit 2, never a worker failing mid-run), a project file the user has not accepted is named, and
 // the agent gets a UserHooks when any module of the manifest declares the events.
 import type { EmitEvent } from "../contract/events.ts";
-import { PROJECT_HOOKS_FILE } from "../contract/hooks-file.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { loadHooks } from "../lib/hooks-config.ts";
 import type { WorkerHost } from "../worker/host.ts";
@@ -20,7 +19,7 @@ export function checkHooksConfig(
   if (!manifest.modules.some((m) => m.name === "hooks" && m.builtin)) return undefined;
   const loaded = loadHooks(configDir, workspace);
   if (!loaded.projectIgnored) return undefined;
-  return `${loaded.projectIgnored}: this project's hooks do not run: the file is not accepted for this workspace (or changed since); review it, then accept it to use it (project trust, as for ${PROJECT_HOOKS_FILE} in the README)`;
+  return `${loaded.projectIgnored}: ignored, this project's hooks are not accepted for this workspace (or changed since); review them, then run \`i trust\` (or /trust in the console)`;
 }
 
 export function userHooksFor(host: WorkerHost, sessionId: string, emit: EmitEvent): UserHooks | undefined {

@@ -41,6 +41,10 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     aliases: ["session"],
   },
   {
+    name: "trust",
+    help: "accept this workspace's own hooks (.i/hooks.json) and agents (.i/agents/), shown first",
+  },
+  {
     name: "agents",
     help: "list the sub-agents the task tool can run (built-in, config_dir/agents, .i/agents)",
   },

@@ -169,6 +169,16 @@ async function compact(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutc
   return DONE;
 }
 
+async function trust(ctx: SlashContext): Promise<SlashOutcome> {
+  const { ui } = ctx;
+  const lines = await ctx.session.trustProjectFiles();
+  if (lines.length === 0)
+    ui.print(ui.dim("nothing to accept: .i/hooks.json and .i/agents/ are absent or accepted"));
+  else
+    ui.print(...lines.map((l) => ui.clean(l)), ui.dim("accepted for this workspace; they apply from now on"));
+  return DONE;
+}
+
 function agents(ctx: SlashContext): SlashOutcome {
   const { ui } = ctx;
   const found = ctx.session.agentDefinitions();
@@ -272,6 +282,8 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return cost(ctx);
     case "agents":
       return agents(ctx);
+    case "trust":
+      return trust(ctx);
     case "exit":
       return { kind: "exit" };
     default:

@@ -90,3 +90,38 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "a project's hooks are named at start, shown and accepted by /trust, and apply at once",
+  async () => {
+    rig = await makeRig({
+      files: {
+        ".i/hooks.json": JSON.stringify({
+          hooks: {
+            PreToolUse: [
+              {
+                matcher: "bash",
+                hooks: [{ type: "command", command: "echo 'project says no' >&2; exit 2" }],
+              },
+            ],
+          },
+        }),
+      },
+      script: [
+        { tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] },
+        { text: "after the hook" },
+      ],
+    });
+    pty = await open(rig, ["--approve", "all"]);
+    await pty.waitFor("ignored, this project's hooks are not accepted");
+    await pty.type("/trust");
+    await pty.press("Enter");
+    const shown = flat(await pty.waitFor("they apply from now on"));
+    expect(shown).toContain("hook PreToolUse [bash]: echo 'project says no' >&2; exit 2");
+    await pty.type("run it");
+    await pty.press("Enter");
+    const after = flat(await pty.waitFor("after the hook"));
+    expect(after).toContain("blocked: project says no");
+  },
+  PTY_TEST_MS,
+);

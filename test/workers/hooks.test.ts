@@ -4,6 +4,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { events, makeRig, type Rig } from "../agent/rig.ts";
+import { runCliAsync } from "../helpers/cli.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -236,7 +237,7 @@ describe("hooks", () => {
   });
 
   test("a project's hooks.json runs only once accepted for the workspace", async () => {
-    rig = await makeRig({ script: [{ text: "a" }, { text: "b" }], files: {} });
+    rig = await makeRig({ script: [{ text: "a" }, { text: "b" }, { text: "c" }], files: {} });
     mkdirSync(join(rig.workspace, ".i"), { recursive: true });
     const projectFile = join(rig.workspace, ".i", "hooks.json");
     writeFileSync(
@@ -247,16 +248,22 @@ describe("hooks", () => {
     );
     const first = await rig.run(["-p", "go"]);
     expect(first.code).toBe(0);
-    expect(first.stderr).toContain(`${projectFile}: this project's hooks do not run`);
+    expect(first.stderr).toContain(`${projectFile}: ignored, this project's hooks are not accepted`);
+    expect(first.stderr).toContain("run `i trust`");
     expect(bodyText(rig, 0)).not.toContain("project-ctx");
-    const { acceptProjectFiles, projectTrust } = await import("../../src/config/project-trust.ts");
-    acceptProjectFiles(
-      rig.configDir,
-      rig.workspace,
-      projectTrust(rig.configDir, rig.workspace, [".i/hooks.json"]),
-    );
+    const trust = await runCliAsync(["trust", "--workspace", rig.workspace], rig.env);
+    expect(trust.code).toBe(0);
+    expect(trust.stdout).toContain("hook SessionStart: echo project-ctx");
     const second = await rig.run(["-p", "go"]);
     expect(second.stderr).toBe("");
     expect(bodyText(rig, 1)).toContain("project-ctx");
+    // a change makes it untrusted again
+    const other = {
+      hooks: { SessionStart: [{ hooks: [{ type: "command", command: "echo other-ctx-zz" }] }] },
+    };
+    writeFileSync(projectFile, JSON.stringify(other));
+    const third = await rig.run(["-p", "go"]);
+    expect(third.stderr).toContain("ignored, this project's hooks are not accepted");
+    expect(bodyText(rig, 2)).not.toContain("other-ctx-zz");
   });
 });
