@@ -248,3 +248,25 @@ describe("task sessions and bad input", () => {
     expect(all).not.toContain("sk-test-key-not-real");
   });
 });
+
+test("a child that fails is a tool error naming why; the parent goes on", async () => {
+  rig = await makeRig({
+    files: {},
+    script: scripted(
+      () => ({ error: "auth" }),
+      (req) =>
+        JSON.stringify(req.body).includes("task failed")
+          ? { text: "the task failed, noted" }
+          : { tool_calls: [task({ description: "doomed", prompt: "x" })] },
+    ),
+  });
+  const r = await rig.run(["-p", "go", "--json"]);
+  expect(r.code).toBe(0);
+  const evs = events(r.stdout);
+  const result = evs.find((e) => e.type === "tool_result");
+  expect(result?.is_error).toBe(true);
+  expect(String(result?.content)).toMatch(/^task failed: the general agent stopped without an answer: .*401/);
+  expect(evs.at(-1)).toMatchObject({ type: "done", text: "the task failed, noted" });
+  expect(evs.find((e) => e.type === "task" && e.phase === "end")).toMatchObject({ is_error: true });
+  expect(rigProcesses(rig)).toEqual([]);
+});
