@@ -33,7 +33,14 @@ import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
 import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
 import { resumedWorkspace } from "./resume-workspace.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
-import { type ChildSetup, childSystemPrompt, childTools, prestartedHost, taskSetup } from "./task-setup.ts";
+import {
+  CHILD_CANNOT_ASK,
+  type ChildSetup,
+  childSystemPrompt,
+  childTools,
+  prestartedHost,
+  taskSetup,
+} from "./task-setup.ts";
 import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 
 export interface SetupOptions extends RunFlags {
@@ -295,6 +302,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     const ask = opts.ask;
     const approvals = new Approvals({
       policy: opts.approve,
+      // A sub-agent can never ask the user: its parent's policy applies, and what would be asked is refused.
+      ...(opts.child ? { noOneToAsk: CHILD_CANNOT_ASK } : {}),
       // The user's Notification hooks hear that `i` waits for them.
       ...(ask
         ? {

@@ -23,6 +23,10 @@ import { resolveWorkspace } from "./options.ts";
 import { SessionTools } from "./session-tools.ts";
 import type { ToolBatchDeps } from "./tool-calls.ts";
 
+/** What a sub-agent's model is told when its call would need the user's approval. */
+export const CHILD_CANNOT_ASK =
+  "refused: this needs the user's approval, and a sub-agent cannot ask the user (its session runs with --approve ask), so it was not done; do not retry it — finish without it and say in your final answer what needs approval, so the agent that started you can do it or ask";
+
 export interface ChildSetup {
   agent: AgentDefinition;
   parent: { session_id: string; call_id: string; agent: string };

@@ -270,3 +270,23 @@ test("a child that fails is a tool error naming why; the parent goes on", async 
   expect(evs.find((e) => e.type === "task" && e.phase === "end")).toMatchObject({ is_error: true });
   expect(rigProcesses(rig)).toEqual([]);
 });
+
+test("a child never asks: what would need approval is refused with a tool error saying so", async () => {
+  rig = await makeRig({
+    files: {},
+    script: scripted(
+      (req) =>
+        JSON.stringify(req.body).includes("a sub-agent cannot ask the user")
+          ? { text: "needs approval: touch x" }
+          : { tool_calls: [{ name: "bash", arguments: { command: "touch x" } }] },
+      (req) =>
+        JSON.stringify(req.body).includes("needs approval: touch x")
+          ? { text: "ok" }
+          : { tool_calls: [task({ description: "t", prompt: "touch x" })] },
+    ),
+  });
+  const r = await rig.run(["-p", "go", "--json", "--approve", "ask"]);
+  expect(r.code).toBe(0);
+  expect(events(r.stdout).find((e) => e.type === "tool_result")?.content).toBe("needs approval: touch x");
+  expect(existsSync(join(rig.workspace, "x"))).toBe(false);
+});
