@@ -13,6 +13,7 @@ import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
+import type { ConfigFile } from "../contract/config.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
@@ -299,6 +300,15 @@ export class AgentSession {
   /** `/uncompact undo`: the last uncompaction undone. */
   recompact(): RestoreOutcome {
     return this.live.agent.recompact();
+  }
+
+  /** What config.json says about the console itself (title, notifications). */
+  consoleSettings(): Pick<ConfigFile, "terminal_title" | "notifications"> {
+    const { terminal_title, notifications } = loadConfig(configDir()).config;
+    return {
+      ...(terminal_title !== undefined ? { terminal_title } : {}),
+      ...(notifications ? { notifications } : {}),
+    };
   }
 
   /** `!command`: run through the bash tool; its output joins the context for the next message. */

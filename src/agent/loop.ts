@@ -1,4 +1,3 @@
-import type { CompactionController } from "../compaction/controller.ts";
 import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
@@ -7,12 +6,12 @@ import { contentText } from "../contract/history.ts";
 import { assertValidHistory } from "../lib/validate-history.ts";
 import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
-import type { Session } from "../session/session.ts";
 import type { DeclaredTools } from "../tools/declared-tools.ts";
 import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
+import type { AgentCompaction, AgentSession } from "./ports.ts";
 import { agentDispatch, type ToolBatchDeps } from "./tool-calls.ts";
 import { hookContextMessage, stopHookMessage } from "./user-hook-messages.ts";
 import type { UserHooks } from "./user-hooks.ts";
@@ -29,8 +28,8 @@ export interface AgentDeps {
     price?: { input: number; output: number };
   };
   hooks: HookRunner;
-  session: Session;
-  controller: CompactionController;
+  session: AgentSession;
+  controller: AgentCompaction;
   /** core + module tool declarations offered to the model */
   tools: ToolDecl[];
   coreToolNames: ReadonlySet<string>;
@@ -39,11 +38,6 @@ export interface AgentDeps {
   maxTurns: number;
   /** false when no module's before_request acts on this wire format (see beforeRequestWanted) */
   beforeRequest?: boolean;
-  /**
-   * Where the running turn's abort signal is published for parts that do not take one themselves (the
-   * compaction summary request goes through a provider that reads it), so a cancel stops them too.
-   */
-  turnSignal?: { current?: AbortSignal };
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
   /** the user's hooks (hooks.json) on prompts, tool calls and stops */
@@ -195,22 +189,15 @@ export class Agent {
 
   /** Manual compaction (`/compact [instructions]`, `i compact`); `signal` cancels its model request. */
   async compact(instructions?: string, signal?: AbortSignal): Promise<void> {
-    const slot = this.deps.turnSignal;
-    if (slot && signal) slot.current = signal;
-    try {
-      this.history = await this.deps.controller.compactNow(
-        this.history,
-        this.tools(),
-        instructions ? { instructions } : {},
-      );
-    } finally {
-      if (slot) slot.current = undefined;
-    }
+    this.history = await this.deps.controller.compactNow(this.history, this.tools(), {
+      ...(instructions ? { instructions } : {}),
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** `/uncompact [N]`: the history before compaction N comes back when it fits (see the controller). */
   async uncompact(n?: number): Promise<RestoreOutcome> {
-    const outcome = await this.deps.controller.uncompact(this.history, this.deps.tools, n);
+    const outcome = await this.deps.controller.uncompact(this.history, this.tools(), n);
     if (outcome.ok) this.history = [...outcome.history];
     return outcome;
   }
@@ -256,12 +243,9 @@ export class Agent {
 
   /** One user message, then requests and tool batches until the model stops. */
   async send(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
-    const slot = this.deps.turnSignal;
-    if (slot && signal) slot.current = signal;
     try {
       return await this.run(content, signal);
     } finally {
-      if (slot) slot.current = undefined;
       await this.settle();
     }
   }
@@ -292,7 +276,7 @@ export class Agent {
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
       const tools = this.tools();
-      this.history = await deps.controller.prepareRequest(this.history, tools);
+      this.history = await deps.controller.prepareRequest(this.history, tools, signal);
       if (signal?.aborted) return this.interrupted("", turns);
       assertValidHistory(this.history);
       const hints = await this.requestHints();
@@ -321,7 +305,7 @@ export class Agent {
           // Compact once, retry once: a second overflow means compaction cannot make the request fit.
           recovered = true;
           turns--;
-          this.history = await deps.controller.recoverFromOverflow(this.history, tools);
+          this.history = await deps.controller.recoverFromOverflow(this.history, tools, signal);
           continue;
         }
         if (err instanceof ProviderError && err.partialText !== "") {

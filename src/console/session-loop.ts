@@ -9,6 +9,7 @@ import {
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { CommandRegistry, parseSlash } from "./commands.ts";
+import { keepUnsent } from "./keep-unsent.ts";
 import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
 import { parseBang } from "./shell-command.ts";
@@ -39,6 +40,10 @@ export class SessionLoop implements InputHandlers {
   private exitArmedAt = 0;
   private stuckPresses = 0;
   private registry = new CommandRegistry();
+  private firstSent = false;
+  private halted = false;
+  /** the console ended by Ctrl-C twice at an idle prompt (exit status 130, as for an interrupt) */
+  interruptExit = false;
 
   constructor(
     private readonly io: ConsoleIo,
@@ -116,6 +121,19 @@ export class SessionLoop implements InputHandlers {
     if (r.items.length > 0) ui.print(ui.dim("── resumed: the conversation continues here ──"));
   }
 
+  /** What was entered and never dispatched (the first message, lines typed while the engine loaded). */
+  unsent(): string[] {
+    const first = this.opts.firstMessage && !this.firstSent ? [this.opts.firstMessage] : [];
+    return [...first, ...this.lines];
+  }
+
+  /** Stop for good (a signal): cancel the running turn, dispatch nothing more. */
+  halt(): void {
+    this.halted = true;
+    if (this.running) this.session.cancel();
+    this.close();
+  }
+
   /** The commands Tab completes. */
   commandNames(): string[] {
     return this.registry.names();
@@ -158,6 +176,7 @@ export class SessionLoop implements InputHandlers {
       return;
     }
     if (this.exitArmedAt && Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+      this.interruptExit = true;
       this.close();
       return;
     }
@@ -208,10 +227,17 @@ export class SessionLoop implements InputHandlers {
   }
 
   async run(): Promise<void> {
-    if (this.opts.firstMessage) await this.dispatch(this.opts.firstMessage);
+    if (this.opts.firstMessage) {
+      this.firstSent = true;
+      await this.dispatch(this.opts.firstMessage);
+    }
     for (;;) {
+      if (this.halted) return;
       const text = await this.nextLine();
-      if (text === undefined) return;
+      if (text === undefined || this.halted) {
+        if (text !== undefined) this.lines.unshift(text);
+        return;
+      }
       if (text.trim() === "") continue;
       if ((await this.dispatch(text)) === "exit") return;
     }
@@ -254,13 +280,14 @@ export class SessionLoop implements InputHandlers {
     this.io.userLine(text, false);
     const { text: content, notes } = this.session.attachMentions(text);
     for (const n of notes) ui.print(ui.dim(`  ${ui.clean(n)}`));
-    await this.turn(content);
+    await this.turn(content, text);
     return undefined;
   }
 
-  private async turn(content: string): Promise<void> {
+  private async turn(content: string, typed = content): Promise<void> {
     const { ui } = this.io;
     this.running = true;
+    const before = this.session.history.length;
     const r = await this.session.send(content).then(
       (res) => ({ res }),
       (err: unknown) => ({ err }),
@@ -269,8 +296,17 @@ export class SessionLoop implements InputHandlers {
     // Before the turn's status line: it shows the title this turn may have given the session.
     this.io.sessionChanged(this.session);
     this.replyEnded();
-    if ("err" in r) ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
-    else if (r.res.stop === "cancelled")
+    if ("err" in r) {
+      ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
+      // Failed before the message joined the conversation (a worker failing at the turn's first safe
+      // point): what was typed is shown and kept, never lost with the error.
+      const recorded = this.session.history
+        .slice(before)
+        .some((m) => m.role === "user" && m.content === content);
+      if (!recorded)
+        for (const l of keepUnsent([typed], this.session.workspace, this.session.dataDir))
+          ui.print(ui.yellow(ui.clean(l)));
+    } else if (r.res.stop === "cancelled")
       ui.print(ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"));
   }
 

@@ -31,6 +31,19 @@ export const ConfigFile = z.strictObject({
    * codex); between 1 s and 1 h
    */
   stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
+  /** the console's terminal title: "i — TITLE (working)"; default true */
+  terminal_title: z.boolean().optional(),
+  /** how the console says a long turn ended or an approval waits, while you are in another window */
+  notifications: z
+    .strictObject({
+      /** bell (default), osc9 (iTerm2, WezTerm, Windows Terminal), osc777 (foot, rxvt, VTE), or off */
+      method: z.enum(["bell", "osc9", "osc777", "off"]).optional(),
+      /** a turn that took at least this long, or an approval waiting this long, is announced (default 20) */
+      after_seconds: z.number().min(0).max(86_400).optional(),
+      /** announce inside tmux too (default false: tmux shows the bell itself, and passes OSC 9/777 on only when set up to) */
+      in_tmux: z.boolean().optional(),
+    })
+    .optional(),
   /** sub-agents (the task tool): how many run at once when the model asks for several (default 4) */
   tasks: z
     .strictObject({ max_parallel: z.number().int().min(1).max(MAX_PARALLEL_TASKS).optional() })

@@ -51,6 +51,7 @@ import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
 import { withLogTail } from "./meta-tail.ts";
 import { reconcile, replayAfter } from "./reconcile.ts";
+import { saveError } from "./save-error.ts";
 import {
   type FileStamp,
   firstDifference,
@@ -310,8 +311,12 @@ export class Session {
   checkpoint(history: History): void {
     if (!this.isNew(history)) return;
     const lines = this.messageLines(history);
-    this.unsaved += this.logAppended(lines, this.events.append(lines));
-    this.updateCaches(history);
+    try {
+      this.unsaved += this.logAppended(lines, this.events.append(lines));
+      this.updateCaches(history);
+    } catch (err) {
+      throw saveError(err, this.id, this.dir);
+    }
   }
 
   /**
@@ -323,10 +328,14 @@ export class Session {
   checkpointSyncLater(history: History): Promise<void> {
     if (!this.isNew(history)) return Promise.resolve();
     const lines = this.messageLines(history);
-    const { bytes, synced } = this.events.appendSyncLater(lines);
-    this.unsaved += this.logAppended(lines, bytes);
-    this.updateCaches(history);
-    return synced;
+    try {
+      const { bytes, synced } = this.events.appendSyncLater(lines);
+      this.unsaved += this.logAppended(lines, bytes);
+      this.updateCaches(history);
+      return synced.catch((err: unknown) => Promise.reject(saveError(err, this.id, this.dir)));
+    } catch (err) {
+      throw saveError(err, this.id, this.dir);
+    }
   }
 
   /** Whether `history` (validated) differs from the last checkpoint. */

@@ -2,7 +2,7 @@
 // that kills the whole process group; output capped head+tail with a note on what was cut.
 
 import { accessSync, constants } from "node:fs";
-import { delimiter, join } from "node:path";
+import { delimiter, join, sep } from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../lib/truncate.ts";
 import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
@@ -32,22 +32,80 @@ const BashInput = z.strictObject({
 
 let shellCache: string | undefined;
 
-function onPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? "").split(delimiter)) {
+/**
+ * The names a command `name` may have on disk: on Windows each PATHEXT extension (bash → bash.exe, as
+ * cmd.exe finds it), elsewhere the name itself.
+ */
+function candidates(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string[] {
+  if (platform !== "win32") return [name];
+  const exts = (env.PATHEXT ?? ".COM;.EXE;.BAT;.CMD").split(";").filter((e) => e.startsWith("."));
+  return [...exts.map((e) => `${name}${e.toLowerCase()}`), name];
+}
+
+/** Windows' own bash.exe starts WSL, another system with other paths: not the shell a command expects. */
+function isWslLauncher(path: string, env: NodeJS.ProcessEnv): boolean {
+  const root = env.SystemRoot ?? env.SYSTEMROOT ?? "C:\\Windows";
+  const p = path.toLowerCase();
+  return ["System32", "Sysnative"].some((d) => p.startsWith(`${join(root, d)}${sep}`.toLowerCase()));
+}
+
+function onPath(name: string, env: NodeJS.ProcessEnv, platform: NodeJS.Platform): string | undefined {
+  const listSep = platform === "win32" ? ";" : delimiter;
+  for (const dir of (env.PATH ?? env.Path ?? "").split(listSep)) {
     if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {}
+    for (const file of candidates(name, env, platform)) {
+      const p = join(dir, file);
+      if (platform === "win32" && isWslLauncher(p, env)) continue;
+      try {
+        accessSync(p, constants.X_OK);
+        return p;
+      } catch {}
+    }
   }
   return undefined;
 }
 
-/** bash when installed, else the POSIX sh. */
+/** Where Git for Windows installs its bash, for a PATH that does not list it (the installer's default). */
+function gitBash(env: NodeJS.ProcessEnv): string | undefined {
+  const roots = [
+    env.ProgramFiles,
+    env["ProgramFiles(x86)"],
+    env.LOCALAPPDATA && join(env.LOCALAPPDATA, "Programs"),
+  ];
+  for (const root of roots) {
+    if (!root) continue;
+    for (const rel of [["bin"], ["usr", "bin"]]) {
+      const p = join(root, "Git", ...rel, "bash.exe");
+      try {
+        accessSync(p, constants.F_OK);
+        return p;
+      } catch {}
+    }
+  }
+  return undefined;
+}
+
+/** bash when installed, else the POSIX sh; on Windows also Git Bash where its installer puts it. */
+export function locateShell(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | undefined {
+  return (
+    onPath("bash", env, platform) ??
+    (platform === "win32" ? gitBash(env) : undefined) ??
+    onPath("sh", env, platform)
+  );
+}
+
+/** The shell commands run with (found once); a clear error when there is none. */
 export function findShell(env: NodeJS.ProcessEnv = process.env): string {
-  shellCache ??= onPath("bash", env) ?? onPath("sh", env);
-  if (!shellCache) throw new ToolError("no shell found: neither bash nor sh is on PATH");
+  shellCache ??= locateShell(env);
+  if (!shellCache)
+    throw new ToolError(
+      process.platform === "win32"
+        ? "no shell found: neither bash nor sh is on PATH (install Git for Windows, which brings Git Bash)"
+        : "no shell found: neither bash nor sh is on PATH",
+    );
   return shellCache;
 }
 
@@ -78,6 +136,15 @@ export const bashTool: CoreTool<typeof BashInput> = changingTool({
       },
       apply: () => runCommand(args, ctx),
     };
+  },
+  relax(args) {
+    // Other agents take milliseconds: 120000 means two minutes, not a mistake worth a round trip.
+    const t = args.timeout;
+    if (typeof t !== "number" || t <= BASH_MAX_TIMEOUT_S || t / 1000 > BASH_MAX_TIMEOUT_S) return [];
+    args.timeout = t / 1000;
+    return [
+      `timeout ${t} is over the ${BASH_MAX_TIMEOUT_S} s maximum, so it was read as milliseconds: ${t / 1000} s`,
+    ];
   },
 });
 

@@ -52,6 +52,11 @@ export interface CoreTool<S extends z.ZodType = z.ZodType> {
   prepare?(args: z.infer<S>, ctx: ToolContext): Promise<PreparedCall>;
   /** it may change files in the workspace (a checkpoint is taken before the first such call of a turn) */
   mayChange?: boolean;
+  /**
+   * A forgiving reading of a common mistake in this tool's arguments, before they are checked: changes
+   * `args` (a copy) in place and says what it did, for the result.
+   */
+  relax?(args: Record<string, unknown>): string[];
 }
 
 export type { ToolDecl, ToolResult };

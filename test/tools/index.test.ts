@@ -62,8 +62,11 @@ describe("runCoreTool: model mistakes are results, not throws", () => {
     expect(missing.content).toStartWith("invalid arguments for read: path: ");
     const typed = await runCoreTool("read", '{"path":"f.txt","limit":"ten"}', ctx());
     expect(typed.content).toStartWith("invalid arguments for read: limit: ");
-    const unknown = await runCoreTool("write", '{"path":"f.txt","content":"x","mode":"append"}', ctx());
-    expect(unknown.content).toBe("invalid arguments for write: unknown argument mode");
+    // An unknown argument is dropped and named rather than failing the call (the forgiving reading).
+    const unknown = await runCoreTool("write", '{"path":"g.txt","content":"x","mode":"append"}', ctx());
+    expect(unknown.content).toBe(
+      "Created g.txt (1 B, 1 line)\n[ignored unknown argument mode (write takes path, content)]",
+    );
   });
 
   test("empty arguments mean {}", async () => {

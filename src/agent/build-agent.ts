@@ -1,0 +1,118 @@
+// Step 3 of assembling a run: the agent over an opened session — its compaction controller, who approves
+// the tools that change things, and what the tools run with.
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
+import { CompactionController } from "../compaction/controller.ts";
+import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
+import type { EmitEvent } from "../contract/events.ts";
+import type { History } from "../contract/history.ts";
+import { beforeRequestWanted } from "../contract/registry.ts";
+import type { Provider } from "../provider/types.ts";
+import type { Session } from "../session/session.ts";
+import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import type { SandboxSpec } from "../tools/sandbox.ts";
+import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
+import type { HookRunner } from "../worker/types.ts";
+import { Agent, type AgentDeps } from "./loop.ts";
+import type { RunPlan } from "./resolve-run.ts";
+import { CHILD_CANNOT_ASK } from "./task-setup.ts";
+import type { UserHooks } from "./user-hooks.ts";
+
+export interface BuildOptions {
+  approve: ApprovalPolicy;
+  /** the console's approval prompt; without it an approval that would be asked is refused at once */
+  ask?: AskApproval;
+  /** `--sandbox`: bash runs in it */
+  sandbox?: SandboxSpec;
+  maxTurns: number;
+  emit: EmitEvent;
+}
+
+export interface BuiltAgent {
+  agent: Agent;
+  approvals: Approvals;
+  toolContext: Omit<ToolContext, "signal">;
+}
+
+export function buildAgent(
+  plan: RunPlan,
+  parts: {
+    host: HookRunner;
+    provider: Provider;
+    session: Session;
+    history: History;
+    tools: ToolDecl[];
+    coreToolNames: ReadonlySet<string>;
+    resultTokenCap: number;
+    /** the user's hooks (hooks.json) */
+    userHooks?: UserHooks;
+    /** a child task's agent: SubagentStop hooks, and no one to ask for approvals */
+    subagent?: boolean;
+    toolBatch?: AgentDeps["toolBatch"];
+  },
+  opts: BuildOptions,
+): BuiltAgent {
+  const { userHooks } = parts;
+  const { budget } = plan.config;
+  const controller = new CompactionController({
+    hooks: parts.host,
+    provider: parts.provider,
+    model: plan.model,
+    policy: {
+      trigger_ratio: budget.trigger_ratio ?? DEFAULT_TRIGGER_RATIO,
+      rearm_ratio: budget.rearm_ratio ?? DEFAULT_REARM_RATIO,
+      ...(budget.reserve_tokens !== undefined ? { reserve_tokens: budget.reserve_tokens } : {}),
+    },
+    workspace: plan.workspace,
+    session: parts.session,
+    emit: opts.emit,
+    manifest: plan.manifest,
+    compactor: compactorIdentity(plan.manifest, plan.configDir),
+    ...(userHooks ? { beforeCompaction: (r, i) => userHooks.preCompact(r, i) } : {}),
+  });
+  const ask = opts.ask;
+  const approvals = new Approvals({
+    policy: opts.approve,
+    // A sub-agent can never ask the user: its parent's policy applies, and what would be asked is refused.
+    ...(parts.subagent ? { noOneToAsk: CHILD_CANNOT_ASK } : {}),
+    // The user's Notification hooks hear that `i` waits for them.
+    ...(ask
+      ? {
+          ask: userHooks
+            ? async (...a: Parameters<AskApproval>) => {
+                await userHooks.notification("i needs your permission to go on");
+                return ask(...a);
+              }
+            : ask,
+        }
+      : {}),
+    // Not consola.warn: a warning stays one `i: …` line on stderr, without a badge or a TTY-only icon.
+    warn: (line) => process.stderr.write(`i: ${line}\n`),
+  });
+  const toolContext = {
+    workspace: plan.workspace,
+    approvals,
+    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+  };
+  const agent = new Agent(
+    {
+      provider: parts.provider,
+      providerName: plan.target.provider,
+      model: plan.model,
+      hooks: parts.host,
+      session: parts.session,
+      controller,
+      tools: parts.tools,
+      coreToolNames: parts.coreToolNames,
+      toolContext,
+      emit: opts.emit,
+      maxTurns: opts.maxTurns,
+      beforeRequest: beforeRequestWanted(plan.manifest.hooks.before_request ?? [], plan.target.provider),
+      resultTokenCap: parts.resultTokenCap,
+      ...(userHooks ? { userHooks, toolSeams: userHooks.seams() } : {}),
+      ...(parts.subagent ? { subagent: true } : {}),
+      ...(parts.toolBatch ? { toolBatch: parts.toolBatch } : {}),
+    },
+    parts.history,
+  );
+  return { agent, approvals, toolContext };
+}
