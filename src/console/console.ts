@@ -11,6 +11,7 @@ import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
 import { logoLines } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
+import { signalSettings, TerminalSignals } from "./terminal-signals.ts";
 import { processTerminal, Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
 import { ViewIo } from "./view-io.ts";
@@ -32,7 +33,9 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     tokensIn: 0,
     tokensOut: 0,
   });
-  const io = new ViewIo(view, screen, s, (t) => out.write(t), live || !interactive);
+  // Title and notifications only where a person watches a terminal, and as config.json says.
+  const signals = new TerminalSignals((t) => out.write(t));
+  const io = new ViewIo(view, screen, s, (t) => out.write(t), live || !interactive, signals);
   const { firstMessage, ...sessionOptions } = opts;
   const loop = new SessionLoop(
     io,
@@ -83,6 +86,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     screen.stop();
     throw err;
   }
+  if (live) signals.start(signalSettings(loop.session.consoleSettings(), process.env));
   view.countUsage(loop.session.history);
   view.showStatus();
   const tips = ["/help lists the commands and keys", "Esc or Ctrl-C cancels a running turn"];
@@ -101,6 +105,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     const id = sanitize(loop.session.id);
     io.ui.print(s.dim(`session ${id} saved · resume with: i -r ${id}`));
     screen.stop();
+    signals.stop();
     exitSignals.off();
   }
   return exitSignals.code ?? (loop.interruptExit ? 130 : 0);

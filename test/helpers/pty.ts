@@ -113,6 +113,11 @@ export class Pty {
     await this.tmux("send-keys", "-t", "t", ...keys);
   }
 
+  /** What tmux knows of the pane: `#{pane_title}` (set by OSC 0/2), `#{window_bell_flag}`, … */
+  async format(spec: string): Promise<string> {
+    return (await this.tmux("display-message", "-p", "-t", "t", spec)).replace(/\n$/, "");
+  }
+
   /**
    * The screen as text. `history`: the scrollback too (what scrolled off the top); `escapes`: with the
    * SGR styling tmux keeps for each cell (to check colour is on or off); `joined`: wrapped lines joined.
@@ -183,10 +188,10 @@ export class Pty {
   }
 
   /** What the program wrote, raw (escapes included), since shortly after it started. */
-  async raw(): Promise<string> {
+  async raw(encoding: BufferEncoding = "latin1"): Promise<string> {
     const { readFileSync } = await import("node:fs");
     try {
-      return readFileSync(join(this.dir, "raw"), "latin1");
+      return readFileSync(join(this.dir, "raw"), encoding);
     } catch {
       return "";
     }
