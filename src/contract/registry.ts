@@ -20,7 +20,7 @@ export const ModuleName = z.enum(MODULE_NAMES);
 export type ModuleName = z.infer<typeof ModuleName>;
 
 /** The core's own tools, served in the core process: no module may offer a tool of these names. */
-export const CORE_TOOL_NAMES: readonly string[] = ["read", "write", "edit", "bash"];
+export const CORE_TOOL_NAMES: readonly string[] = ["read", "write", "edit", "apply_patch", "bash"];
 
 interface ToolSpec {
   name: string;
