@@ -4,6 +4,7 @@
 import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
+import { SAFETY_COMMANDS } from "./safety-command-list.ts";
 
 export interface SlashCommand {
   name: string;
@@ -46,6 +47,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "the MCP servers and their status; trust accepts this workspace's .mcp.json",
   },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  ...SAFETY_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];
 

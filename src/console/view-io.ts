@@ -4,6 +4,7 @@ import type { AgentEvent } from "../contract/events.ts";
 import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import type { ConsoleIo, ConsoleUi, SessionState } from "./ports.ts";
+import type { TerminalSignals } from "./terminal-signals.ts";
 import { diffLines } from "./tool-view.ts";
 import type { Screen } from "./ui/screen.ts";
 import type { ConsoleView } from "./view.ts";
@@ -21,6 +22,7 @@ export class ViewIo implements ConsoleIo {
     private readonly s: Style,
     private readonly write: (s: string) => void,
     private readonly echoTyped: boolean,
+    private readonly signals?: TerminalSignals,
   ) {
     this.ui = {
       print: (...lines) => {
@@ -41,6 +43,7 @@ export class ViewIo implements ConsoleIo {
   }
 
   event(ev: AgentEvent): void {
+    if (ev.type === "turn_start") this.signals?.turnStarted();
     if (ev.type === "retry" && ev.discarded) {
       this.view.onEvent(ev);
       this.ui.print(this.s.dim("  (the partial reply above is discarded; the reply starts over)"));
@@ -55,6 +58,7 @@ export class ViewIo implements ConsoleIo {
       this.view.print();
       return;
     }
+    this.signals?.turnEnded();
     this.view.turnEnded();
   }
 
@@ -83,10 +87,12 @@ export class ViewIo implements ConsoleIo {
         ),
       );
     this.view.approval(true);
+    this.signals?.approval(true, req.summary);
   }
 
   approvalAnswered(): void {
     this.view.approval(false);
+    this.signals?.approval(false);
   }
 
   sessionChanged(session: SessionState): void {
@@ -99,6 +105,7 @@ export class ViewIo implements ConsoleIo {
     const title = session.title;
     if (title) st.title = title;
     else delete st.title;
+    this.signals?.session(title);
     // Another session (/new, /resume): the status line counts that session's tokens, not the last one's.
     if (session.id !== this.sessionId) {
       this.sessionId = session.id;

@@ -13,13 +13,19 @@ export interface ConsoleOptions {
   env?: Record<string, string>;
   /** files written into the rig's workspace */
   files?: Record<string, string>;
+  /** config.json keys besides the rig's model table */
+  config?: Record<string, unknown>;
 }
 
 export async function startConsole(
   script: MockStep[],
   opts: ConsoleOptions = {},
 ): Promise<{ rig: Rig; pty: Pty }> {
-  const rig = await makeRig({ script, ...(opts.files ? { files: opts.files } : {}) });
+  const rig = await makeRig({
+    script,
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.config ? { config: opts.config } : {}),
+  });
   let pty: Pty | undefined;
   try {
     pty = await Pty.start(
