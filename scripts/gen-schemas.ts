@@ -73,14 +73,14 @@ const files = write(root, {
   "compaction-record.json": CompactionRecord,
   "session-compactions.json": CompactionsReport,
   "steering-queue-line.json": SteerMessage,
-  "trust.json": TrustFile,
-  "mcp.json": McpFile,
   "checkpoints.json": CheckpointsFile,
   "checkpoint-snapshot.json": Snapshot,
   "session-checkpoint-event.json": CheckpointEvent,
   "session-rewind-event.json": RewindEvent,
   "session-fork-event.json": ForkEvent,
   "session-export.json": SessionExport,
+  "trust.json": TrustFile,
+  "mcp.json": McpFile,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,

@@ -17,6 +17,7 @@ import type { ConfigFile } from "../contract/config.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
+import { type LoadedAgents, loadAgents } from "../lib/agent-definitions.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
@@ -26,6 +27,7 @@ import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
+import { acceptPending, pendingProjectFiles } from "./project-files.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
 import {
   type ConfirmOverwrite,
@@ -209,6 +211,24 @@ export class AgentSession {
     return Session.list(this.dataDir, this.live.workspace);
   }
 
+  /**
+   * Accept this workspace's own hooks and agents (what `i trust` does) and reopen this session so they
+   * apply now; returns what was accepted, one line per file, hook and agent (empty: nothing pending).
+   */
+  async trustProjectFiles(): Promise<string[]> {
+    const pending = pendingProjectFiles(configDir(), this.workspace);
+    if (pending.files.length === 0) return [];
+    acceptPending(configDir(), this.workspace, pending);
+    // A session with nothing in it yet is not kept when it closes: a fresh one takes its place.
+    if (this.rt) await this.switchTo(this.rt.agent.history.length > 1 ? this.rt.session.id : undefined);
+    return pending.lines;
+  }
+
+  /** The sub-agents the task tool can run here (built-in, config_dir/agents, an accepted .i/agents). */
+  agentDefinitions(): LoadedAgents {
+    return loadAgents(configDir(), this.workspace);
+  }
+
   /** The prompt templates of the workspace and config_dir, and why any were skipped. */
   promptTemplates(): { templates: PromptTemplate[]; problems: string[] } {
     return loadTemplates(this.live.workspace, configDir());
@@ -331,33 +351,6 @@ export class AgentSession {
     });
   }
 
-  /** `/mcp`: the configured MCP servers and where each stands. */
-  mcpServers(): Promise<McpView> {
-    const rt = this.live;
-    return mcpView(rt.workspace, rt.runtimeStatus);
-  }
-
-  /** MCP prompts, offered as slash commands `/NAME ARGS`: name, description, arguments (as of the last ask). */
-  mcpPrompts(): { name: string; description: string; args: string }[] {
-    return (this.rt?.runtimePrompts?.prompts() ?? []).map((p) => ({
-      name: p.name,
-      description: p.description,
-      args: p.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name}]`)).join(" "),
-    }));
-  }
-
-  /** The text of MCP prompt `name` with the words typed after it, to send as the user's message. */
-  expandMcpPrompt(name: string, argsText: string): Promise<string> {
-    const p = this.live.runtimePrompts;
-    if (!p) return Promise.reject(new Error(`no prompt /${name}`));
-    return p.expandPrompt(name, argsText);
-  }
-
-  /** `/mcp trust`: accept this workspace's .mcp.json as it is now (its servers start before the next request). */
-  trustProjectMcp(): { file: string; accepted: boolean; servers: string[] } {
-    return trustProjectMcp(this.live.workspace);
-  }
-
   // ---- the safety net -------------------------------------------------------------------------------
 
   /** The user's messages, oldest first, with the files each turn changed (the /rewind picker). */
@@ -391,6 +384,35 @@ export class AgentSession {
   /** `/export [FILE]`: the conversation written to a new file; returns its path. */
   exportTo(file?: string): string {
     return exportConversation(this.live, file);
+  }
+
+  // ---- MCP ------------------------------------------------------------------------------------------
+
+  /** `/mcp`: the configured MCP servers and where each stands. */
+  mcpServers(): Promise<McpView> {
+    const rt = this.live;
+    return mcpView(rt.workspace, rt.runtimeStatus);
+  }
+
+  /** MCP prompts, offered as slash commands `/NAME ARGS`: name, description, arguments (as of the last ask). */
+  mcpPrompts(): { name: string; description: string; args: string }[] {
+    return (this.rt?.runtimePrompts?.prompts() ?? []).map((p) => ({
+      name: p.name,
+      description: p.description,
+      args: p.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name}]`)).join(" "),
+    }));
+  }
+
+  /** The text of MCP prompt `name` with the words typed after it, to send as the user's message. */
+  expandMcpPrompt(name: string, argsText: string): Promise<string> {
+    const p = this.live.runtimePrompts;
+    if (!p) return Promise.reject(new Error(`no prompt /${name}`));
+    return p.expandPrompt(name, argsText);
+  }
+
+  /** `/mcp trust`: accept this workspace's .mcp.json as it is now (its servers start before the next request). */
+  trustProjectMcp(): { file: string; accepted: boolean; servers: string[] } {
+    return trustProjectMcp(this.live.workspace);
   }
 
   /** `@path` mentions: the files' text attached to the message, with a note per mention. */

@@ -13,6 +13,8 @@ type Loader = () => Promise<CliCommand>;
 const SUBCOMMANDS: Record<string, Loader> = {
   init: () => import("./commands/init.ts").then((m) => m.command),
   worker: () => import("./commands/worker.ts").then((m) => m.command),
+  trust: () => import("./commands/trust.ts").then((m) => m.command),
+  "task-child": () => import("./commands/task-child.ts").then((m) => m.command),
   doctor: () => import("./commands/doctor.ts").then((m) => m.command),
   compact: () => import("./commands/compact.ts").then((m) => m.command),
   sessions: () => import("./commands/sessions.ts").then((m) => m.command),

@@ -8,6 +8,8 @@ import type { HookEvent } from "../contract/protocol.ts";
 import { jsonEqual } from "../lib/json-equal.ts";
 import type { HookData } from "./types.ts";
 
+const USER_HOOK_FIELDS = ["block", "context", "warnings"] as const;
+
 /** Per hook, the fields a module may change; undefined: the reply is not used (no value check). */
 export const MAY_CHANGE: Readonly<Record<HookEvent, readonly string[] | undefined>> = {
   system_prompt: ["system"],
@@ -21,6 +23,16 @@ export const MAY_CHANGE: Readonly<Record<HookEvent, readonly string[] | undefine
   wire_request: ["body"],
   wire_response: ["message", "usage", "stop"],
   checkpoint: undefined,
+  // The user's hooks: a module adds its verdict; what the event is about (the tool call, the prompt)
+  // comes back as it was sent.
+  session_start: USER_HOOK_FIELDS,
+  user_prompt_submit: USER_HOOK_FIELDS,
+  pre_tool_use: USER_HOOK_FIELDS,
+  post_tool_use: USER_HOOK_FIELDS,
+  pre_compact: USER_HOOK_FIELDS,
+  stop: USER_HOOK_FIELDS,
+  subagent_stop: USER_HOOK_FIELDS,
+  notification: USER_HOOK_FIELDS,
 };
 
 const SUMMARY = "history_summary";

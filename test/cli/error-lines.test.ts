@@ -22,7 +22,7 @@ interface Case {
 const HELP = (cmd = "i") => `see \`${cmd} --help\``;
 const RUN = ["-p", "hi", "-m", "gpt-4o"];
 const PROFILES = "standard, full, compact, responses-compact, budget, responses-budget";
-const MODULES = "budget, prompts, compact, skills, memory, cache, search, web, responses, steering, mcp";
+const MODULES = "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp";
 
 const CASES: Record<string, Case> = {
   // the root command's flags
@@ -211,7 +211,7 @@ const CASES: Record<string, Case> = {
   },
   "help nope": {
     args: ["help", "nope"],
-    line: 'i help: no command "nope"; commands are init, worker, doctor, compact, sessions, mcp, start, --runtime (`i --help` lists them)',
+    line: 'i help: no command "nope"; commands are init, worker, trust, task-child, doctor, compact, sessions, mcp, start, --runtime (`i --help` lists them)',
   },
 
   // config files
