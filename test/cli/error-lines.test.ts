@@ -22,7 +22,8 @@ interface Case {
 const HELP = (cmd = "i") => `see \`${cmd} --help\``;
 const RUN = ["-p", "hi", "-m", "gpt-4o"];
 const PROFILES = "standard, full, compact, responses-compact, budget, responses-budget";
-const MODULES = "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp";
+const MODULES =
+  "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp";
 
 const CASES: Record<string, Case> = {
   // the root command's flags
