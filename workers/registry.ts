@@ -19,6 +19,7 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   agents: () => import("./agents/index.ts").then((m) => m.createAgentsModule()),
   hooks: () => import("./hooks/index.ts").then((m) => m.createHooksModule()),
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
+  mcp: () => import("./mcp/index.ts").then((m) => m.createMcpModule()),
 };
 
 /** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */
@@ -27,6 +28,6 @@ export async function serveBuiltins(names: readonly ModuleName[]): Promise<void>
   await serve(
     modules,
     undefined,
-    names.some((n) => MODULES[n].alone),
+    names.some((n) => MODULES[n].ownProcess),
   );
 }

@@ -1,15 +1,22 @@
 // Step 3 of assembling a run: the agent over an opened session — its compaction controller, who approves
 // the tools that change things, and what the tools run with.
+import { join } from "node:path";
 import { compactorIdentity } from "../compaction/compactor-identity.ts";
 import { CompactionController } from "../compaction/controller.ts";
+import { dataDir } from "../config/paths.ts";
 import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import { beforeRequestWanted } from "../contract/registry.ts";
 import type { Provider } from "../provider/types.ts";
+import { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import type { DeclaredTools } from "../tools/declared-tools.ts";
+import { FileTimes } from "../tools/file-times.ts";
+import { NestedInstructions } from "../tools/nested-instructions.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
+import { SavedOutputs } from "../tools/saved-output.ts";
 import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { Agent, type AgentDeps } from "./loop.ts";
@@ -31,6 +38,12 @@ export interface BuiltAgent {
   agent: Agent;
   approvals: Approvals;
   toolContext: Omit<ToolContext, "signal">;
+  checkpoints: Checkpointer;
+}
+
+/** Whether the run reads project instructions (the prompts module is in its manifest). */
+export function withProjectInstructions(manifest: RunPlan["manifest"]): boolean {
+  return manifest.modules.some((m) => m.name === "prompts");
 }
 
 export function buildAgent(
@@ -43,6 +56,8 @@ export function buildAgent(
     tools: ToolDecl[];
     coreToolNames: ReadonlySet<string>;
     resultTokenCap: number;
+    /** tools declared at run time (MCP): refreshed before each request, answered through the dispatch */
+    runtimeTools?: { refresh: () => Promise<void>; declared: DeclaredTools };
     /** the user's hooks (hooks.json) */
     userHooks?: UserHooks;
     /** a child task's agent: SubagentStop hooks, and no one to ask for approvals */
@@ -91,9 +106,22 @@ export function buildAgent(
   const toolContext = {
     workspace: plan.workspace,
     approvals,
+    files: new FileTimes(),
+    outputs: new SavedOutputs(join(parts.session.dir, "outputs")),
+    // Project instructions are the prompts module's: without it, nested ones are not read either.
+    ...(withProjectInstructions(plan.manifest)
+      ? { instructions: new NestedInstructions(plan.workspace) }
+      : {}),
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
   };
-  const agent = new Agent(
+  const checkpoints = new Checkpointer({
+    session: parts.session,
+    workspace: plan.workspace,
+    policy: plan.checkpoints,
+    skip: [dataDir()],
+    warn: (message) => opts.emit({ type: "notice", level: "warn", message }),
+  });
+  const agent: Agent = new Agent(
     {
       provider: parts.provider,
       providerName: plan.target.provider,
@@ -108,11 +136,23 @@ export function buildAgent(
       maxTurns: opts.maxTurns,
       beforeRequest: beforeRequestWanted(plan.manifest.hooks.before_request ?? [], plan.target.provider),
       resultTokenCap: parts.resultTokenCap,
-      ...(userHooks ? { userHooks, toolSeams: userHooks.seams() } : {}),
+      ...(parts.runtimeTools
+        ? { refreshTools: parts.runtimeTools.refresh, declaredTools: parts.runtimeTools.declared }
+        : {}),
+      ...(userHooks ? { userHooks } : {}),
+      // The user's hooks run around every tool call; the workspace is recorded before the first call of a
+      // turn that may change files, and after it.
+      toolSeams: {
+        ...(userHooks ? userHooks.seams() : {}),
+        beforeFirstChange: async () => {
+          if (agent.turnTs) checkpoints.beforeChange(agent.turnTs);
+        },
+      },
+      onTurnEnd: () => checkpoints.afterTurn(),
       ...(parts.subagent ? { subagent: true } : {}),
       ...(parts.toolBatch ? { toolBatch: parts.toolBatch } : {}),
     },
     parts.history,
   );
-  return { agent, approvals, toolContext };
+  return { agent, approvals, toolContext, checkpoints };
 }

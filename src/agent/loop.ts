@@ -10,6 +10,7 @@ import type { DeclaredTools } from "../tools/declared-tools.ts";
 import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import type { AgentCompaction, AgentSession } from "./ports.ts";
 import { agentDispatch, type ToolBatchDeps } from "./tool-calls.ts";
@@ -48,8 +49,12 @@ export interface AgentDeps {
   toolBatch?: Pick<ToolBatchDeps, "allowed" | "parallel" | "sessionTools" | "onUsage">;
   /** tools declared at run time (offered after `tools`, answered through the same dispatch) */
   declaredTools?: DeclaredTools;
+  /** brings `declaredTools` up to date with what the modules declare now (before each model request) */
+  refreshTools?: () => Promise<void>;
   /** where hooks and checkpoints plug into every tool call */
   toolSeams?: DispatchSeams;
+  /** called when a turn ends, however it ended (the workspace checkpoint after a turn that changed files) */
+  onTurnEnd?: () => void;
 }
 
 export interface TurnResult {
@@ -241,16 +246,23 @@ export class Agent {
     return this.finish("", "cancelled", turns);
   }
 
-  /** One user message, then requests and tool batches until the model stops. */
-  async send(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+  /**
+   * One user message, then requests and tool batches until the model stops. `typed`: what the user typed,
+   * when the content sent differs (attachments added), kept so an undo gives back the typed text.
+   */
+  async send(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     try {
-      return await this.run(content, signal);
+      return await this.run(content, signal, typed);
     } finally {
+      this.deps.onTurnEnd?.();
       await this.settle();
     }
   }
 
-  private async run(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+  /** The timestamp of the running (or last) turn's user message: the workspace checkpoint names its turn by it. */
+  turnTs: string | undefined;
+
+  private async run(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     const { deps } = this;
     // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
     await this.steer();
@@ -259,7 +271,12 @@ export class Agent {
     if (verdict?.blocked !== undefined) return this.finish("", "blocked", 0, verdict.blocked);
     for (const text of this.sessionContext.splice(0))
       this.history.push(hookContextMessage("SessionStart", text, now()));
-    this.history.push({ role: "user", content, meta: { ts: now() } });
+    this.turnTs = now();
+    this.history.push({
+      role: "user",
+      content,
+      meta: { ts: this.turnTs, ...(typed !== undefined ? { typed } : {}) },
+    });
     for (const text of verdict?.context ?? [])
       this.history.push(hookContextMessage("UserPromptSubmit", text, now()));
     this.checkpoint("user");
@@ -275,6 +292,7 @@ export class Agent {
       if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
+      if (deps.refreshTools) await deps.refreshTools();
       const tools = this.tools();
       this.history = await deps.controller.prepareRequest(this.history, tools, signal);
       if (signal?.aborted) return this.interrupted("", turns);
@@ -364,7 +382,9 @@ export class Agent {
         }
         return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
-      const results = await toolTurn.runBatch(calls);
+      const cut = cutToolCall(calls, res.stop);
+      const results = await toolTurn.runBatch(cut ? calls.slice(0, -1) : calls);
+      if (cut) results.push(cutCallResult(cut, deps.emit));
       this.history.push(...results);
       this.checkpoint("tool_batch", true);
       if (signal?.aborted) return this.interrupted("", turns);

@@ -6,8 +6,10 @@ import { loadConfig } from "../config/load.ts";
 import { checkModuleConfigs } from "../config/module-configs.ts";
 import { checkDirs, configDir, dataDir, refuseBadDirs } from "../config/paths.ts";
 import { checkReserve } from "../config/reserve.ts";
+import type { CheckpointsPolicy } from "../contract/checkpoints.ts";
 import { UserError } from "../contract/errors.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import { loadCheckpointsPolicy } from "../lib/checkpoints-file.ts";
 import { generateManifest } from "../manifest/generate.ts";
 import { loadManifestFile } from "../manifest/load.ts";
 import { withSteering } from "../manifest/steering.ts";
@@ -44,6 +46,8 @@ export interface RunPlan {
   /** the key, or (i compact) the error to give if a model request is made without one */
   apiKey: string | UserError;
   manifest: Manifest;
+  /** config_dir/checkpoints.json: what the workspace checkpoints record */
+  checkpoints: CheckpointsPolicy;
 }
 
 /** -c and `i compact`: the newest session of this workspace (the error says how to start one). */
@@ -96,6 +100,7 @@ export function resolveRun(opts: ResolveOptions): RunPlan {
   const apiKey = apiKeyFor(opts, target, cfgDir);
   const manifest = buildManifest(opts, cfgDir, cfg);
   checkModuleConfigs(manifest, cfgDir);
+  const checkpoints = loadCheckpointsPolicy(cfgDir);
   // After every config check (a run refused for its config creates nothing), before a worker or the
   // session needs the directories.
   checkDirs();
@@ -109,5 +114,6 @@ export function resolveRun(opts: ResolveOptions): RunPlan {
     model,
     apiKey,
     manifest,
+    checkpoints,
   };
 }

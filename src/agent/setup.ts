@@ -9,16 +9,20 @@ import type { Manifest } from "../contract/manifest.ts";
 import { NO_KEY } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import type { Provider } from "../provider/types.ts";
+import type { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import type { Approvals } from "../tools/approvals.ts";
-import { coreToolDecls } from "../tools/index.ts";
+import { DeclaredTools } from "../tools/declared-tools.ts";
+import { CORE_TOOL_NAMES, coreToolDecls } from "../tools/index.ts";
 import type { ToolContext } from "../tools/types.ts";
-import { WorkerHost } from "../worker/host.ts";
-import { type BuildOptions, buildAgent } from "./build-agent.ts";
+import { type RuntimeRefresh, WorkerHost } from "../worker/host.ts";
+import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-agent.ts";
 import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
+import { gatherEnvironment } from "./prompt-environment.ts";
 import { type ResolveOptions, type RunPlan, resolveRun } from "./resolve-run.ts";
 import { resultTokenCap } from "./result-cap.ts";
+import { mcpSetup, type Refresher, runtimeToolsRefresher } from "./runtime-tools.ts";
 import { probeSteering } from "./steering-probe.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { type ChildSetup, childSystemPrompt, childTools, prestartedHost, taskSetup } from "./task-setup.ts";
@@ -45,6 +49,12 @@ export interface AgentRuntime {
   toolContext: Omit<ToolContext, "signal">;
   /** the model's list price per million tokens, when known */
   price?: { input: number; output: number };
+  /** workspace checkpoints of this session (/undo, /rewind) */
+  checkpoints: Checkpointer;
+  /** what each module declaring tools at run time said of its groups (MCP servers), freshly asked */
+  runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
+  /** prompts the modules offer (MCP prompts: the console's slash commands) */
+  runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
   close(): Promise<void>;
 }
 
@@ -87,26 +97,34 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const { workspace, model, target } = plan;
   // hooks.json is checked before anything starts; a project file not accepted is named once the session is.
   const ignoredHooks = checkHooksConfig(plan.manifest, plan.configDir, workspace);
-  // The host starts no process until a hook runs (a child task's may have started while it waited).
+  // The host starts no process until a hook runs (a child task's may have started while it waited). MCP
+  // servers are configured for the mcp module through its environment (the accepted project file
+  // included); core tool names are never a module's.
+  const mcp = mcpSetup(plan.manifest, plan.configDir, workspace);
   const host =
     prestartedHost(opts.child, plan.manifest, workspace) ??
-    new WorkerHost(plan.manifest, { workspace, configDir: plan.configDir });
+    new WorkerHost(plan.manifest, {
+      workspace,
+      configDir: plan.configDir,
+      reservedToolNames: CORE_TOOL_NAMES,
+      moduleEnv: { mcp: mcp.env },
+    });
   const provider = await orClose(host, () => startProvider(plan, host));
-  const core = coreToolDecls();
+  const core = coreToolDecls(model.edit_tool);
   const maxParallel = plan.config.config.tasks?.max_parallel;
   const tasks = taskSetup(plan.manifest, plan.configDir, workspace, {
     ...(opts.child ? { child: opts.child } : {}),
     ...(maxParallel ? { maxParallelTasks: maxParallel } : {}),
   });
   const tools = childTools(tasks.describe([...core, ...host.toolDecls()]), opts.child);
+  const nestedInstructions = withProjectInstructions(plan.manifest);
   const buildPrompt = async () =>
     childSystemPrompt(
-      await buildSystemPrompt(host, {
-        workspace,
-        model: model.name,
-        provider: target.provider,
-        tools: tools.map((t) => t.name),
-      }),
+      await buildSystemPrompt(
+        host,
+        { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
+        gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
+      ),
       opts.child,
     );
   // A new session's system prompt is built before the session exists: a failing system_prompt hook is
@@ -133,8 +151,19 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       async () => system ?? (await buildPrompt()),
       opts.emit,
     );
-    for (const line of [ignoredHooks, tasks.notice()])
+    for (const line of [...mcp.notices, ignoredHooks, tasks.notice()])
       if (line) opts.emit({ type: "notice", level: "warn", message: line });
+    // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
+    // tools before each model request.
+    const declaredTools = new DeclaredTools();
+    const refreshTools = runtimeToolsRefresher(
+      host,
+      declaredTools,
+      opts.approve,
+      opts.emit,
+      model.images !== "omit",
+      mcp.idle ? ["mcp"] : [],
+    );
     const userHooks = userHooksFor(host, session.id, opts.emit);
     // The agent is built below; its tool batches ask it for the model and give it a task's token use.
     let agent: Agent | undefined;
@@ -148,6 +177,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
         resultTokenCap: resultCap,
+        ...(refreshTools ? { runtimeTools: { refresh: refreshTools.refresh, declared: declaredTools } } : {}),
         ...(userHooks ? { userHooks } : {}),
         ...(opts.child ? { subagent: true } : {}),
         toolBatch: tasks.batchDeps({
@@ -181,6 +211,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       approvals: built.approvals,
       toolContext: built.toolContext,
       ...(model.price ? { price: model.price } : {}),
+      checkpoints: built.checkpoints,
+      ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
       close,
     };
   } catch (err) {

@@ -4,6 +4,7 @@
 import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
+import { SAFETY_COMMANDS } from "./safety-command-list.ts";
 
 export interface SlashCommand {
   name: string;
@@ -41,6 +42,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     aliases: ["session"],
   },
   {
+    name: "mcp",
+    args: "[trust]",
+    help: "the MCP servers and their status; trust accepts this workspace's .mcp.json",
+  },
+  {
     name: "trust",
     help: "accept this workspace's own hooks (.i/hooks.json) and agents (.i/agents/), shown first",
   },
@@ -49,6 +55,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "list the sub-agents the task tool can run (built-in, config_dir/agents, .i/agents)",
   },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  ...SAFETY_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];
 
@@ -72,7 +79,11 @@ export class CommandRegistry {
   /** templates that a built-in of the same name hides */
   readonly shadowed: string[];
 
-  constructor(templates: PromptTemplate[] = []) {
+  constructor(
+    templates: PromptTemplate[] = [],
+    /** commands that come and go while the console runs (MCP prompts) */
+    private readonly dynamic: () => { name: string; description: string; args: string }[] = () => [],
+  ) {
     const taken = new Set(BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
     this.templates = templates.filter((t) => !taken.has(t.name));
     this.shadowed = templates.filter((t) => taken.has(t.name)).map((t) => t.path);
@@ -92,6 +103,7 @@ export class CommandRegistry {
     return [
       ...BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]),
       ...this.templates.map((t) => t.name),
+      ...this.dynamic().map((p) => p.name),
     ];
   }
 
@@ -106,6 +118,10 @@ export class CommandRegistry {
         return [`/${c.name}${c.args ? ` ${c.args}` : ""}`, `${c.help}${alias}`];
       }),
       ...this.templates.map((t) => [`/${t.name} [args]`, `template: ${t.description || t.path}`]),
+      ...this.dynamic().map((p) => [
+        `/${p.name}${p.args ? ` ${p.args}` : ""}`,
+        `MCP prompt: ${p.description}`,
+      ]),
     ];
     const fit = Number.isFinite(width) ? width : Number.MAX_SAFE_INTEGER;
     const [first = "", ...rest] = wrap(KEYS_HELP, Math.max(20, fit - 6));

@@ -12,6 +12,7 @@ import { CommandRegistry, parseSlash } from "./commands.ts";
 import { keepUnsent } from "./keep-unsent.ts";
 import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
+import { runSafetySlash } from "./safety-commands.ts";
 import { parseBang } from "./shell-command.ts";
 import { runSlash } from "./slash.ts";
 
@@ -81,8 +82,7 @@ export class SessionLoop implements InputHandlers {
     if (answer.kind === "cancel") return answer;
     if (answer.kind === "no") {
       ui.print(ui.dim(`  declined${answer.reason ? `: ${ui.clean(answer.reason)}` : ""}`));
-    } else
-      ui.print(ui.dim(answer.kind === "always" ? "  approved for the rest of the session" : "  approved"));
+    } else ui.print(ui.dim(answer.kind === "yes" ? "  approved" : "  approved for the rest of the session"));
     return answer;
   }
 
@@ -95,7 +95,7 @@ export class SessionLoop implements InputHandlers {
   /** A session was opened: its templates, the status line, the replay of a resumed one. */
   private opened(): void {
     const { templates, problems } = this.session.promptTemplates();
-    this.registry = new CommandRegistry(templates);
+    this.registry = new CommandRegistry(templates, () => this.session.mcpPrompts());
     const { ui } = this.io;
     for (const p of problems) ui.print(ui.yellow(`! prompt template skipped: ${ui.clean(p)}`));
     for (const p of this.registry.shadowed)
@@ -252,12 +252,13 @@ export class SessionLoop implements InputHandlers {
       let outcome: Awaited<ReturnType<typeof runSlash>>;
       try {
         const { input } = this;
-        outcome = await runSlash(slash, {
+        const ctx = {
           session: this.session,
           ui,
           registry: this.registry,
           ...(input.pick ? { pick: input.pick.bind(input) } : {}),
-        });
+        };
+        outcome = (await runSafetySlash(slash, ctx)) ?? (await runSlash(slash, ctx));
       } catch (err) {
         ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
         return undefined;
@@ -267,6 +268,7 @@ export class SessionLoop implements InputHandlers {
       // A compaction showed live activity: end it like a turn.
       if (slash.name === "compact") this.replyEnded();
       if (outcome.kind === "exit") return "exit";
+      if (outcome.kind === "done" && outcome.draft !== undefined) this.setDraft(outcome.draft);
       if (outcome.kind === "send") await this.turn(outcome.text);
       if (outcome.kind === "switch") await this.switchTo(outcome.resume, outcome.clear === true);
       return undefined;
@@ -288,7 +290,8 @@ export class SessionLoop implements InputHandlers {
     const { ui } = this.io;
     this.running = true;
     const before = this.session.history.length;
-    const r = await this.session.send(content).then(
+    // What the user typed goes with the message when it differs (mentions expanded): /undo gives it back.
+    const r = await this.session.send(content, typed === content ? undefined : typed).then(
       (res) => ({ res }),
       (err: unknown) => ({ err }),
     );
@@ -347,6 +350,13 @@ export class SessionLoop implements InputHandlers {
     const { ui } = this.io;
     const unsent = await this.session.close();
     for (const t of unsent) ui.print(ui.yellow(`not sent (typed after the last turn ended): ${ui.clean(t)}`));
+  }
+
+  /** The message an /undo took back, in the input box to edit and send again (or shown, without one). */
+  private setDraft(text: string): void {
+    const { ui } = this.io;
+    if (this.input.setDraft) this.input.setDraft(text);
+    else ui.print(ui.dim(`  your message, to send again: ${ui.clean(text.split("\n")[0] ?? "")}`));
   }
 
   /** A live reply ended (or a command that showed activity): the turn is over, the input idle. */

@@ -9,6 +9,7 @@ const STANDARD: ModuleName[] = [
   "memory",
   "cache",
   "search",
+  "mcp",
   "hooks",
   "agents",
 ];

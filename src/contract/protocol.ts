@@ -1,6 +1,7 @@
 // The worker protocol: NDJSON over stdio, one JSON object per line.
 import { z } from "zod";
 import { Content } from "./history.ts";
+import { RuntimeToolDecl } from "./runtime-tools.ts";
 import { Usage } from "./usage.ts";
 import { HookOptions } from "./user-hooks.ts";
 
@@ -120,6 +121,8 @@ export const HelloReplyData = z.object({
   tools: z.array(ToolDecl),
   /** per declared hook, what of the history it needs (default "full"); see SUMMARISABLE */
   payloads: z.record(z.string(), PayloadForm).optional(),
+  /** a module that owns a tool namespace: the tools it declares now (more may follow; see runtime-tools) */
+  runtime_tools: z.array(RuntimeToolDecl).optional(),
   /** per declared hook, its own deadline and when the core may leave it out (see HookOptions) */
   hook_options: z.record(z.string(), HookOptions).optional(),
 });

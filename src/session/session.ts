@@ -431,13 +431,16 @@ export class Session {
     this.touchMeta(history);
   }
 
-  /** Append a line `{ts, type, ...data}` to events.jsonl (fsynced). */
-  appendEvent(type: string, data: Record<string, unknown>): void {
+  /**
+   * Append a line `{ts, type, ...data}` to events.jsonl, fsynced unless `durable` is false (the line is in
+   * the file at once, so a kill -9 keeps it; the next durable append syncs it too).
+   */
+  appendEvent(type: string, data: Record<string, unknown>, durable = true): void {
     if (RESERVED_EVENT_TYPES.includes(type))
       throw new Error(`event type "${type}" is written by the session itself`);
     if ("ts" in data || "type" in data) throw new Error(`event data may not set "ts" or "type"`);
     const lines = [{ ts: now(), type, ...data }];
-    this.logAppended(lines, this.events.append(lines));
+    this.logAppended(lines, this.events.append(lines, durable));
   }
 
   /** Count `bytes` (the append of `lines`) as logged since the last whole-state event; returns `bytes`. */

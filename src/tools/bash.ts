@@ -1,15 +1,17 @@
 // `bash`: run a shell command in the workspace. Subject to the approval policy; bounded by a timeout
 // that kills the whole process group; output capped head+tail with a note on what was cut.
 
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join, sep } from "node:path";
 import { z } from "zod";
 import { formatBytes } from "../lib/truncate.ts";
 import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { commandPrefix } from "./approvals.ts";
 import { changingTool } from "./changing-tool.ts";
+import { resolveInWorkspace } from "./paths.ts";
 import { runInProcessGroup } from "./run-process.ts";
 import { sandboxed } from "./sandbox.ts";
+import { savedNote } from "./saved-output.ts";
 import { ToolError } from "./tool-error.ts";
 import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
 
@@ -28,6 +30,10 @@ const BashInput = z.strictObject({
     .describe(
       `seconds before the command and everything it started are killed (default ${BASH_DEFAULT_TIMEOUT_S}, max ${BASH_MAX_TIMEOUT_S})`,
     ),
+  workdir: z
+    .string()
+    .optional()
+    .describe("directory to run the command in, relative to the workspace (default: the workspace itself)"),
 });
 
 let shellCache: string | undefined;
@@ -124,17 +130,30 @@ function prefixOf(command: string): { prefix?: string } {
   return prefix ? { prefix } : {};
 }
 
+/** The directory a command runs in: `workdir` resolved in the workspace and checked to be a directory. */
+function workingDir(ctx: ToolContext, workdir: string | undefined): { dir: string; shown?: string } {
+  if (workdir === undefined || workdir === "" || workdir === ".") return { dir: ctx.workspace };
+  const dir = resolveInWorkspace(ctx.workspace, workdir, ctx.allowOutside);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    throw new ToolError(`workdir "${workdir}" does not exist; give a directory inside the workspace`);
+  }
+  if (!isDir) throw new ToolError(`workdir "${workdir}" is a file, not a directory`);
+  return { dir, shown: workdir };
+}
+
 export const bashTool: CoreTool<typeof BashInput> = changingTool({
   name: "bash",
-  description: `Run a shell command in the workspace directory (non-interactive: no stdin). Output is stdout and stderr together, capped at ${formatBytes(BASH_HEAD_BYTES + BASH_TAIL_BYTES)} (head and tail kept). The exit code is reported. Timeout ${BASH_DEFAULT_TIMEOUT_S} s by default (max ${BASH_MAX_TIMEOUT_S} s).`,
+  description: `Run a shell command in the workspace directory (non-interactive: no stdin). Output is stdout and stderr together, capped at ${formatBytes(BASH_HEAD_BYTES + BASH_TAIL_BYTES)} (head and tail kept; a longer output is saved whole in a file the result names, for read). workdir runs it in a subdirectory. The exit code is reported. Timeout ${BASH_DEFAULT_TIMEOUT_S} s by default (max ${BASH_MAX_TIMEOUT_S} s).`,
   input: BashInput,
   async prepare(args, ctx) {
+    const cwd = workingDir(ctx, args.workdir);
+    const summary = cwd.shown ? `(in ${cwd.shown}) ${args.command}` : args.command;
     return {
-      change: {
-        request: { tool: "bash", summary: args.command, ...prefixOf(args.command) },
-        command: args.command,
-      },
-      apply: () => runCommand(args, ctx),
+      change: { request: { tool: "bash", summary, ...prefixOf(args.command) }, command: args.command },
+      apply: () => runCommand(args, ctx, cwd.dir),
     };
   },
   relax(args) {
@@ -148,28 +167,38 @@ export const bashTool: CoreTool<typeof BashInput> = changingTool({
   },
 });
 
-async function runCommand(args: z.infer<typeof BashInput>, ctx: ToolContext): Promise<ToolResult> {
+async function runCommand(
+  args: z.infer<typeof BashInput>,
+  ctx: ToolContext,
+  cwd: string,
+): Promise<ToolResult> {
   const timeoutS = args.timeout ?? BASH_DEFAULT_TIMEOUT_S;
   const report = ctx.report;
   const decoder = new TextDecoder();
   const shell: [string, ...string[]] = [findShell(), "-c", args.command];
-  const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell) : shell;
+  const argv = ctx.sandbox ? sandboxed(ctx.sandbox, ctx.workspace, shell, cwd) : shell;
+  const spill = ctx.outputs?.start(BASH_HEAD_BYTES + BASH_TAIL_BYTES);
+  const onData = (b: Buffer) => {
+    spill?.push(b);
+    report?.({ kind: "output", text: decoder.decode(b, { stream: true }) });
+  };
   const r = await runInProcessGroup(argv, {
-    cwd: ctx.workspace,
+    cwd,
     env: commandEnv(),
     timeoutMs: timeoutS * 1000,
     signal: ctx.signal,
     headBytes: BASH_HEAD_BYTES,
     tailBytes: BASH_TAIL_BYTES,
-    ...(report
-      ? { onData: (b: Buffer) => report({ kind: "output", text: decoder.decode(b, { stream: true }) }) }
-      : {}),
+    ...(report || spill ? { onData } : {}),
   });
+  const saved = spill?.finish();
   report?.({ kind: "exit", code: r.code });
   const text = r.output.text();
   const notes: string[] = [];
   if (r.output.truncated)
-    notes.push("[to see all of the output, redirect it to a file and read or grep that]");
+    notes.push(
+      saved ? savedNote(saved) : "[to see all of the output, redirect it to a file and read or grep that]",
+    );
   if (r.timedOut) {
     notes.push(
       `[timed out after ${timeoutS} s: the command and every process it started were killed; give a longer timeout (max ${BASH_MAX_TIMEOUT_S} s) or make the command finish sooner]`,

@@ -172,9 +172,8 @@ export class WorkerProcess {
     }
     return new Promise<Data>((resolve, reject) => {
       const ms =
-        event === "hello"
-          ? (this.opts.helloDeadlineMs ?? this.opts.deadlineMs)
-          : (deadlineMs ?? this.opts.deadlineMs);
+        deadlineMs ??
+        (event === "hello" ? (this.opts.helloDeadlineMs ?? this.opts.deadlineMs) : this.opts.deadlineMs);
       const timer = setTimeout(() => this.fail("timeout", `no reply within ${ms} ms`, id), ms);
       this.pending.set(id, { module, event, resolve, reject, timer, check, sent, onProgress });
       this.requests++;

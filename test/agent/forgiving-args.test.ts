@@ -34,7 +34,7 @@ test("file_path, old_str and new_str edit the file in one request", async () => 
   const result = JSON.stringify(rig.mock.requests[1]?.body);
   expect(result).toContain("Edited hello.txt: replaced 1 occurrence (line 1)");
   expect(result).toContain(
-    "[ignored unknown argument dry_run (edit takes path, old_text, new_text, replace_all)]",
+    "[ignored unknown argument dry_run (edit takes path, old_text, new_text, replace_all, edits)]",
   );
   expect(result).not.toContain("invalid arguments");
 });

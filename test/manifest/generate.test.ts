@@ -37,7 +37,13 @@ describe("i --runtime manifest", () => {
       "search",
       "hooks",
       "agents",
+      "mcp",
     ]);
+    // mcp holds server processes and serves concurrently: a process of its own, never the shared one
+    expect(m.modules.find((x) => x.name === "mcp")?.exec.slice(-2)).toEqual(["worker", "mcp"]);
+    expect(m.modules.find((x) => x.name === "budget")?.exec.at(-1)).toBe(
+      "budget,prompts,compact,skills,memory,cache,search,hooks",
+    );
     expect(m.profile).toBe("standard");
     expect(m.protocol).toBe(1);
     expect(m.config_dir).toBe(dir);
@@ -64,6 +70,7 @@ describe("i --runtime manifest", () => {
       "responses",
       "hooks",
       "agents",
+      "mcp",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
     expect(names(manifest("budget"))).toEqual(["budget"]);

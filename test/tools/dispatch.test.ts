@@ -123,7 +123,7 @@ describe("one wording for bad arguments, whatever the kind of tool", () => {
   test("an unknown tool names every tool offered, of every kind", async () => {
     const r = await dispatch().turn().execute(call("nope", "{}"));
     expect(r.content).toBe(
-      'unknown tool "nope"; available tools: read, write, edit, bash, grep, find, lookup',
+      'unknown tool "nope"; available tools: read, write, edit, bash, apply_patch, grep, find, lookup',
     );
   });
 });
@@ -320,7 +320,10 @@ describe("the forgiving reading of arguments", () => {
     const snake = await turn.execute(
       call("edit", JSON.stringify({ file_path: "alias.txt", old_str: "alpha", new_str: "gamma" })),
     );
-    expect(snake).toEqual({ content: "Edited alias.txt: replaced 1 occurrence (line 1)", is_error: false });
+    expect(snake).toEqual({
+      content: "Edited alias.txt: replaced 1 occurrence (line 1)\n1\tgamma beta",
+      is_error: false,
+    });
     const camel = await turn.execute(
       call("edit", JSON.stringify({ filePath: "alias.txt", oldString: "beta", newString: "delta" })),
     );

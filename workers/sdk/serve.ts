@@ -10,6 +10,7 @@ import {
   TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
+import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
@@ -27,10 +28,18 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
   if (req.module) return modules.find((m) => m.name === req.module);
   if (modules.length === 1) return modules[0];
   if (req.event === "hello") return modules.find((m) => m.name === req.data.module);
-  if (req.event === "tool") return modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name));
+  if (req.event === "tool")
+    return (
+      modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
+      modules.find((m) => m.runtimeTools)
+    );
+  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
+    return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
 
+/** Notices a module reported at hello, which has no field for them: sent with the next `tools` reply. */
+const helloNotices: string[] = [];
 /** Tool calls in flight, by call id: a `tool_cancel` aborts the one it names. */
 const running = new Map<string, AbortController>();
 /** Where progress lines go (stdout; a test's stream when serving in-process). */
@@ -52,6 +61,8 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
   if (req.event === "hello") {
     if (!mod) throw new Error(`this worker does not serve module "${String(req.data.module)}"`);
     await mod.check?.(context(mod));
+    const runtime = await mod.runtimeTools?.list(0, context(mod));
+    helloNotices.push(...(runtime?.notices ?? []));
     return {
       ...req.data,
       protocol: PROTOCOL_VERSION,
@@ -59,13 +70,48 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       hooks: Object.keys(mod.hooks),
       tools: (mod.tools ?? []).map((t) => t.decl),
       ...(mod.payloads ? { payloads: mod.payloads } : {}),
+      ...(runtime ? { runtime_tools: runtime.tools } : {}),
       ...(mod.hookOptions ? { hook_options: mod.hookOptions(context(mod)) } : {}),
     };
   }
   if (!mod) return req.data;
   const ctx = context(mod);
+  const runtime = mod.runtimeTools;
+  if (runtime && req.event === TOOLS_EVENT) {
+    const wait = typeof req.data.wait_ms === "number" ? req.data.wait_ms : 0;
+    const list = await runtime.list(wait, ctx);
+    const notices = [...helloNotices.splice(0), ...(list.notices ?? [])];
+    const unchanged = list.revision === req.data.revision;
+    return {
+      ...req.data,
+      revision: list.revision,
+      ...(unchanged ? {} : { runtime_tools: list.tools, ...(list.prompts ? { prompts: list.prompts } : {}) }),
+      ...(notices.length ? { notices } : {}),
+      ...(list.status ? { status: list.status } : {}),
+    };
+  }
+  if (runtime && req.event === PROMPT_EVENT) {
+    if (!runtime.prompt) throw new Error("this module offers no prompts");
+    const args = (req.data.arguments ?? {}) as Record<string, string>;
+    return { ...req.data, text: await runtime.prompt(String(req.data.name ?? ""), args) };
+  }
+  if (runtime && req.event === PROGRESS_EVENT) {
+    const p = runtime.progress?.(String(req.data.call_id ?? ""));
+    return p ? { ...req.data, progress: p } : req.data;
+  }
+  if (runtime && req.event === CANCEL_EVENT) {
+    runtime.cancel?.(String(req.data.call_id ?? ""));
+    return req.data;
+  }
   if (req.event === "tool") {
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
+    if (!tool && runtime) {
+      const callCtx = { ...ctx, callId: String(req.data.call_id ?? "") };
+      const result = await runtime.call(String(req.data.name), req.data.arguments, callCtx);
+      if (!ToolResult.safeParse(result).success)
+        throw new Error(`tool "${String(req.data.name)}" returned an invalid result`);
+      return { ...req.data, result };
+    }
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
     const callId = String(req.data.call_id ?? "");
     const abort = new AbortController();
@@ -215,15 +261,16 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
 }
 
 /**
- * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). `concurrent`:
- * requests are answered as they complete, several at once (tools that run for minutes, like a child task),
- * instead of one at a time with blocking reads.
+ * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). `concurrent` (or
+ * a module that serves concurrently): requests are answered as they complete, several at once (tools that
+ * run for minutes, like a child task; a `cancel` reaching a module while its tool call runs), instead of
+ * one at a time with blocking reads. Then every module stops what it started.
  */
 export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = false): Promise<void> {
   if (io) {
     writeLine = io.write;
     await serveStreams(modules, io);
-  } else if (!concurrent) await serveStdio(modules);
+  } else if (!concurrent && !modules.some((m) => m.concurrent)) await serveStdio(modules);
   else
     await serveStreams(modules, {
       input: process.stdin,
@@ -231,5 +278,5 @@ export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = 
       log: (m) => writeAll(2, `${m}\n`),
     });
   // The core is gone (or done): whatever a module still runs for it stops now.
-  await Promise.all(modules.map((m) => m.close?.()));
+  await Promise.all(modules.map((m) => Promise.all([m.runtimeTools?.close?.(), m.close?.()])));
 }
