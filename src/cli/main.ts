@@ -13,15 +13,17 @@ type Loader = () => Promise<CliCommand>;
 const SUBCOMMANDS: Record<string, Loader> = {
   init: () => import("./commands/init.ts").then((m) => m.command),
   worker: () => import("./commands/worker.ts").then((m) => m.command),
-  trust: () => import("./commands/trust.ts").then((m) => m.command),
   "task-child": () => import("./commands/task-child.ts").then((m) => m.command),
   doctor: () => import("./commands/doctor.ts").then((m) => m.command),
   compact: () => import("./commands/compact.ts").then((m) => m.command),
   sessions: () => import("./commands/sessions.ts").then((m) => m.command),
   mcp: () => import("./commands/mcp.ts").then((m) => m.command),
+  trust: () => import("./commands/trust.ts").then((m) => m.command),
   start: () => import("./commands/start.ts").then((m) => m.command),
   "--runtime": () => import("./commands/runtime.ts").then((m) => m.command),
 };
+/** Commands a person types (the help lists them); the rest are started by `i` itself. */
+const LISTED = Object.keys(SUBCOMMANDS).filter((name) => name !== "task-child");
 const runCommand: Loader = () => import("./commands/run.ts").then((m) => m.command);
 /** Commands `i` runs for itself (a sub-agent's child process): runnable, but not listed to the user. */
 const INTERNAL = new Set(["task-child"]);
