@@ -22,8 +22,6 @@ const SUBCOMMANDS: Record<string, Loader> = {
   start: () => import("./commands/start.ts").then((m) => m.command),
   "--runtime": () => import("./commands/runtime.ts").then((m) => m.command),
 };
-/** Commands a person types (the help lists them); the rest are started by `i` itself. */
-const LISTED = Object.keys(SUBCOMMANDS).filter((name) => name !== "task-child");
 const runCommand: Loader = () => import("./commands/run.ts").then((m) => m.command);
 /** Commands `i` runs for itself (a sub-agent's child process): runnable, but not listed to the user. */
 const INTERNAL = new Set(["task-child"]);

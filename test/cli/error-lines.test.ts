@@ -212,7 +212,7 @@ const CASES: Record<string, Case> = {
   },
   "help nope": {
     args: ["help", "nope"],
-    line: 'i help: no command "nope"; commands are init, worker, trust, doctor, compact, sessions, mcp, start, --runtime (`i --help` lists them)',
+    line: 'i help: no command "nope"; commands are init, worker, doctor, compact, sessions, mcp, trust, start, --runtime (`i --help` lists them)',
   },
 
   // config files
