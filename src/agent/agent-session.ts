@@ -13,7 +13,6 @@ import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
-import type { ConfigFile } from "../contract/config.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
@@ -21,6 +20,7 @@ import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts";
 import type { TurnResult } from "./loop.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
@@ -39,6 +39,12 @@ import type { AgentRuntime, SetupOptions } from "./setup.ts";
 import { enqueue, queuePath, removeQueue } from "./steering-queue.ts";
 import { runUserCommand } from "./user-command.ts";
 
+export {
+  type ConsoleSettings,
+  readConsoleSettings,
+  saveTheme,
+  type ThemeSetting,
+} from "./console-settings.ts";
 export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,
@@ -282,13 +288,9 @@ export class AgentSession {
     return this.live.agent.recompact();
   }
 
-  /** What config.json says about the console itself (title, notifications). */
-  consoleSettings(): Pick<ConfigFile, "terminal_title" | "notifications"> {
-    const { terminal_title, notifications } = loadConfig(configDir()).config;
-    return {
-      ...(terminal_title !== undefined ? { terminal_title } : {}),
-      ...(notifications ? { notifications } : {}),
-    };
+  /** What config.json says about the console itself (title, notifications, theme). */
+  consoleSettings(): ConsoleSettings {
+    return readConsoleSettings();
   }
 
   /** `!command`: run through the bash tool; its output joins the context for the next message. */

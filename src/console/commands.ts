@@ -4,6 +4,7 @@
 import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
+import { FEATURE_COMMANDS } from "./feature-commands.ts";
 
 export interface SlashCommand {
   name: string;
@@ -41,6 +42,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     aliases: ["session"],
   },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  ...FEATURE_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];
 

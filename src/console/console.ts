@@ -10,6 +10,7 @@ import { LiveInput } from "./live-input.ts";
 import { logoLines } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
 import { signalSettings, TerminalSignals } from "./terminal-signals.ts";
+import { applyConfiguredTheme } from "./theme.ts";
 import { processTerminal, Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
 import { ViewIo } from "./view-io.ts";
@@ -22,6 +23,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const out = process.stdout;
   const caps = detectCaps(out);
   const s = makeStyle(caps);
+  const interactiveIn = !!process.stdin.isTTY;
+  if (interactiveIn) await applyConfiguredTheme(s, process.stdin, (t) => out.write(t));
   const screen = new Screen(processTerminal(out), caps);
   const interactive = !!process.stdin.isTTY;
   const live = caps.cursor && interactive;

@@ -7,6 +7,7 @@ import type { Usage } from "../contract/usage.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
+import { runFeatureCommand } from "./feature-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { formatCost } from "./status-line.ts";
@@ -254,6 +255,7 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
     case "exit":
       return { kind: "exit" };
     default:
+      await runFeatureCommand(builtin.name, cmd.args, ctx);
       return DONE;
   }
 }

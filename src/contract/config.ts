@@ -29,6 +29,12 @@ export const ConfigFile = z.strictObject({
    * codex); between 1 s and 1 h
    */
   stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
+  /**
+   * the console's colours: dark (default), light, auto (asks the terminal for its background, else
+   * COLORFGBG, else dark) or high-contrast (bold, no dim, diffs in blue and orange); NO_COLOR and
+   * TERM=dumb still turn colour off
+   */
+  theme: z.enum(["dark", "light", "auto", "high-contrast"]).optional(),
   /** the console's terminal title: "i — TITLE (working)"; default true */
   terminal_title: z.boolean().optional(),
   /** how the console says a long turn ended or an approval waits, while you are in another window */
