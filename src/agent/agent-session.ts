@@ -42,6 +42,7 @@ import { runUserCommand } from "./user-command.ts";
 export {
   type ConsoleSettings,
   readConsoleSettings,
+  readKeybindings,
   saveTheme,
   type ThemeSetting,
 } from "./console-settings.ts";

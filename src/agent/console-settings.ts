@@ -8,6 +8,7 @@ import { loadConfig } from "../config/load.ts";
 import { configDir } from "../config/paths.ts";
 import { ConfigFile } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
+import { KeybindingsFile } from "../contract/keybindings.ts";
 import { writeFileAtomic } from "../lib/atomic-write.ts";
 import { parseWith, readConfigJson } from "../lib/json-file.ts";
 
@@ -34,4 +35,11 @@ export function saveTheme(theme: ThemeSetting, dir: string = configDir()): strin
   const mode = existsSync(file) ? statSync(file).mode & 0o777 : 0o644;
   writeFileAtomic(file, `${JSON.stringify(next, null, 2)}\n`, mode);
   return file;
+}
+
+/** config_dir/keybindings.json checked strictly, or undefined when there is none (the defaults apply). */
+export function readKeybindings(dir: string = configDir()): KeybindingsFile | undefined {
+  const file = join(dir, "keybindings.json");
+  if (!existsSync(file)) return undefined;
+  return parseWith(file, KeybindingsFile, readConfigJson(file) ?? {});
 }

@@ -2,9 +2,11 @@
 // Screen (src/console/ui/screen.ts). With a live region the input is the prompt editor (raw keys); without
 // one (a pipe, TERM=dumb) it is plain lines. While a turn runs, typed lines go to the steering queue.
 
-import type { SessionOptions } from "../agent/agent-session.ts";
+import { readKeybindings, type SessionOptions } from "../agent/agent-session.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
+import { KeyMap } from "./input/keymap.ts";
+import { useKeyMap } from "./keys-command.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
 import { logoLines } from "./render.ts";
@@ -21,6 +23,9 @@ export interface ConsoleOptions extends SessionOptions {
 
 export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const out = process.stdout;
+  // A bad keybindings.json is one line and exit 2, before anything is drawn or the terminal is raw.
+  const keymap = new KeyMap(readKeybindings());
+  useKeyMap(keymap);
   const caps = detectCaps(out);
   const s = makeStyle(caps);
   const interactiveIn = !!process.stdin.isTTY;
@@ -43,7 +48,13 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     sessionOptions,
     (handlers, session) =>
       live
-        ? new LiveInput(screen, s, handlers, { dataDir: session.dataDir, workspace: session.workspace })
+        ? new LiveInput(
+            screen,
+            s,
+            handlers,
+            { dataDir: session.dataDir, workspace: session.workspace },
+            keymap,
+          )
         : new LineInput(io.ui, interactive, handlers),
     {
       ...(firstMessage ? { firstMessage } : {}),

@@ -2,6 +2,7 @@
 // apart from the core registry so each feature lives in its own file. Shapes are structural (the
 // registry's SlashCommand), so this file imports neither the registry nor the dispatcher.
 import type { PickRequest } from "./input/picker.ts";
+import { keysCommand } from "./keys-command.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { themeCommand } from "./theme-command.ts";
 
@@ -11,6 +12,7 @@ export const FEATURE_COMMANDS: ReadonlyArray<{ name: string; args?: string; help
     args: "[NAME]",
     help: "pick the colours (dark, light, auto, high-contrast) with a live preview; saved in config.json",
   },
+  { name: "keys", help: "the keys in force: keybindings.json over the defaults" },
 ];
 
 export interface FeatureContext {
@@ -23,6 +25,9 @@ export async function runFeatureCommand(name: string, args: string, ctx: Feature
   switch (name) {
     case "theme":
       await themeCommand(args, ctx.ui, ctx.pick);
+      return true;
+    case "keys":
+      keysCommand(ctx.ui);
       return true;
     default:
       return false;

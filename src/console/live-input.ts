@@ -5,6 +5,7 @@ import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { charWidth, truncate, visibleWidth } from "../terminal/width.ts";
 import { InputHistory } from "./input/history.ts";
+import { KeyMap } from "./input/keymap.ts";
 import type { PickRequest } from "./input/picker.ts";
 import { PromptController } from "./input/prompt.ts";
 import { TerminalInput } from "./input/terminal.ts";
@@ -21,6 +22,8 @@ export class LiveInput implements InputSide {
     loop: InputHandlers,
     /** the input history's file is kept per workspace under the data directory */
     where: { dataDir: string; workspace: string },
+    /** keybindings.json's keys, translated to the defaults the prompt knows */
+    keymap: KeyMap = new KeyMap(undefined),
   ) {
     const history = InputHistory.forWorkspace(where.dataDir, where.workspace);
     this.prompt = new PromptController(
@@ -40,7 +43,9 @@ export class LiveInput implements InputSide {
     this.terminal = new TerminalInput(
       process.stdin,
       (t) => process.stdout.write(t),
-      (ev) => this.prompt.handle(ev),
+      (ev) => {
+        for (const e of keymap.translate(ev, this.prompt.asking)) this.prompt.handle(e);
+      },
     );
   }
 

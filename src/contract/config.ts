@@ -1,6 +1,7 @@
 // zod schemas for every file in config_dir. Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
+import { KeybindingsFile } from "./keybindings.ts";
 import { ModuleName } from "./registry.ts";
 
 /** `$schema` (editor validation) and `$comment` (notes) are allowed in every file. */
@@ -157,4 +158,5 @@ export const CONFIG_FILES = {
   "compact.json": CompactFile,
   "budget.json": BudgetFile,
   "web.json": WebFile,
+  "keybindings.json": KeybindingsFile,
 } as const;
