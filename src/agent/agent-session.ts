@@ -14,7 +14,7 @@ import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
 import type { AgentEvent } from "../contract/events.ts";
-import type { History } from "../contract/history.ts";
+import type { History, Message } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
@@ -237,7 +237,7 @@ export class AgentSession {
   }
 
   /** A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. */
-  send(content: string): Promise<TurnResult> {
+  send(content: Message["content"]): Promise<TurnResult> {
     const rt = this.live;
     return this.run((signal) => rt.agent.send(content, signal));
   }

@@ -4,6 +4,7 @@ import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-session.ts"
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { charWidth, truncate, visibleWidth } from "../terminal/width.ts";
+import { ImageInput } from "./images/image-input.ts";
 import { InputHistory } from "./input/history.ts";
 import { KeyMap } from "./input/keymap.ts";
 import type { PickRequest } from "./input/picker.ts";
@@ -40,11 +41,17 @@ export class LiveInput implements InputSide {
       { commands: () => loop.commandNames(), paths: (partial) => loop.completePath(partial) },
     );
     if (history.problem) this.prompt.hint = history.problem;
+    const images = new ImageInput({
+      workspace: where.workspace,
+      insert: (text) => this.prompt.handle({ type: "paste", text }),
+      hint: (text) => this.hint(text),
+    });
     this.terminal = new TerminalInput(
       process.stdin,
       (t) => process.stdout.write(t),
       (ev) => {
-        for (const e of keymap.translate(ev, this.prompt.asking)) this.prompt.handle(e);
+        for (const k of keymap.translate(ev, this.prompt.asking))
+          for (const e of this.prompt.asking ? [k] : images.filter(k)) this.prompt.handle(e);
       },
     );
   }

@@ -8,7 +8,9 @@ import {
   type SessionOptions,
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
+import type { Content } from "../contract/history.ts";
 import { CommandRegistry, parseSlash } from "./commands.ts";
+import { prepareImages, withImages } from "./images/submit-images.ts";
 import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
 import { parseBang } from "./shell-command.ts";
@@ -252,13 +254,18 @@ export class SessionLoop implements InputHandlers {
       return undefined;
     }
     this.io.userLine(text, false);
-    const { text: content, notes } = this.session.attachMentions(text);
-    for (const n of notes) ui.print(ui.dim(`  ${ui.clean(n)}`));
-    await this.turn(content);
+    const imgs = prepareImages(text, this.session.workspace, this.session.model);
+    if ("refused" in imgs) {
+      ui.print(ui.red(`✗ ${ui.clean(imgs.refused)}`));
+      return undefined;
+    }
+    const { text: content, notes } = this.session.attachMentions(imgs.text);
+    for (const n of [...imgs.notes, ...notes]) ui.print(ui.dim(`  ${ui.clean(n)}`));
+    await this.turn(withImages(content, imgs.images));
     return undefined;
   }
 
-  private async turn(content: string): Promise<void> {
+  private async turn(content: Content): Promise<void> {
     const { ui } = this.io;
     this.running = true;
     const r = await this.session.send(content).then(

@@ -39,7 +39,9 @@ test("a bad keybindings.json: one line, exit 2, before anything is drawn", async
   writeFileSync(file, JSON.stringify({ submit: "ctrl + s" }));
   pty = await Pty.start(consoleIn(rig, [], { cols: 200, rows: 20 }));
   await pty.waitExit();
-  const lines = (await pty.screen({ joined: true, history: true })).split("\n").filter((l) => l.trim() !== "");
+  const lines = (await pty.screen({ joined: true, history: true }))
+    .split("\n")
+    .filter((l) => l.trim() !== "");
   expect(lines).toEqual([
     `i: ${file}: field submit: "ctrl + s" has spaces in it; write keys like "ctrl+s" (no spaces)`,
     expect.stringContaining("Pane is dead"),
