@@ -254,8 +254,9 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return cost(ctx);
     case "exit":
       return { kind: "exit" };
-    default:
-      await runFeatureCommand(builtin.name, cmd.args, ctx);
-      return DONE;
+    default: {
+      const r = await runFeatureCommand(builtin.name, cmd.args, ctx);
+      return typeof r === "object" ? { kind: "send", text: r.send } : DONE;
+    }
   }
 }
