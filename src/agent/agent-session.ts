@@ -22,10 +22,23 @@ import { Session, type SessionMeta } from "../session/session.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts";
 import type { TurnResult } from "./loop.ts";
+import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
+import {
+  type ConfirmOverwrite,
+  exportConversation,
+  forkAt,
+  type RewindMode,
+  type RewindOutcome,
+  redoLast,
+  rewindTurn,
+  type TurnRow,
+  turnsOf,
+  undoLast,
+} from "./safety-ops.ts";
 import type {
   CompactOutcome,
   ContextReading,
@@ -50,11 +63,16 @@ export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,
   ApprovalRequest,
+  ConfirmOverwrite,
   Expanded,
+  McpView,
   PromptTemplate,
   RestoreOutcome,
+  RewindMode,
+  RewindOutcome,
   SessionMeta,
   TurnResult,
+  TurnRow,
 };
 
 export class AgentSession {
@@ -236,10 +254,13 @@ export class AgentSession {
     }
   }
 
-  /** A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. */
-  send(content: Message["content"]): Promise<TurnResult> {
+  /**
+   * A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. `typed`:
+   * what the user typed, when `content` differs from it (attachments added).
+   */
+  send(content: Message["content"], typed?: string): Promise<TurnResult> {
     const rt = this.live;
-    return this.run((signal) => rt.agent.send(content, signal));
+    return this.run((signal) => rt.agent.send(content, signal, typed));
   }
 
   /** A line for the model while a turn runs: queued, delivered at the next safe point, never lost. */
@@ -298,11 +319,83 @@ export class AgentSession {
   runShell(command: string): Promise<ShellOutcome> {
     const rt = this.live;
     return this.run(async (signal) => {
-      const { result, text, message } = await runUserCommand(command, rt.toolContext, signal);
-      const refused = text.startsWith("refused");
-      if (!refused) rt.agent.addUserContext(message, { shell_command: command });
-      return { text, isError: result.is_error === true, refused };
+      // The command may change files: the workspace is checkpointed first, like a turn's first change,
+      // and its message carries the same time, so /undo and /rewind treat it as a turn of its own.
+      const ts = new Date().toISOString();
+      rt.checkpoints.beforeChange(ts);
+      try {
+        const { result, text, message } = await runUserCommand(command, rt.toolContext, signal);
+        const refused = text.startsWith("refused");
+        if (!refused) rt.agent.addUserContext(message, { shell_command: command, ts });
+        return { text, isError: result.is_error === true, refused };
+      } finally {
+        rt.checkpoints.afterTurn();
+      }
     });
+  }
+
+  // ---- the safety net -------------------------------------------------------------------------------
+
+  /** The user's messages, oldest first, with the files each turn changed (the /rewind picker). */
+  turns(): TurnRow[] {
+    return turnsOf(this.live);
+  }
+
+  /** `/undo`: the files and the conversation back to before the last turn (or the last /rewind undone). */
+  undo(confirm: ConfirmOverwrite): Promise<RewindOutcome> {
+    const rt = this.live;
+    return this.run(() => undoLast(rt, confirm));
+  }
+
+  /** `/redo`: the last undo or rewind reversed. */
+  redo(confirm: ConfirmOverwrite): Promise<RewindOutcome> {
+    const rt = this.live;
+    return this.run(() => redoLast(rt, confirm));
+  }
+
+  /** `/rewind`: code, conversation or both back to before the user's message `turn` (0: the first). */
+  rewind(turn: number, mode: RewindMode, confirm: ConfirmOverwrite): Promise<RewindOutcome> {
+    const rt = this.live;
+    return this.run(() => rewindTurn(rt, turn, mode, confirm));
+  }
+
+  /** `/fork`: a new saved session with the conversation up to before message `turn` (all: undefined). */
+  fork(turn?: number): { id: string; messages: number } {
+    return forkAt(this.live, this.dataDir, turn);
+  }
+
+  /** `/export [FILE]`: the conversation written to a new file; returns its path. */
+  exportTo(file?: string): string {
+    return exportConversation(this.live, file);
+  }
+
+  // ---- MCP ------------------------------------------------------------------------------------------
+
+  /** `/mcp`: the configured MCP servers and where each stands. */
+  mcpServers(): Promise<McpView> {
+    const rt = this.live;
+    return mcpView(rt.workspace, rt.runtimeStatus);
+  }
+
+  /** MCP prompts, offered as slash commands `/NAME ARGS`: name, description, arguments (as of the last ask). */
+  mcpPrompts(): { name: string; description: string; args: string }[] {
+    return (this.rt?.runtimePrompts?.prompts() ?? []).map((p) => ({
+      name: p.name,
+      description: p.description,
+      args: p.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name}]`)).join(" "),
+    }));
+  }
+
+  /** The text of MCP prompt `name` with the words typed after it, to send as the user's message. */
+  expandMcpPrompt(name: string, argsText: string): Promise<string> {
+    const p = this.live.runtimePrompts;
+    if (!p) return Promise.reject(new Error(`no prompt /${name}`));
+    return p.expandPrompt(name, argsText);
+  }
+
+  /** `/mcp trust`: accept this workspace's .mcp.json as it is now (its servers start before the next request). */
+  trustProjectMcp(): { file: string; accepted: boolean; servers: string[] } {
+    return trustProjectMcp(this.live.workspace);
   }
 
   /** `@path` mentions: the files' text attached to the message, with a note per mention. */

@@ -17,6 +17,7 @@ const SUBCOMMANDS: Record<string, Loader> = {
   doctor: () => import("./commands/doctor.ts").then((m) => m.command),
   compact: () => import("./commands/compact.ts").then((m) => m.command),
   sessions: () => import("./commands/sessions.ts").then((m) => m.command),
+  mcp: () => import("./commands/mcp.ts").then((m) => m.command),
   start: () => import("./commands/start.ts").then((m) => m.command),
   "--runtime": () => import("./commands/runtime.ts").then((m) => m.command),
 };

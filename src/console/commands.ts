@@ -5,6 +5,7 @@ import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
 import { FEATURE_COMMANDS } from "./feature-commands.ts";
+import { SAFETY_COMMANDS } from "./safety-command-list.ts";
 
 export interface SlashCommand {
   name: string;
@@ -41,8 +42,14 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "model, provider, profile, modules, session, context, approvals",
     aliases: ["session"],
   },
+  {
+    name: "mcp",
+    args: "[trust]",
+    help: "the MCP servers and their status; trust accepts this workspace's .mcp.json",
+  },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
   ...FEATURE_COMMANDS,
+  ...SAFETY_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];
 
@@ -66,7 +73,11 @@ export class CommandRegistry {
   /** templates that a built-in of the same name hides */
   readonly shadowed: string[];
 
-  constructor(templates: PromptTemplate[] = []) {
+  constructor(
+    templates: PromptTemplate[] = [],
+    /** commands that come and go while the console runs (MCP prompts) */
+    private readonly dynamic: () => { name: string; description: string; args: string }[] = () => [],
+  ) {
     const taken = new Set(BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
     this.templates = templates.filter((t) => !taken.has(t.name));
     this.shadowed = templates.filter((t) => taken.has(t.name)).map((t) => t.path);
@@ -86,6 +97,7 @@ export class CommandRegistry {
     return [
       ...BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]),
       ...this.templates.map((t) => t.name),
+      ...this.dynamic().map((p) => p.name),
     ];
   }
 
@@ -100,6 +112,10 @@ export class CommandRegistry {
         return [`/${c.name}${c.args ? ` ${c.args}` : ""}`, `${c.help}${alias}`];
       }),
       ...this.templates.map((t) => [`/${t.name} [args]`, `template: ${t.description || t.path}`]),
+      ...this.dynamic().map((p) => [
+        `/${p.name}${p.args ? ` ${p.args}` : ""}`,
+        `MCP prompt: ${p.description}`,
+      ]),
     ];
     const fit = Number.isFinite(width) ? width : Number.MAX_SAFE_INTEGER;
     const [first = "", ...rest] = wrap(KEYS_HELP, Math.max(20, fit - 6));

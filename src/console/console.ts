@@ -5,7 +5,9 @@
 import { readKeybindings, type SessionOptions } from "../agent/agent-session.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
+import { onExitSignals } from "./exit-signals.ts";
 import { KeyMap } from "./input/keymap.ts";
+import { keepUnsent } from "./keep-unsent.ts";
 import { useKeyMap } from "./keys-command.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
@@ -66,6 +68,25 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       },
     },
   );
+  /** The terminal as it was (raw mode off, bracketed paste off, cursor shown); never throws (a hung-up tty). */
+  const restore = () => {
+    for (const f of [() => loop.input.stop(), () => screen.stop()])
+      try {
+        f();
+      } catch {}
+  };
+  const exitSignals = onExitSignals(
+    () => loop.halt(),
+    (code) => {
+      restore();
+      process.exit(code);
+    },
+  );
+  /** Lines typed and never sent are shown and kept in the input history. */
+  const keepTyped = () => {
+    for (const l of keepUnsent(loop.unsent(), loop.session.workspace, loop.session.dataDir))
+      io.ui.print(s.yellow(sanitize(l)));
+  };
   io.ui.print(...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
   loop.input.start();
@@ -73,7 +94,9 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   try {
     await loop.open();
   } catch (err) {
+    exitSignals.off();
     loop.input.stop();
+    keepTyped();
     screen.stop();
     throw err;
   }
@@ -86,15 +109,18 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   loop.input.idle();
   screen.flush();
   try {
-    await loop.run();
+    if (exitSignals.code === undefined) await loop.run();
   } finally {
     loop.input.stop();
     await loop.finish();
+    // Lines typed but never sent (a signal ended the console first) are kept, not dropped.
+    keepTyped();
     view.showStatus(false);
     const id = sanitize(loop.session.id);
     io.ui.print(s.dim(`session ${id} saved · resume with: i -r ${id}`));
     screen.stop();
     signals.stop();
+    exitSignals.off();
   }
-  return 0;
+  return exitSignals.code ?? (loop.interruptExit ? 130 : 0);
 }

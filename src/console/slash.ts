@@ -9,12 +9,14 @@ import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
 import { runFeatureCommand } from "./feature-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
+import { mcpCommand, mcpPromptText } from "./mcp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
 
 export type SlashOutcome =
-  | { kind: "done" }
+  /** draft: text to put in the input box (the message an /undo took back) */
+  | { kind: "done"; draft?: string }
   | { kind: "exit" }
   /** a fresh session (resume absent) or this saved one; clear: wipe the screen first */
   | { kind: "switch"; resume?: string; clear?: boolean }
@@ -213,12 +215,21 @@ function cost(ctx: SlashContext): SlashOutcome {
   return DONE;
 }
 
+/** `/mcp__server__prompt args`: the prompt's text becomes the message; a failure is said, nothing sent. */
+async function mcpPrompt(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
+  const text = await mcpPromptText(cmd.name, cmd.args, ctx.session, ctx.ui);
+  return text === undefined ? DONE : { kind: "send", text };
+}
+
 export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { ui, registry } = ctx;
   const builtin = registry.builtin(cmd.name);
   if (!builtin) {
     const t = registry.template(cmd.name);
     if (t) return { kind: "send", text: expandTemplate(t, cmd.args, ctx.session.workspace) };
+    // Commands are read in lower case; a prompt's name may not be.
+    const prompt = ctx.session.mcpPrompts().find((p) => p.name.toLowerCase() === cmd.name);
+    if (prompt) return mcpPrompt({ ...cmd, name: prompt.name }, ctx);
     ui.print(ui.yellow(`unknown command /${ui.clean(cmd.name)}; /help lists the commands`));
     return DONE;
   }
@@ -252,6 +263,9 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return status(ctx);
     case "cost":
       return cost(ctx);
+    case "mcp":
+      await mcpCommand(cmd.args, ctx.session, ui);
+      return DONE;
     case "exit":
       return { kind: "exit" };
     default: {

@@ -15,6 +15,8 @@ export const ModelInfo = z.strictObject({
   max_output_tokens: z.number().int().positive().optional(),
   images: ImagesPolicy.optional(),
   image_tokens: z.number().int().nonnegative().optional(),
+  /** how the model changes files: edit and write, or apply_patch (the patch format it was trained on) */
+  edit_tool: z.enum(["edit", "apply_patch"]).optional(),
   /** list price in USD per million tokens; the console shows the session's cost when it is known */
   price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
 });

@@ -1,6 +1,7 @@
 // The worker protocol: NDJSON over stdio, one JSON object per line.
 import { z } from "zod";
 import { Content } from "./history.ts";
+import { RuntimeToolDecl } from "./runtime-tools.ts";
 
 export const PROTOCOL_VERSION = 1;
 /** Largest line either side may send, newline excluded. A longer line evicts the worker. */
@@ -101,6 +102,8 @@ export const HelloReplyData = z.object({
   tools: z.array(ToolDecl),
   /** per declared hook, what of the history it needs (default "full"); see SUMMARISABLE */
   payloads: z.record(z.string(), PayloadForm).optional(),
+  /** a module that owns a tool namespace: the tools it declares now (more may follow; see runtime-tools) */
+  runtime_tools: z.array(RuntimeToolDecl).optional(),
 });
 export type HelloReplyData = z.infer<typeof HelloReplyData>;
 

@@ -14,9 +14,13 @@ export const MODULE_NAMES = [
   "web",
   "responses",
   "steering",
+  "mcp",
 ] as const;
 export const ModuleName = z.enum(MODULE_NAMES);
 export type ModuleName = z.infer<typeof ModuleName>;
+
+/** The core's own tools, served in the core process: no module may offer a tool of these names. */
+export const CORE_TOOL_NAMES: readonly string[] = ["read", "write", "edit", "bash"];
 
 interface ToolSpec {
   name: string;
@@ -43,6 +47,16 @@ export interface ModuleSpec {
    * is always asked.
    */
   requestProviders?: readonly string[];
+  /**
+   * A namespace of tools the module declares at run time (see runtime-tools.ts): names starting with it are
+   * the module's own, declared at hello and refreshed by the `tools` event before each model request.
+   */
+  runtimeTools?: { namespace: string };
+  /**
+   * The built-in implementation runs in a process of its own, never shared: it holds child processes and
+   * serves requests concurrently (a `cancel` must reach it while a tool call runs).
+   */
+  ownProcess?: boolean;
 }
 
 export const SkillInput = z.strictObject({
@@ -54,18 +68,36 @@ export const MemoryInput = z.strictObject({
   id: z.string().optional().describe("the note id (remove)"),
 });
 export const GrepInput = z.strictObject({
-  pattern: z.string().min(1).describe("regular expression (JavaScript syntax)"),
+  pattern: z
+    .string()
+    .min(1)
+    .describe("regular expression (JavaScript syntax; a leading (?i), (?s) or (?m) sets that flag)"),
   path: z.string().optional().describe("file or directory relative to the workspace (default: workspace)"),
-  glob: z.string().optional().describe("only files whose path matches this glob, e.g. **/*.ts"),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      "only files whose path (relative to path, or to the workspace) matches this glob, e.g. **/*.ts",
+    ),
   ignore_case: z.boolean().optional(),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .optional()
+    .describe("lines of context to show before and after each match (like grep -C)"),
+  files_only: z.boolean().optional().describe("list only the files that have a match (like grep -l)"),
+  hidden: z.boolean().optional().describe("also search hidden files and directories (names starting with .)"),
   max_results: z.number().int().positive().max(5000).optional(),
 });
 export const FindInput = z.strictObject({
   pattern: z
     .string()
     .min(1)
-    .describe("glob matched against paths relative to the workspace, e.g. src/**/*.ts"),
+    .describe("glob matched against paths relative to path (or to the workspace), e.g. **/*.ts"),
   path: z.string().optional().describe("directory to search from (default: workspace)"),
+  hidden: z.boolean().optional().describe("also list hidden files and directories (names starting with .)"),
   max_results: z.number().int().positive().max(5000).optional(),
 });
 export const WebFetchInput = z.strictObject({
@@ -173,6 +205,14 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     tools: [],
   },
   steering: { name: "steering", summary: "messages typed while a turn runs", hooks: ["steer"], tools: [] },
+  mcp: {
+    name: "mcp",
+    summary: "tools of the MCP servers in mcp.json and a trusted .mcp.json",
+    hooks: [],
+    tools: [],
+    runtimeTools: { namespace: "mcp__" },
+    ownProcess: true,
+  },
 };
 
 const declCache = new Map<string, ToolDecl>();

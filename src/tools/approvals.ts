@@ -1,4 +1,5 @@
-// Approvals for the tools that change things: bash, write and edit. The policy decides (`all` runs
+// Approvals for the tools that change things: bash, write and edit, and tools declared at run time (an MCP
+// server's), which are approved like bash. The policy decides (`all` runs
 // everything, `none` is read-only, `ask` asks the user); answers that cover the rest of the session are
 // remembered here, per bash command prefix or per file tool. When no one can be asked (no terminal), an
 // approval that would be asked is refused at once — never a wait that cannot end.
@@ -7,7 +8,8 @@ import type { FileDiff } from "./diff.ts";
 
 export type ApprovalPolicy = "all" | "ask" | "none";
 
-export type ApprovalTool = "bash" | "write" | "edit";
+/** "tool": a tool declared at run time by a module (an MCP server's), named in `name` */
+export type ApprovalTool = "bash" | "write" | "edit" | "tool";
 
 export interface ApprovalRequest {
   tool: ApprovalTool;
@@ -17,12 +19,18 @@ export interface ApprovalRequest {
   diff?: () => { path: string; diff: FileDiff } | undefined;
   /** bash only: the prefix "yes for the rest of the session" would allow; absent when none is safe */
   prefix?: string;
+  /** "tool": the tool's name, what the user sees for it, and its group (server) */
+  name?: string;
+  title?: string;
+  group?: string;
 }
 
 export type ApprovalAnswer =
   | { kind: "yes" }
   /** yes, and the same for the rest of the session: this command prefix (bash) or this tool */
   | { kind: "always" }
+  /** "tool" only: yes, and the same for every tool of its group (server) for the rest of the session */
+  | { kind: "always_group" }
   | { kind: "no"; reason?: string }
   /** Ctrl-C/Esc at the prompt: refused, and the user is cancelling the whole turn */
   | { kind: "cancel" };
@@ -72,6 +80,9 @@ export interface ApprovalsOptions {
 export class Approvals {
   private readonly tools = new Set<ApprovalTool>();
   private readonly prefixes = new Set<string>();
+  /** runtime tools, and their groups, the user allowed for the rest of the session */
+  private readonly runtimeNames = new Set<string>();
+  private readonly groups = new Set<string>();
 
   constructor(private readonly opts: ApprovalsOptions) {}
 
@@ -83,17 +94,21 @@ export class Approvals {
   async check(req: ApprovalRequest, command?: string): Promise<string | undefined> {
     const { policy, ask, warn } = this.opts;
     if (policy === "all") return undefined;
+    const label = req.tool === "tool" ? (req.name ?? "tool") : req.tool;
     if (policy === "none") {
       warn?.(
-        `refused ${req.tool} (${req.summary}): the session is read-only (--approve none); rerun with --approve ask or all to allow it`,
+        `refused ${label} (${req.summary}): the session is read-only (--approve none); rerun with --approve ask or all to allow it`,
       );
       return READ_ONLY;
     }
-    if (this.tools.has(req.tool)) return undefined;
+    if (req.tool === "tool") {
+      if (req.name && this.runtimeNames.has(req.name)) return undefined;
+      if (req.group && this.groups.has(req.group)) return undefined;
+    } else if (this.tools.has(req.tool)) return undefined;
     if (command !== undefined && [...this.prefixes].some((p) => prefixCovers(p, command))) return undefined;
     if (!ask) {
       warn?.(
-        `refused ${req.tool} (${req.summary}): --approve ask needs a terminal to ask on; rerun with --approve all to allow it`,
+        `refused ${label} (${req.summary}): --approve ask needs a terminal to ask on; rerun with --approve all to allow it`,
       );
       return NO_ONE_TO_ASK;
     }
@@ -104,7 +119,12 @@ export class Approvals {
       case "always":
         if (req.tool === "bash") {
           if (req.prefix) this.prefixes.add(req.prefix);
+        } else if (req.tool === "tool") {
+          if (req.name) this.runtimeNames.add(req.name);
         } else this.tools.add(req.tool);
+        return undefined;
+      case "always_group":
+        if (req.tool === "tool" && req.group) this.groups.add(req.group);
         return undefined;
       case "no":
         return answer.reason?.trim()
@@ -118,7 +138,12 @@ export class Approvals {
   /** What the session already allows without asking (for /status). */
   describe(): string {
     if (this.opts.policy !== "ask") return this.opts.policy === "all" ? "everything" : "read-only";
-    const parts = [...this.tools, ...[...this.prefixes].map((p) => `bash ${p} …`)];
+    const parts = [
+      ...this.tools,
+      ...[...this.prefixes].map((p) => `bash ${p} …`),
+      ...this.runtimeNames,
+      ...[...this.groups].map((g) => `every tool of ${g}`),
+    ];
     return parts.length ? `asks, except: ${parts.join(", ")}` : "asks for bash, write and edit";
   }
 }

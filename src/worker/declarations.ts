@@ -64,5 +64,7 @@ export function declarationDifference(module: ModuleName, hello: HelloReplyData)
   if (hello.module !== module) problems.push(`it says it is module "${hello.module}"`);
   problems.push(...hookDifference(module, hello.hooks), ...toolDifference(module, hello.tools));
   problems.push(...payloadDifference(hello));
+  if (hello.runtime_tools?.length && !MODULES[module].runtimeTools)
+    problems.push("it declares runtime_tools, but this module owns no tool namespace");
   return problems.length ? problems.join("; ") : undefined;
 }

@@ -18,12 +18,27 @@ import {
   type ToolResult,
 } from "../contract/protocol.ts";
 import { MODULES, type ModuleName } from "../contract/registry.ts";
+import {
+  CANCEL_EVENT,
+  type CallProgress,
+  type GroupStatus,
+  PROGRESS_EVENT,
+  PROMPT_EVENT,
+  ProgressReplyData,
+  PromptReplyData,
+  type RuntimePromptDecl,
+  type RuntimeToolDecl,
+  TOOLS_EVENT,
+  ToolsReplyData,
+} from "../contract/runtime-tools.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
+import { keptFieldProblem } from "./kept-fields.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
+import { RuntimeToolTable } from "./runtime-tools.ts";
 import type { HookData, HookOptions, HookRunner } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
@@ -44,7 +59,24 @@ export interface WorkerHostOptions {
   maxLineBytes?: number;
   /** told of every process the host starts, with the modules it serves (tests record pids and respawns) */
   observer?: (proc: WorkerProcess, modules: readonly ModuleName[]) => void;
+  /** tool names no module may declare at run time (the core tools) */
+  reservedToolNames?: readonly string[];
+  /** added to the environment of the process of this module alone (a module running by itself) */
+  moduleEnv?: Partial<Record<ModuleName, Record<string, string>>>;
 }
+
+/** What a runtime-tools refresh brought: lines for the user, and each module's status per group. */
+export interface RuntimeRefresh {
+  notices: string[];
+  /** some module's list changed since the last refresh */
+  changed: boolean;
+  status: Partial<Record<ModuleName, Record<string, GroupStatus>>>;
+}
+
+/** A runtime tool's call may run this much past its own deadline before the host gives up on the worker. */
+const RUNTIME_CALL_GRACE_MS = 5_000;
+/** The `tools` poll: how long a module may wait for tools still on their way (well inside the deadline). */
+export const TOOLS_WAIT_MS = 12_000;
 
 /** One worker process as the manifest describes it: the modules it serves, how to start it. */
 interface Group {
@@ -118,6 +150,14 @@ export class WorkerHost implements HookRunner {
   private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
   private closed = false;
   private readonly observer: WorkerHostOptions["observer"];
+  private readonly moduleEnv: WorkerHostOptions["moduleEnv"];
+  /** tools declared at run time, and the last revision each module reported */
+  private readonly runtime: RuntimeToolTable;
+  private readonly revisions = new Map<ModuleName, number>();
+  private readonly runtimeNotices: string[] = [];
+  private readonly saidFailures = new Set<string>();
+  /** prompts modules declare at run time, by module */
+  private readonly prompts = new Map<ModuleName, RuntimePromptDecl[]>();
 
   constructor(
     private readonly manifest: Manifest,
@@ -128,6 +168,13 @@ export class WorkerHost implements HookRunner {
     this.helloDeadlineMs = opts.helloDeadlineMs;
     this.maxLineBytes = opts.maxLineBytes;
     this.observer = opts.observer;
+    this.moduleEnv = opts.moduleEnv;
+    const reserved = new Set(opts.reservedToolNames ?? []);
+    this.runtime = new RuntimeToolTable((name) => {
+      if (reserved.has(name)) return `the core tool "${name}"`;
+      const fixed = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+      return fixed ? `module "${fixed}"'s tool "${name}"` : undefined;
+    });
     this.logDir = opts.logDir ?? join(opts.configDir, "logs");
     this.env = workerEnv({ workspace: this.workspace, configDir: opts.configDir, parent: opts.env });
     for (const m of manifest.modules) this.modules.set(m.name, m);
@@ -150,9 +197,8 @@ export class WorkerHost implements HookRunner {
     let current = data;
     const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
-      const next = await this.step(module, event, current, field);
-      const problem =
-        lostField(current, next) ?? replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
+      const next = await this.step(module, event, current, field, data);
+      const problem = replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
       current = next;
     }
@@ -166,14 +212,17 @@ export class WorkerHost implements HookRunner {
     event: HookEvent,
     data: HookData,
     field: "history" | "messages" | undefined,
+    core: HookData,
   ): Promise<HookData> {
     const full = field === undefined ? undefined : data[field];
-    if (field === undefined || !Array.isArray(full)) return this.send(module, event, data);
+    if (field === undefined || !Array.isArray(full))
+      return this.send(module, event, data, kept(event, core, data));
     // What the module declared is known after its handshake: start it first if needed.
     const group = this.groups.get(module);
     if (group && !this.isReady(module)) await this.ensure(group, module, event);
-    if (this.payloads.get(module)?.[event] !== "summary") return this.send(module, event, data);
-    return this.sendSummarised(module, event, data, field, full);
+    if (this.payloads.get(module)?.[event] !== "summary")
+      return this.send(module, event, data, kept(event, core, data));
+    return this.sendSummarised(module, event, data, field, full, core);
   }
 
   /** One step with the history field swapped for its summary; the reply gets the very same array back. */
@@ -183,11 +232,12 @@ export class WorkerHost implements HookRunner {
     data: HookData,
     field: string,
     full: unknown[],
+    core: HookData,
   ): Promise<HookData> {
     const sent: HookData = {};
     for (const [k, v] of Object.entries(data)) if (k !== field) sent[k] = v;
     sent.history_summary = summarizeHistory(full);
-    const reply = await this.send(module, event, sent);
+    const reply = await this.send(module, event, sent, kept(event, core, sent));
     const out: HookData = {};
     for (const [k, v] of Object.entries(reply)) if (k !== "history_summary" && k !== field) out[k] = v;
     out[field] = full;
@@ -201,10 +251,114 @@ export class WorkerHost implements HookRunner {
   }
 
   async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
-    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+    const rt = this.runtime.get(name);
+    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module ?? rt?.module;
     if (!module) throw new Error(`no worker module serves tool "${name}"`);
-    const reply = await this.send(module, "tool", { name, arguments: args, call_id: callId }, checkToolReply);
+    const data = { name, arguments: args, call_id: callId };
+    // A runtime tool has its own deadline (the module enforces it and answers with a tool error); the
+    // host's is a backstop a little later, so a module that never answers is still evicted.
+    const deadline =
+      rt?.decl.timeout_ms !== undefined ? rt.decl.timeout_ms + RUNTIME_CALL_GRACE_MS : undefined;
+    const reply = await this.send(module, "tool", data, checkToolReply, deadline);
     return reply.result as ToolResult;
+  }
+
+  /** The declaration of a tool declared at run time (approval, group, deadline), or undefined. */
+  runtimeTool(name: string): RuntimeToolDecl | undefined {
+    return this.runtime.get(name)?.decl;
+  }
+
+  /** Tell the module running `name` that call `callId` was cancelled (it stops it if it can). */
+  cancelTool(name: string, callId: string): void {
+    const rt = this.runtime.get(name);
+    if (!rt || !this.isReady(rt.module)) return;
+    this.send(rt.module, CANCEL_EVENT, { call_id: callId }).catch(() => {});
+  }
+
+  /** The tools modules declare at run time now, by module (offered through the dispatch's declared tools). */
+  runtimeDecls(): Map<ModuleName, RuntimeToolDecl[]> {
+    const out = new Map<ModuleName, RuntimeToolDecl[]>(this.runtimeModules().map((m) => [m, []]));
+    for (const { module, decl } of this.runtime.entries()) out.get(module)?.push(decl);
+    return out;
+  }
+
+  /** The prompts modules offer now (the console's slash commands), each with the module offering it. */
+  runtimePrompts(): { module: ModuleName; decl: RuntimePromptDecl }[] {
+    return [...this.prompts].flatMap(([module, decls]) => decls.map((decl) => ({ module, decl })));
+  }
+
+  /** The text of prompt `name` of a module, with `args`. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    const p = this.runtimePrompts().find((x) => x.decl.name === name);
+    if (!p) throw new Error(`no prompt "${name}"`);
+    const reply = PromptReplyData.safeParse(
+      await this.send(p.module, PROMPT_EVENT, { name, arguments: args }),
+    );
+    if (!reply.success) throw new Error(`module "${p.module}" sent an invalid prompt reply`);
+    return reply.data.text;
+  }
+
+  /** How far a runtime tool's call has got, if its module knows (undefined on any failure). */
+  async toolProgress(name: string, callId: string): Promise<CallProgress | undefined> {
+    const rt = this.runtime.get(name);
+    if (!rt || !this.isReady(rt.module)) return undefined;
+    try {
+      const reply = ProgressReplyData.safeParse(
+        await this.send(rt.module, PROGRESS_EVENT, { call_id: callId }),
+      );
+      return reply.success ? reply.data.progress : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Modules of the manifest that declare tools at run time. */
+  runtimeModules(): ModuleName[] {
+    return this.manifest.modules.map((m) => m.name).filter((m) => MODULES[m].runtimeTools);
+  }
+
+  /**
+   * Ask every module that declares tools at run time for its current list (waiting at most `waitMs` for
+   * tools still on their way). A module that fails is a notice; its tools stay as they were.
+   */
+  async refreshTools(
+    waitMs = TOOLS_WAIT_MS,
+    modules: readonly ModuleName[] = this.runtimeModules(),
+  ): Promise<RuntimeRefresh> {
+    const out: RuntimeRefresh = { notices: [], changed: false, status: {} };
+    await Promise.all(
+      modules.map(async (module) => {
+        try {
+          const data = { wait_ms: waitMs, revision: this.revisions.get(module) ?? 0 };
+          const reply = ToolsReplyData.parse(await this.send(module, TOOLS_EVENT, data));
+          out.notices.push(...(reply.notices ?? []));
+          if (reply.status) out.status[module] = reply.status;
+          if (reply.revision !== this.revisions.get(module)) {
+            if (!reply.runtime_tools)
+              throw new Error(
+                `its reply has revision ${reply.revision} but no runtime_tools (required when it changed)`,
+              );
+            out.changed = true;
+            this.revisions.set(module, reply.revision);
+            out.notices.push(...this.acceptRuntime(module, reply.runtime_tools));
+            this.prompts.set(module, reply.prompts ?? []);
+          }
+        } catch (err) {
+          // Said once: the next request tries again (a fresh process), and says only what is new.
+          const line = `${module}: its tools are unavailable: ${(err as Error).message}`;
+          if (!this.saidFailures.has(line)) out.notices.push(line);
+          this.saidFailures.add(line);
+        }
+      }),
+    );
+    // What the handshakes said (they ran during this refresh, or before it) comes first.
+    out.notices.unshift(...this.runtimeNotices.splice(0));
+    return out;
+  }
+
+  private acceptRuntime(module: ModuleName, decls: readonly RuntimeToolDecl[]): string[] {
+    const namespace = MODULES[module].runtimeTools?.namespace;
+    return namespace ? this.runtime.set(module, namespace, decls) : [];
   }
 
   toolDecls(): ToolDecl[] {
@@ -221,15 +375,22 @@ export class WorkerHost implements HookRunner {
    * Send one event to one module and return the reply's data. The agent uses runHook/callTool; `i doctor` and
    * tests use this directly (e.g. an event the module does not handle must come back unchanged).
    */
-  send(module: ModuleName, event: string, data: Data, check?: ReplyCheck): Promise<Data> {
+  send(
+    module: ModuleName,
+    event: string,
+    data: Data,
+    check?: ReplyCheck,
+    deadlineMs?: number,
+  ): Promise<Data> {
     const group = this.groups.get(module);
     if (!group) return Promise.reject(new Error(`module "${module}" is not in the manifest`));
     const builtin = group.builtin;
     const slot = this.slots.get(group.key);
     // Hot path: a process that already passed its handshake gets the request without another await.
-    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check);
+    if (slot?.ok && slot.proc.alive)
+      return slot.proc.request(module, event, data, builtin, check, deadlineMs);
     return this.ensure(group, module, event).then((proc) =>
-      proc.request(module, event, data, builtin, check),
+      proc.request(module, event, data, builtin, check, deadlineMs),
     );
   }
 
@@ -289,7 +450,10 @@ export class WorkerHost implements HookRunner {
     proc = new WorkerProcess({
       exec: group.exec,
       cwd: group.cwd,
-      env: group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env,
+      env: {
+        ...(group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env),
+        ...(group.modules.length === 1 ? this.moduleEnv?.[group.modules[0] as ModuleName] : undefined),
+      },
       workspace: this.workspace,
       deadlineMs: this.deadlineMs,
       ...(this.helloDeadlineMs === undefined ? {} : { helloDeadlineMs: this.helloDeadlineMs }),
@@ -320,6 +484,8 @@ export class WorkerHost implements HookRunner {
     const data = { protocol: PROTOCOL_VERSION, module };
     const reply = await proc.request(module, "hello", data, group.builtin, (d) => checkHello(module, d));
     const hello = HelloReplyData.parse(reply);
+    // A fresh process counts its revisions afresh: the next `tools` poll takes whatever it reports.
+    this.revisions.delete(module);
     this.payloads.set(module, hello.payloads ?? {});
     if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
       this.checkpointModules.add(module);
@@ -327,6 +493,7 @@ export class WorkerHost implements HookRunner {
     for (const t of hello.tools)
       if (!MODULES[module].tools.some((s) => s.name === t.name))
         this.extraTools.set(t.name, { module, decl: t });
+    if (hello.runtime_tools) this.runtimeNotices.push(...this.acceptRuntime(module, hello.runtime_tools));
   }
 }
 
@@ -342,16 +509,14 @@ function checkHello(module: ModuleName, data: Data) {
 }
 
 /**
- * A reply must be the complete updated data object: every field it was sent is still there (a key check,
- * not a deep comparison, so it costs nothing next to the round trip; hooks whose fields must also keep
- * their values check those themselves with HookOptions.afterEach).
+ * A hook reply must be the complete updated data object: every field it was sent is still there, and
+ * those the hook may not change keep their values. A reply that breaks this evicts the worker.
  */
-export function lostField(sent: Data, reply: Data): string | undefined {
-  for (const key in sent) {
-    if (!(key in reply))
-      return `the reply lost the field "${key}" it was sent; a hook must return the complete data object, unrelated fields preserved`;
-  }
-  return undefined;
+function kept(event: HookEvent, core: Data, sent: Data): ReplyCheck {
+  return (reply) => {
+    const detail = keptFieldProblem(event, core, sent, reply);
+    return detail === undefined ? undefined : { reason: "malformed", detail };
+  };
 }
 
 /**

@@ -148,6 +148,8 @@ export class WorkerProcess {
     data: Data,
     moduleField: boolean,
     check?: ReplyCheck,
+    /** this request's own deadline (a runtime-declared tool's), instead of the process's */
+    deadlineMs?: number,
   ): Promise<Data> {
     if (this.fault)
       return Promise.reject(new WorkerError(module, event, this.fault.reason, this.fault.detail));
@@ -162,7 +164,8 @@ export class WorkerProcess {
     }
     return new Promise<Data>((resolve, reject) => {
       const ms =
-        event === "hello" ? (this.opts.helloDeadlineMs ?? this.opts.deadlineMs) : this.opts.deadlineMs;
+        deadlineMs ??
+        (event === "hello" ? (this.opts.helloDeadlineMs ?? this.opts.deadlineMs) : this.opts.deadlineMs);
       const timer = setTimeout(() => this.fail("timeout", `no reply within ${ms} ms`, id), ms);
       this.pending.set(id, { module, event, resolve, reject, timer, check, sent });
       this.requests++;

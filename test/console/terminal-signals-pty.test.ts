@@ -3,8 +3,7 @@
 // comes back at exit; a turn that took at least after_seconds ends with the configured notification; the
 // session title (the user's own text) never carries a control character into an escape sequence.
 import { afterEach, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+
 import type { Rig } from "../agent/rig.ts";
 import type { Pty } from "../helpers/pty.ts";
 import { startConsole } from "./console-pty.ts";
@@ -34,32 +33,28 @@ test("title while working and after, an OSC 777 notification when the turn ends,
   ({ rig, pty } = await startConsole([{ text: "the answer" }], {
     config: { notifications: { method: "osc777", after_seconds: 0, in_tmux: true } },
   }));
-  const raw = join(rig.root, "raw.out");
-  await pty.recordTo(raw);
   expect(await pty.format("#{pane_title}")).toBe("i");
   await pty.type("fix the parser");
   await pty.press("Enter");
   await pty.waitFor("the answer");
   const p = pty;
   await until(async () => (await p.format("#{pane_title}")) === "i — fix the parser", "the title");
-  const out = readFileSync(raw, "utf8");
+  const out = await p.raw("utf8");
   expect(out).toContain(`${ESC}]0;i (working)${BEL}`);
   expect(out).toContain(`${ESC}]777;notify;i;i: done — fix the parser${BEL}`);
   await pty.type("/exit");
   await pty.press("Enter");
-  await until(() => readFileSync(raw, "utf8").includes(`${ESC}[23;0t`), "the title given back");
+  await until(async () => (await p.raw("utf8")).includes(`${ESC}[23;0t`), "the title given back");
 }, 60_000);
 
 test("a bell only for turns that took after_seconds; none inside tmux unless asked; titles are inert", async () => {
   ({ rig, pty } = await startConsole([{ text: "quick" }], {
     config: { notifications: { after_seconds: 30 } },
   }));
-  const raw = join(rig.root, "raw.out");
-  await pty.recordTo(raw);
   await pty.paste(`evil ${ESC}]0;pwned${BEL} title`);
   await pty.press("Enter");
   await pty.waitFor("quick");
-  const out = readFileSync(raw, "utf8");
+  const out = await pty.raw("utf8");
   // No notification: inside tmux without in_tmux, and the turn was short anyway.
   expect(out).not.toContain(`${ESC}]777`);
   expect(out).not.toContain(`${ESC}]9;`);

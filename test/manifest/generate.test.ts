@@ -27,7 +27,12 @@ const names = (m: Manifest) => m.modules.map((x) => x.name);
 describe("i --runtime manifest", () => {
   test("standard lists budget and compact and validates against the schema", () => {
     const m = manifest("standard");
-    expect(names(m)).toEqual(["budget", "prompts", "compact", "skills", "memory", "cache", "search"]);
+    expect(names(m)).toEqual(["budget", "prompts", "compact", "skills", "memory", "cache", "search", "mcp"]);
+    // mcp holds server processes and serves concurrently: a process of its own, never the shared one
+    expect(m.modules.find((x) => x.name === "mcp")?.exec.slice(-2)).toEqual(["worker", "mcp"]);
+    expect(m.modules.find((x) => x.name === "budget")?.exec.at(-1)).toBe(
+      "budget,prompts,compact,skills,memory,cache,search",
+    );
     expect(m.profile).toBe("standard");
     expect(m.protocol).toBe(1);
     expect(m.config_dir).toBe(dir);
@@ -52,6 +57,7 @@ describe("i --runtime manifest", () => {
       "search",
       "web",
       "responses",
+      "mcp",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
     expect(names(manifest("budget"))).toEqual(["budget"]);

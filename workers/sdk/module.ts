@@ -2,6 +2,12 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
+import type {
+  CallProgress,
+  GroupStatus,
+  RuntimePromptDecl,
+  RuntimeToolDecl,
+} from "../../src/contract/runtime-tools.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -39,6 +45,37 @@ export interface ModuleTool {
   run: ToolHandler;
 }
 
+/** What a module that owns a tool namespace reports of its tools at a moment (the `tools` reply). */
+export interface RuntimeToolList {
+  /** changes whenever `tools` does */
+  revision: number;
+  tools: RuntimeToolDecl[];
+  /** prompts offered as slash commands */
+  prompts?: RuntimePromptDecl[];
+  /** lines the user should see once (sent once each) */
+  notices?: string[];
+  /** where each group (server) stands, for status displays */
+  status?: Record<string, GroupStatus>;
+}
+
+/**
+ * Tools declared at run time (the module's registry entry owns their namespace): the SDK answers `hello`,
+ * `tools`, `tool` and `cancel` for them from this.
+ */
+export interface RuntimeTools {
+  /** the current list, after waiting at most `waitMs` for declarations still on their way */
+  list(waitMs: number, ctx: WorkerContext): Promise<RuntimeToolList>;
+  call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** the user cancelled call `callId` (its reply is no longer awaited) */
+  cancel?(callId: string): void;
+  /** the text of prompt `name` (a thrown error is the user's to read) */
+  prompt?(name: string, args: Record<string, string>): Promise<string>;
+  /** how far call `callId` has got, if its tool said */
+  progress?(callId: string): CallProgress | undefined;
+  /** input ended: stop everything the module started */
+  close?(): Promise<void>;
+}
+
 export interface WorkerModule {
   name: string;
   /** one handler per declared hook event */
@@ -55,6 +92,12 @@ export interface WorkerModule {
    * one line naming it, instead of surfacing later in the middle of a turn.
    */
   check?: (ctx: WorkerContext) => void | Promise<void>;
+  runtimeTools?: RuntimeTools;
+  /**
+   * Serve requests concurrently (event-driven stdin) instead of one at a time: needed when a request must
+   * reach the module while another runs (`cancel` during a tool call). The module runs in its own process.
+   */
+  concurrent?: boolean;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {

@@ -234,7 +234,7 @@ export class PromptController {
     const text = this.editor.submit();
     if (text.trim() === "") return;
     const always = canAlways(a.req);
-    const answer = parseApproval(text, always);
+    const answer = parseApproval(text, always, a.req);
     if (answer) {
       this.settle(answer);
       return;
