@@ -3,17 +3,21 @@
 // no images refuses in one line and sends nothing; a damaged image is one line; Ctrl-V without a
 // clipboard tool says which to install.
 import { afterEach, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Rig } from "../agent/rig.ts";
 import { makePng } from "../fixtures/images/png.ts";
 import type { RecordedRequest } from "../fixtures/mock-server/index.ts";
+import { removeDir, tempDir } from "../helpers/cli.ts";
 import type { Pty } from "../helpers/pty.ts";
 import { startConsole } from "./console-pty.ts";
 
 let rig: Rig | undefined;
 let pty: Pty | undefined;
+let extraDir: string | undefined;
 afterEach(async () => {
+  if (extraDir) removeDir(extraDir);
+  extraDir = undefined;
   await pty?.close();
   await rig?.close();
   pty = undefined;
@@ -77,8 +81,21 @@ test("a model that takes no images refuses one in one line; nothing is sent", as
   expect(rig.mock.requests).toHaveLength(0);
 }, 60_000);
 
+/** A PATH with every program of this one except the clipboard tools (the console needs the rest). */
+function pathWithoutClipboardTools(dir: string): string {
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
+  const skip = new Set(["wl-paste", "xclip", "xsel", "osascript", "powershell", "pwsh"]);
+  for (const d of (process.env.PATH ?? "/usr/bin:/bin").split(":"))
+    for (const name of existsSync(d) ? readdirSync(d) : [])
+      if (!skip.has(name) && !existsSync(join(bin, name))) symlinkSync(join(d, name), join(bin, name));
+  return bin;
+}
+
 test("Ctrl-V with no clipboard tool on PATH says which to install", async () => {
-  ({ rig, pty } = await startConsole([], { env: { PATH: join("/nonexistent-bin") } }));
+  const dir = tempDir("i-nopaste-");
+  extraDir = dir;
+  ({ rig, pty } = await startConsole([], { env: { PATH: pathWithoutClipboardTools(dir) } }));
   await pty.press("C-v");
   await pty.waitFor("no clipboard tool: install wl-clipboard or xclip, or paste the image's path");
 }, 60_000);

@@ -46,5 +46,10 @@ test("a bad keybindings.json: one line, exit 2, before anything is drawn", async
     `i: ${file}: field submit: "ctrl + s" has spaces in it; write keys like "ctrl+s" (no spaces)`,
     expect.stringContaining("Pane is dead"),
   ]);
-  expect(await pty.format("#{pane_dead_status}")).toBe("2");
+  // The exit status, read where no terminal is in between (the plain-line console reads the file too).
+  const r = await rig.run([]);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(
+    `i: ${file}: field submit: "ctrl + s" has spaces in it; write keys like "ctrl+s" (no spaces)\n`,
+  );
 }, 60_000);
