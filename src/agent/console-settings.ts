@@ -8,9 +8,10 @@ import { loadConfig } from "../config/load.ts";
 import { configDir } from "../config/paths.ts";
 import { ConfigFile } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
-import { KeybindingsFile } from "../contract/keybindings.ts";
+import type { KeybindingsFile } from "../contract/keybindings.ts";
 import { writeFileAtomic } from "../lib/atomic-write.ts";
 import { parseWith, readConfigJson } from "../lib/json-file.ts";
+import { loadKeybindingsFile } from "../lib/keybindings-file.ts";
 
 export type ConsoleSettings = Pick<ConfigFile, "terminal_title" | "notifications" | "theme">;
 export type ThemeSetting = NonNullable<ConfigFile["theme"]>;
@@ -39,7 +40,5 @@ export function saveTheme(theme: ThemeSetting, dir: string = configDir()): strin
 
 /** config_dir/keybindings.json checked strictly, or undefined when there is none (the defaults apply). */
 export function readKeybindings(dir: string = configDir()): KeybindingsFile | undefined {
-  const file = join(dir, "keybindings.json");
-  if (!existsSync(file)) return undefined;
-  return parseWith(file, KeybindingsFile, readConfigJson(file) ?? {});
+  return loadKeybindingsFile(dir);
 }
