@@ -60,3 +60,29 @@ test("paths as pasted: quoted, file:// URLs, escaped spaces, ~, relative to the 
 test("the clipboard tool: none on an empty PATH", () => {
   expect(clipboardTool({ PATH: "/nonexistent" }, "linux")).toBeUndefined();
 });
+
+test("at submit: an absolute path attaches for a vision model; a bare name is talk; a mention is explicit", async () => {
+  const { mkdtempSync, writeFileSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { prepareImages } = await import("../../src/console/images/submit-images.ts");
+  const ws = mkdtempSync(join(tmpdir(), "i-img-"));
+  try {
+    writeFileSync(join(ws, "logo.png"), makePng(4, 4));
+    const abs = join(ws, "logo.png");
+    const vision = { name: "v", images: "keep" };
+    const text = { name: "t", images: "omit" };
+    const sent = prepareImages(`what is ${abs}?`, ws, vision);
+    expect("images" in sent && sent.images.length).toBe(1);
+    expect("text" in sent && sent.text).toMatch(/^what is \[image \d+: png 4×4 1 KB\]\?$/);
+    const talk = prepareImages("fix the alt text of logo.png", ws, text);
+    expect(talk).toEqual({ text: "fix the alt text of logo.png", images: [], notes: [] });
+    expect(prepareImages(`see ${abs}`, ws, text)).toMatchObject({ images: [] });
+    const refused = prepareImages("look at @logo.png", ws, text);
+    expect("refused" in refused && refused.refused).toContain(
+      "t takes no images (its model table entry says images: omit)",
+    );
+  } finally {
+    rmSync(ws, { recursive: true, force: true });
+  }
+});

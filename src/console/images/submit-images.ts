@@ -1,6 +1,6 @@
-// At submit: the images that go with a message. Labels pasted into the draft name attached images; a typed
-// path to an image file and an `@shot.png` mention attach theirs, replaced by their labels so the model
-// reads which image is which. A model whose table entry does not say it takes images gets none: the
+// At submit: the images that go with a message. Labels pasted into the draft name attached images; an
+// `@shot.png` mention, and a typed absolute (or ~) path to an image file when the model takes images,
+// attach theirs, replaced by their labels so the model reads which image is which. A model whose table entry does not say it takes images gets none: the
 // message is not sent and one line says why (it stays in the input history for Up).
 import type { Content, ImagePart } from "../../contract/history.ts";
 import { type Attached, consoleImages, IMAGE_EXTENSIONS, pastedPath, readImageFile } from "./attachments.ts";
@@ -17,8 +17,12 @@ export function prepareImages(
 ): Prepared {
   const notes: string[] = [];
   let problem: string | undefined;
+  const vision = model.images === "keep";
   const replaced = text.replace(PATH_TOKEN, (whole, lead: string, at: string, raw: string) => {
     if (problem) return whole;
+    // A bare path is attached only when it is plainly a file of this machine (absolute, ~) and the model
+    // takes images: "fix logo.png" or "see src/a.png" is talk about a file, not a request to send it.
+    if (!at && (!vision || !/^(~\/|\/|file:\/\/)/.test(raw))) return whole;
     const path = pastedPath(raw, workspace);
     if (!path || !IMAGE_EXTENSIONS.test(path)) return whole;
     const bytes = readImageFile(path, raw);
