@@ -16,6 +16,7 @@ import type { CompactionsReport } from "../contract/compactions.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
+import { type LoadedAgents, loadAgents } from "../lib/agent-definitions.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
@@ -26,6 +27,7 @@ import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
+import { acceptPending, pendingProjectFiles } from "./project-files.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
 import {
   type ConfirmOverwrite,
@@ -214,6 +216,24 @@ export class AgentSession {
   /** This workspace's saved sessions, newest first. */
   listSessions(): SessionMeta[] {
     return Session.list(this.dataDir, this.live.workspace);
+  }
+
+  /**
+   * Accept this workspace's own hooks and agents (what `i trust` does) and reopen this session so they
+   * apply now; returns what was accepted, one line per file, hook and agent (empty: nothing pending).
+   */
+  async trustProjectFiles(): Promise<string[]> {
+    const pending = pendingProjectFiles(configDir(), this.workspace);
+    if (pending.files.length === 0) return [];
+    acceptPending(configDir(), this.workspace, pending);
+    // A session with nothing in it yet is not kept when it closes: a fresh one takes its place.
+    if (this.rt) await this.switchTo(this.rt.agent.history.length > 1 ? this.rt.session.id : undefined);
+    return pending.lines;
+  }
+
+  /** The sub-agents the task tool can run here (built-in, config_dir/agents, an accepted .i/agents). */
+  agentDefinitions(): LoadedAgents {
+    return loadAgents(configDir(), this.workspace);
   }
 
   /** The prompt templates of the workspace and config_dir, and why any were skipped. */

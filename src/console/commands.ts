@@ -47,6 +47,14 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     args: "[trust]",
     help: "the MCP servers and their status; trust accepts this workspace's .mcp.json",
   },
+  {
+    name: "trust",
+    help: "accept this workspace's own hooks (.i/hooks.json) and agents (.i/agents/), shown first",
+  },
+  {
+    name: "agents",
+    help: "list the sub-agents the task tool can run (built-in, config_dir/agents, .i/agents)",
+  },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
   ...FEATURE_COMMANDS,
   ...SAFETY_COMMANDS,

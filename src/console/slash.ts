@@ -172,6 +172,35 @@ async function compact(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutc
   return DONE;
 }
 
+async function trust(ctx: SlashContext): Promise<SlashOutcome> {
+  const { ui } = ctx;
+  const lines = await ctx.session.trustProjectFiles();
+  if (lines.length === 0)
+    ui.print(ui.dim("nothing to accept: .i/hooks.json and .i/agents/ are absent or accepted"));
+  else
+    ui.print(...lines.map((l) => ui.clean(l)), ui.dim("accepted for this workspace; they apply from now on"));
+  return DONE;
+}
+
+function agents(ctx: SlashContext): SlashOutcome {
+  const { ui } = ctx;
+  const found = ctx.session.agentDefinitions();
+  for (const a of found.agents) {
+    const tools = a.tools ? a.tools.join(", ") : "the session's tools";
+    const model = a.model ? ` · model ${ui.clean(a.model)}` : "";
+    ui.print(`${ui.bold(ui.clean(a.name))} ${ui.dim(`— ${ui.clean(a.description)}`)}`);
+    ui.print(ui.dim(`  tools: ${ui.clean(tools)}${model} · ${ui.clean(a.source)}`));
+  }
+  for (const p of found.problems) ui.print(ui.yellow(`! ${ui.clean(p)}`));
+  if (found.projectIgnored)
+    ui.print(
+      ui.yellow(
+        `! ${ui.clean(found.projectIgnored)}: not accepted for this workspace; its agents are not used`,
+      ),
+    );
+  return DONE;
+}
+
 function status(ctx: SlashContext): SlashOutcome {
   const { ui } = ctx;
   const st = ctx.session.status();
@@ -266,6 +295,10 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
     case "mcp":
       await mcpCommand(cmd.args, ctx.session, ui);
       return DONE;
+    case "agents":
+      return agents(ctx);
+    case "trust":
+      return trust(ctx);
     case "exit":
       return { kind: "exit" };
     default: {

@@ -4,11 +4,13 @@
 // it is styled.
 import type { AgentEvent } from "../contract/events.ts";
 import type { Message } from "../contract/history.ts";
+import { hookLine } from "../lib/hook-line.ts";
 import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
 import { MarkdownStream } from "./markdown/stream.ts";
 import { formatTokens, StatusLine, type StatusState } from "./status-line.ts";
+import { TaskLines } from "./task-view.ts";
 import { diffLines, tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
 import { Activity, formatElapsed } from "./ui/components.ts";
 import type { Screen } from "./ui/screen.ts";
@@ -21,7 +23,7 @@ function diffKey(path: string, d: DiffShape): string {
 }
 
 /** Live-region order: the streaming block on top, then activity, status and (lowest) the input. */
-export const ORDER = { stream: 10, activity: 50, status: 80, input: 100 } as const;
+export const ORDER = { stream: 10, activity: 50, tasks: 55, status: 80, input: 100 } as const;
 
 const TAIL_LINES = 5;
 const TAIL_KEEP_CHARS = 4096;
@@ -30,6 +32,7 @@ export class ConsoleView {
   readonly md: MarkdownRenderer;
   private readonly stream: MarkdownStream;
   private readonly activity: Activity;
+  private readonly tasks: TaskLines;
   readonly status: StatusLine;
   private streamedChars = 0;
   private tool: { id: string; name: string; tail: string; sanitizer: StreamSanitizer } | undefined;
@@ -56,6 +59,7 @@ export class ConsoleView {
       () => screen.width,
     );
     this.activity = new Activity(screen, s);
+    this.tasks = new TaskLines(s);
     this.status = new StatusLine(status, s);
     screen.mount("stream", this.stream, ORDER.stream);
   }
@@ -274,6 +278,21 @@ export class ConsoleView {
         return;
       case "error":
         this.say(s.red, `✗ ${ev.message}`);
+        return;
+      case "task": {
+        const ended = this.tasks.onEvent(ev);
+        if (ended) this.print(ended);
+        if (this.tasks.size > 0 && this.screen.caps.cursor)
+          this.screen.mount("tasks", this.tasks, ORDER.tasks);
+        else this.screen.unmount("tasks");
+        this.screen.invalidate();
+        return;
+      }
+      case "hook":
+        this.say(
+          ev.outcome === "block" ? s.red : s.yellow,
+          `${ev.outcome === "block" ? "⊘" : "!"} ${hookLine(ev)}`,
+        );
         return;
       case "done":
         return;

@@ -1,8 +1,10 @@
 // zod schemas for every file in config_dir. Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
+import { HooksFile } from "./hooks-file.ts";
 import { KeybindingsFile } from "./keybindings.ts";
 import { ModuleName } from "./registry.ts";
+import { MAX_PARALLEL_TASKS } from "./tasks.ts";
 
 /** `$schema` (editor validation) and `$comment` (notes) are allowed in every file. */
 const Annotations = { $schema: z.string().optional(), $comment: z.string().optional() };
@@ -50,6 +52,10 @@ export const ConfigFile = z.strictObject({
       /** announce inside tmux too (default false: tmux shows the bell itself, and passes OSC 9/777 on only when set up to) */
       in_tmux: z.boolean().optional(),
     })
+    .optional(),
+  /** sub-agents (the task tool): how many run at once when the model asks for several (default 4) */
+  tasks: z
+    .strictObject({ max_parallel: z.number().int().min(1).max(MAX_PARALLEL_TASKS).optional() })
     .optional(),
 });
 
@@ -161,4 +167,5 @@ export const CONFIG_FILES = {
   "budget.json": BudgetFile,
   "web.json": WebFile,
   "keybindings.json": KeybindingsFile,
+  "hooks.json": HooksFile,
 } as const;

@@ -1,7 +1,18 @@
 // The six profiles a plugins.json may name. Membership is public; order follows the registry (pipeline order).
 import { MODULE_NAMES, type ModuleName } from "./registry.ts";
 
-const STANDARD: ModuleName[] = ["budget", "compact", "prompts", "skills", "memory", "cache", "search", "mcp"];
+const STANDARD: ModuleName[] = [
+  "budget",
+  "compact",
+  "prompts",
+  "skills",
+  "memory",
+  "cache",
+  "search",
+  "mcp",
+  "hooks",
+  "agents",
+];
 
 const PROFILE_MEMBERS: Record<string, ModuleName[]> = {
   standard: STANDARD,

@@ -75,6 +75,8 @@ export interface ApprovalsOptions {
   ask?: AskApproval;
   /** a refusal the user must hear about (printed on stderr by the caller) */
   warn?: (line: string) => void;
+  /** what the model is told when there is no one to ask (a sub-agent's own wording) */
+  noOneToAsk?: string;
 }
 
 export class Approvals {
@@ -110,7 +112,7 @@ export class Approvals {
       warn?.(
         `refused ${label} (${req.summary}): --approve ask needs a terminal to ask on; rerun with --approve all to allow it`,
       );
-      return NO_ONE_TO_ASK;
+      return this.opts.noOneToAsk ?? NO_ONE_TO_ASK;
     }
     const answer = await ask(req);
     switch (answer.kind) {

@@ -14,10 +14,11 @@ import {
   type PayloadForm,
   PROTOCOL_VERSION,
   SUMMARISABLE,
+  TOOL_CANCEL_EVENT,
   type ToolDecl,
   type ToolResult,
 } from "../contract/protocol.ts";
-import { MODULES, type ModuleName } from "../contract/registry.ts";
+import { MODULES, type ModuleName, toolSpec } from "../contract/registry.ts";
 import {
   CANCEL_EVENT,
   type CallProgress,
@@ -35,11 +36,12 @@ import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
+import { type CompiledHookOptions, compileHookOptions, skipsHook } from "./hook-options.ts";
 import { keptFieldProblem } from "./kept-fields.ts";
 import { LogSink } from "./log-sink.ts";
-import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
+import { type Data, type ReplyCheck, type RequestOptions, WorkerProcess } from "./process.ts";
 import { RuntimeToolTable } from "./runtime-tools.ts";
-import type { HookData, HookOptions, HookRunner } from "./types.ts";
+import type { HookData, HookOptions, HookRunner, ToolCallOptions } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
 
@@ -148,6 +150,8 @@ export class WorkerHost implements HookRunner {
   private readonly checkpointModules = new Set<ModuleName>();
   /** per module, the hooks for which it declared at hello that a history summary is enough */
   private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
+  /** per module, what it said at hello of each hook's deadline and when it may be left out */
+  private readonly hookOptions = new Map<ModuleName, CompiledHookOptions>();
   private closed = false;
   private readonly observer: WorkerHostOptions["observer"];
   private readonly moduleEnv: WorkerHostOptions["moduleEnv"];
@@ -193,10 +197,22 @@ export class WorkerHost implements HookRunner {
     return event === "checkpoint" && this.checkpointModules.size > 0;
   }
 
+  /**
+   * Whether running `event` (for tool `toolName`) may reach any module: false when every module declaring
+   * it said at hello that nothing is configured for it (or not for this tool). A module not started yet
+   * counts as wanting it (its hello has not been heard).
+   */
+  wantsHook(event: HookEvent, toolName?: string): boolean {
+    if (!this.hasHook(event)) return false;
+    const probe = toolName === undefined ? {} : { tool_name: toolName };
+    return this.hookModules(event).some((m) => !skipsHook(this.hookOptions.get(m), event, probe));
+  }
+
   async runHook<E extends HookEvent>(event: E, data: HookData, opts?: HookOptions): Promise<HookReply<E>> {
     let current = data;
     const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
+      if (skipsHook(this.hookOptions.get(module), event, current)) continue;
       const next = await this.step(module, event, current, field, data);
       const problem = replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
@@ -244,23 +260,48 @@ export class WorkerHost implements HookRunner {
     return out;
   }
 
+  /** A hook's own deadline when its module asked for one at hello (a user's hook may run for minutes). */
+  private deadlineOf(module: ModuleName, event: string): number | undefined {
+    return this.hookOptions.get(module)?.[event]?.deadlineMs;
+  }
+
   private isReady(module: ModuleName): boolean {
     const group = this.groups.get(module);
     const slot = group && this.slots.get(group.key);
     return !!slot?.ok && slot.proc.alive;
   }
 
-  async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
+  async callTool(
+    name: string,
+    args: unknown,
+    callId: string,
+    opts: ToolCallOptions = {},
+  ): Promise<ToolResult> {
     const rt = this.runtime.get(name);
-    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module ?? rt?.module;
+    const module = this.toolModule(name) ?? rt?.module;
     if (!module) throw new Error(`no worker module serves tool "${name}"`);
-    const data = { name, arguments: args, call_id: callId };
+    const data = {
+      name,
+      arguments: args,
+      call_id: callId,
+      ...(opts.context ? { context: opts.context } : {}),
+    };
     // A runtime tool has its own deadline (the module enforces it and answers with a tool error); the
-    // host's is a backstop a little later, so a module that never answers is still evicted.
-    const deadline =
-      rt?.decl.timeout_ms !== undefined ? rt.decl.timeout_ms + RUNTIME_CALL_GRACE_MS : undefined;
-    const reply = await this.send(module, "tool", data, checkToolReply, deadline);
+    // host's is a backstop a little later, so a module that never answers is still evicted. A registry
+    // tool may declare a longer one than the hooks' (a child task runs for minutes).
+    const deadlineMs =
+      rt?.decl.timeout_ms !== undefined
+        ? rt.decl.timeout_ms + RUNTIME_CALL_GRACE_MS
+        : toolSpec(module, name)?.deadlineMs;
+    const reply = await this.send(module, "tool", data, checkToolReply, {
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
     return reply.result as ToolResult;
+  }
+
+  private toolModule(name: string): ModuleName | undefined {
+    return this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
   }
 
   /** The declaration of a tool declared at run time (approval, group, deadline), or undefined. */
@@ -268,11 +309,15 @@ export class WorkerHost implements HookRunner {
     return this.runtime.get(name)?.decl;
   }
 
-  /** Tell the module running `name` that call `callId` was cancelled (it stops it if it can). */
+  /**
+   * Tell the module running `name` that call `callId` was cancelled (it stops it if it can; never
+   * throws): a runtime tool's module by `cancel`, a registry tool's by `tool_cancel`.
+   */
   cancelTool(name: string, callId: string): void {
     const rt = this.runtime.get(name);
-    if (!rt || !this.isReady(rt.module)) return;
-    this.send(rt.module, CANCEL_EVENT, { call_id: callId }).catch(() => {});
+    const module = rt?.module ?? this.toolModule(name);
+    if (!module || !this.isReady(module)) return;
+    this.send(module, rt ? CANCEL_EVENT : TOOL_CANCEL_EVENT, { call_id: callId }).catch(() => {});
   }
 
   /** The tools modules declare at run time now, by module (offered through the dispatch's declared tools). */
@@ -380,17 +425,17 @@ export class WorkerHost implements HookRunner {
     event: string,
     data: Data,
     check?: ReplyCheck,
-    deadlineMs?: number,
+    extra?: RequestOptions,
   ): Promise<Data> {
     const group = this.groups.get(module);
     if (!group) return Promise.reject(new Error(`module "${module}" is not in the manifest`));
     const builtin = group.builtin;
     const slot = this.slots.get(group.key);
     // Hot path: a process that already passed its handshake gets the request without another await.
-    if (slot?.ok && slot.proc.alive)
-      return slot.proc.request(module, event, data, builtin, check, deadlineMs);
+    const opts = extra ?? { deadlineMs: this.deadlineOf(module, event) };
+    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check, opts);
     return this.ensure(group, module, event).then((proc) =>
-      proc.request(module, event, data, builtin, check, deadlineMs),
+      proc.request(module, event, data, builtin, check, opts),
     );
   }
 
@@ -487,6 +532,7 @@ export class WorkerHost implements HookRunner {
     // A fresh process counts its revisions afresh: the next `tools` poll takes whatever it reports.
     this.revisions.delete(module);
     this.payloads.set(module, hello.payloads ?? {});
+    if (hello.hook_options) this.hookOptions.set(module, compileHookOptions(hello.hook_options));
     if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
       this.checkpointModules.add(module);
     // Optional tools (checked against the registry at hello) become callable once declared.

@@ -22,7 +22,8 @@ interface Case {
 const HELP = (cmd = "i") => `see \`${cmd} --help\``;
 const RUN = ["-p", "hi", "-m", "gpt-4o"];
 const PROFILES = "standard, full, compact, responses-compact, budget, responses-budget";
-const MODULES = "budget, prompts, compact, skills, memory, cache, search, web, responses, steering";
+const MODULES =
+  "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp";
 
 const CASES: Record<string, Case> = {
   // the root command's flags
@@ -223,7 +224,7 @@ const CASES: Record<string, Case> = {
   },
   "help nope": {
     args: ["help", "nope"],
-    line: 'i help: no command "nope"; commands are init, auth, worker, doctor, compact, sessions, start, --runtime (`i --help` lists them)',
+    line: 'i help: no command "nope"; commands are init, auth, worker, trust, doctor, compact, sessions, mcp, start, --runtime (`i --help` lists them)',
   },
 
   // config files

@@ -27,11 +27,22 @@ const names = (m: Manifest) => m.modules.map((x) => x.name);
 describe("i --runtime manifest", () => {
   test("standard lists budget and compact and validates against the schema", () => {
     const m = manifest("standard");
-    expect(names(m)).toEqual(["budget", "prompts", "compact", "skills", "memory", "cache", "search", "mcp"]);
+    expect(names(m)).toEqual([
+      "budget",
+      "prompts",
+      "compact",
+      "skills",
+      "memory",
+      "cache",
+      "search",
+      "hooks",
+      "agents",
+      "mcp",
+    ]);
     // mcp holds server processes and serves concurrently: a process of its own, never the shared one
     expect(m.modules.find((x) => x.name === "mcp")?.exec.slice(-2)).toEqual(["worker", "mcp"]);
     expect(m.modules.find((x) => x.name === "budget")?.exec.at(-1)).toBe(
-      "budget,prompts,compact,skills,memory,cache,search",
+      "budget,prompts,compact,skills,memory,cache,search,hooks",
     );
     expect(m.profile).toBe("standard");
     expect(m.protocol).toBe(1);
@@ -39,7 +50,7 @@ describe("i --runtime manifest", () => {
     expect(m.hooks.compact_plan?.map((h) => h.module)).toEqual(["compact"]);
     // prompts runs before compact so the prompt it supplies reaches the compactor
     expect(m.hooks.before_compact?.map((h) => h.module)).toEqual(["prompts", "compact"]);
-    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "skill"]);
+    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "skill", "task"]);
   });
 
   test("compact profile lists exactly budget and compact", () => {
@@ -57,6 +68,8 @@ describe("i --runtime manifest", () => {
       "search",
       "web",
       "responses",
+      "hooks",
+      "agents",
       "mcp",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
@@ -101,7 +114,7 @@ describe("i --runtime manifest", () => {
     // the remaining built-ins share one process, which no longer serves compact
     const budget = m.modules.find((x) => x.name === "budget");
     expect(budget?.builtin).toBe(true);
-    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search");
+    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search,hooks");
     expect(budget?.cwd).toBe(dir);
   });
 
@@ -118,7 +131,10 @@ describe("i --runtime manifest", () => {
     const m = manifest("standard");
     const compact = m.modules.find((x) => x.name === "compact");
     expect(compact?.builtin).toBe(true);
-    expect(compact?.exec.slice(-2)).toEqual(["worker", "budget,prompts,compact,skills,memory,cache,search"]);
+    expect(compact?.exec.slice(-2)).toEqual([
+      "worker",
+      "budget,prompts,compact,skills,memory,cache,search,hooks",
+    ]);
   });
 
   test("unknown profile is a clear error", () => {

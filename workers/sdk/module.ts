@@ -8,6 +8,7 @@ import type {
   RuntimePromptDecl,
   RuntimeToolDecl,
 } from "../../src/contract/runtime-tools.ts";
+import type { HookOptions } from "../../src/contract/user-hooks.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -37,7 +38,15 @@ export type HookHandler<E extends HookEvent = HookEvent> = (
 export type RawHookHandler = (data: Data, ctx: WorkerContext) => Data | Promise<Data>;
 /** One typed handler per hook event. */
 export type HookHandlers = { [E in HookEvent]?: HookHandler<E> };
-export type ToolContext = WorkerContext & { callId: string };
+export type ToolContext = WorkerContext & {
+  callId: string;
+  /** aborted when the core cancels this call (`tool_cancel`) */
+  signal?: AbortSignal;
+  /** what the core tells a tool that declared it needs its session (the `task` tool's TaskContext) */
+  context?: Record<string, unknown>;
+  /** report progress to the core while the call runs (shown to the user; settles nothing) */
+  progress?: (progress: Record<string, unknown>) => void;
+};
 export type ToolHandler = (args: unknown, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
 /** A tool a module serves: its public declaration and the handler (see defineTool). */
 export interface ModuleTool {
@@ -98,6 +107,13 @@ export interface WorkerModule {
    * reach the module while another runs (`cancel` during a tool call). The module runs in its own process.
    */
   concurrent?: boolean;
+  /**
+   * Told at hello, after `check`: per declared hook, its own request deadline and when the core may leave
+   * it out (nothing configured for it, or only for some tools). See HookOptions in the contract.
+   */
+  hookOptions?: (ctx: WorkerContext) => Partial<Record<HookEvent, HookOptions>>;
+  /** called once the input ends (the core closed the worker, or died): stop whatever still runs */
+  close?: () => Promise<void>;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {

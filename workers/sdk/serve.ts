@@ -7,6 +7,7 @@ import {
   MAX_LINE_BYTES,
   PROTOCOL_VERSION,
   Request,
+  TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
 import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
@@ -39,8 +40,16 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
 
 /** Notices a module reported at hello, which has no field for them: sent with the next `tools` reply. */
 const helloNotices: string[] = [];
+/** Tool calls in flight, by call id: a `tool_cancel` aborts the one it names. */
+const running = new Map<string, AbortController>();
+/** Where progress lines go (stdout; a test's stream when serving in-process). */
+let writeLine: (line: string) => void = (line) => writeAll(1, line);
 
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
+  if (req.event === TOOL_CANCEL_EVENT) {
+    running.get(String(req.data.call_id ?? ""))?.abort();
+    return req.data;
+  }
   const mod = pick(modules, req);
   const context = (m: WorkerModule): WorkerContext => ({
     workspace: req.workspace,
@@ -62,6 +71,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       tools: (mod.tools ?? []).map((t) => t.decl),
       ...(mod.payloads ? { payloads: mod.payloads } : {}),
       ...(runtime ? { runtime_tools: runtime.tools } : {}),
+      ...(mod.hookOptions ? { hook_options: mod.hookOptions(context(mod)) } : {}),
     };
   }
   if (!mod) return req.data;
@@ -103,7 +113,24 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       return { ...req.data, result };
     }
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
-    const result = await tool.run(req.data.arguments, { ...ctx, callId: String(req.data.call_id ?? "") });
+    const callId = String(req.data.call_id ?? "");
+    const abort = new AbortController();
+    running.set(callId, abort);
+    const id = req.id;
+    let result: Awaited<ReturnType<typeof tool.run>>;
+    try {
+      result = await tool.run(req.data.arguments, {
+        ...ctx,
+        callId,
+        signal: abort.signal,
+        ...(isRecord(req.data.context) ? { context: req.data.context } : {}),
+        progress: (progress) => {
+          if (!abort.signal.aborted) writeLine(encodeLine({ id, progress }));
+        },
+      });
+    } finally {
+      running.delete(callId);
+    }
     // Caught here, the bug is reported as an error reply; sent on, it would get the worker evicted.
     if (!ToolResult.safeParse(result).success)
       throw new Error(`tool "${tool.decl.name}" returned an invalid result`);
@@ -234,17 +261,22 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
 }
 
 /**
- * Serve until input ends: stdio by default (event-driven when a module serves concurrently), or any byte
- * streams (tests serve in-process). Then every module stops what it started.
+ * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). `concurrent` (or
+ * a module that serves concurrently): requests are answered as they complete, several at once (tools that
+ * run for minutes, like a child task; a `cancel` reaching a module while its tool call runs), instead of
+ * one at a time with blocking reads. Then every module stops what it started.
  */
-export async function serve(modules: WorkerModule[], io?: ServeIO): Promise<void> {
-  const stdio: ServeIO = {
-    input: process.stdin,
-    write: (line) => writeAll(1, line),
-    log: (m) => writeAll(2, `${m}\n`),
-  };
-  if (io) await serveStreams(modules, io);
-  else if (modules.some((m) => m.concurrent)) await serveStreams(modules, stdio);
-  else await serveStdio(modules);
-  await Promise.all(modules.map((m) => m.runtimeTools?.close?.()));
+export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = false): Promise<void> {
+  if (io) {
+    writeLine = io.write;
+    await serveStreams(modules, io);
+  } else if (!concurrent && !modules.some((m) => m.concurrent)) await serveStdio(modules);
+  else
+    await serveStreams(modules, {
+      input: process.stdin,
+      write: (line) => writeAll(1, line),
+      log: (m) => writeAll(2, `${m}\n`),
+    });
+  // The core is gone (or done): whatever a module still runs for it stops now.
+  await Promise.all(modules.map((m) => Promise.all([m.runtimeTools?.close?.(), m.close?.()])));
 }
