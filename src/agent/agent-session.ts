@@ -13,15 +13,15 @@ import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
-import type { ConfigFile } from "../contract/config.ts";
 import type { AgentEvent } from "../contract/events.ts";
-import type { History } from "../contract/history.ts";
+import type { History, Message } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
 import { type LoadedAgents, loadAgents } from "../lib/agent-definitions.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts";
 import type { TurnResult } from "./loop.ts";
 import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
@@ -54,6 +54,13 @@ import type { AgentRuntime, SetupOptions } from "./setup.ts";
 import { enqueue, queuePath, removeQueue } from "./steering-queue.ts";
 import { runUserCommand } from "./user-command.ts";
 
+export {
+  type ConsoleSettings,
+  readConsoleSettings,
+  readKeybindings,
+  saveTheme,
+  type ThemeSetting,
+} from "./console-settings.ts";
 export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,
@@ -271,7 +278,7 @@ export class AgentSession {
    * A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. `typed`:
    * what the user typed, when `content` differs from it (attachments added).
    */
-  send(content: string, typed?: string): Promise<TurnResult> {
+  send(content: Message["content"], typed?: string): Promise<TurnResult> {
     const rt = this.live;
     return this.run((signal) => rt.agent.send(content, signal, typed));
   }
@@ -323,13 +330,9 @@ export class AgentSession {
     return this.live.agent.recompact();
   }
 
-  /** What config.json says about the console itself (title, notifications). */
-  consoleSettings(): Pick<ConfigFile, "terminal_title" | "notifications"> {
-    const { terminal_title, notifications } = loadConfig(configDir()).config;
-    return {
-      ...(terminal_title !== undefined ? { terminal_title } : {}),
-      ...(notifications ? { notifications } : {}),
-    };
+  /** What config.json says about the console itself (title, notifications, theme). */
+  consoleSettings(): ConsoleSettings {
+    return readConsoleSettings();
   }
 
   /** `!command`: run through the bash tool; its output joins the context for the next message. */

@@ -21,6 +21,8 @@ export interface ModelInfo {
   context_window?: number;
   /** USD per million tokens, when known */
   price?: { input: number; output: number };
+  /** keep: the model takes images; omit or describe (or absent): it gets none */
+  images?: "keep" | "omit" | "describe";
 }
 
 /** The last context reading of the budget: tokens the next request holds, against the hard limit. */

@@ -12,6 +12,7 @@ type Loader = () => Promise<CliCommand>;
 /** Every subcommand, imported only when named (or when `i --help` lists them). */
 const SUBCOMMANDS: Record<string, Loader> = {
   init: () => import("./commands/init.ts").then((m) => m.command),
+  auth: () => import("./commands/auth.ts").then((m) => m.command),
   worker: () => import("./commands/worker.ts").then((m) => m.command),
   "task-child": () => import("./commands/task-child.ts").then((m) => m.command),
   doctor: () => import("./commands/doctor.ts").then((m) => m.command),
@@ -50,7 +51,7 @@ async function help(): Promise<number> {
 }
 
 /** First arguments after which `i` starts no worker and no command: no credential hand-off needed. */
-const CHILDLESS = new Set(["--version", "-V", "--help", "-h", "help", "init", "sessions", "worker"]);
+const CHILDLESS = new Set(["--version", "-V", "--help", "-h", "help", "init", "auth", "sessions", "worker"]);
 
 export async function main(argv: string[]): Promise<number> {
   const first = argv[0];

@@ -4,6 +4,7 @@
 import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
+import { FEATURE_COMMANDS } from "./feature-commands.ts";
 import { SAFETY_COMMANDS } from "./safety-command-list.ts";
 
 export interface SlashCommand {
@@ -55,6 +56,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "list the sub-agents the task tool can run (built-in, config_dir/agents, .i/agents)",
   },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  ...FEATURE_COMMANDS,
   ...SAFETY_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];

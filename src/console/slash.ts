@@ -7,6 +7,7 @@ import type { Usage } from "../contract/usage.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
+import { runFeatureCommand } from "./feature-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
 import { mcpCommand, mcpPromptText } from "./mcp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
@@ -300,7 +301,9 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return trust(ctx);
     case "exit":
       return { kind: "exit" };
-    default:
-      return DONE;
+    default: {
+      const r = await runFeatureCommand(builtin.name, cmd.args, ctx);
+      return typeof r === "object" ? { kind: "send", text: r.send } : DONE;
+    }
   }
 }

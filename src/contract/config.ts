@@ -2,6 +2,7 @@
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
 import { HooksFile } from "./hooks-file.ts";
+import { KeybindingsFile } from "./keybindings.ts";
 import { ModuleName } from "./registry.ts";
 import { MAX_PARALLEL_TASKS } from "./tasks.ts";
 
@@ -33,6 +34,12 @@ export const ConfigFile = z.strictObject({
    * codex); between 1 s and 1 h
    */
   stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
+  /**
+   * the console's colours: dark (default), light, auto (asks the terminal for its background, else
+   * COLORFGBG, else dark) or high-contrast (bold, no dim, diffs in blue and orange); NO_COLOR and
+   * TERM=dumb still turn colour off
+   */
+  theme: z.enum(["dark", "light", "auto", "high-contrast"]).optional(),
   /** the console's terminal title: "i — TITLE (working)"; default true */
   terminal_title: z.boolean().optional(),
   /** how the console says a long turn ended or an approval waits, while you are in another window */
@@ -159,5 +166,6 @@ export const CONFIG_FILES = {
   "compact.json": CompactFile,
   "budget.json": BudgetFile,
   "web.json": WebFile,
+  "keybindings.json": KeybindingsFile,
   "hooks.json": HooksFile,
 } as const;

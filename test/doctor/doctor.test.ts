@@ -117,6 +117,19 @@ describe("i doctor fails whenever a run would exit 2", () => {
     expect(existsSync(join(root, "data"))).toBe(false);
   }, 30_000);
 
+  test("a bad keybindings.json: the console refuses it in one line; doctor fails it and names the fix", async () => {
+    write("keybindings.json", { submit: "ctrl+s", complete: "ctrl+s" });
+    // Without -p the console starts (plain lines here: no terminal) and reads the file first.
+    const r = await run(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    const line = `${join(cfg, "keybindings.json")}: field complete: ctrl+s is bound to both submit and complete; give one of them another key`;
+    expect(r.stderr).toBe(`i: ${line}\n`);
+    const d = await run(["doctor", "-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
+    expect(d.code).toBe(2);
+    expect(d.stdout).toMatch(/^ {2}keybindings\.json +FAILED$/m);
+    expect(d.stdout).toContain(`  ${line}\n`);
+  }, 30_000);
+
   test("--provider responses with a profile that has no responses module", async () => {
     const d = await bothRefuse(["-m", "gpt-4o", "--provider", "responses"], { OPENAI_API_KEY: KEY });
     expect(d.stdout).toMatch(/^ {2}wire +FAILED$/m);
