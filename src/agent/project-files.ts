@@ -1,21 +1,31 @@
-// A project's own hooks and agents (`.i/hooks.json`, `.i/agents/`): what they would run, and accepting them
-// for this workspace (`i trust`, `/trust`). They are untrusted until accepted; the acceptance covers the
-// content shown, so a file changed since is asked about again.
+// A project's own hooks, agents and MCP servers (`.i/hooks.json`, `.i/agents/`, `.mcp.json`): what they
+// would run, and accepting them for this workspace (`i trust`, `/trust`; `i mcp trust` accepts the MCP
+// file alone). They are untrusted until accepted; the acceptance covers the content shown, so a file
+// changed since is asked about again.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { acceptProjectFiles, type ProjectFileTrust, untrustedProjectFiles } from "../config/project-trust.ts";
 import { PROJECT_HOOKS_FILE } from "../contract/hooks-file.ts";
+import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
 import { PROJECT_AGENTS_DIR } from "../contract/tasks.ts";
 import { parseAgentFile } from "../lib/agent-definitions.ts";
 import { hooksOf, parseHooksText } from "../lib/hooks-config.ts";
 import { MAX_CONFIG_BYTES } from "../lib/json-file.ts";
+import { readMcpFile } from "../lib/mcp-config.ts";
 import { readRegularFile } from "../lib/regular-file.ts";
 
-export const PROJECT_FILES = [PROJECT_HOOKS_FILE, PROJECT_AGENTS_DIR] as const;
+export const PROJECT_FILES = [PROJECT_HOOKS_FILE, PROJECT_AGENTS_DIR, MCP_PROJECT_FILE] as const;
 export const TRUST_COMMAND = "i trust";
 
 /** What one pending file would do, one line per hook or agent (throws a UserError for a malformed one). */
 function describe(f: ProjectFileTrust): string[] {
+  if (f.file === MCP_PROJECT_FILE) {
+    return readMcpFile(f.path, "project").map((e) => {
+      const c = e.config as { command?: string; args?: string[]; url?: string };
+      const what = c.command ? [c.command, ...(c.args ?? [])].join(" ") : (c.url ?? "");
+      return `  mcp server ${e.name}: ${what}`;
+    });
+  }
   if (f.file === PROJECT_HOOKS_FILE) {
     const text = readRegularFile(f.path, MAX_CONFIG_BYTES, "a config file") ?? "";
     const byEvent = hooksOf(f.path, parseHooksText(f.path, text));

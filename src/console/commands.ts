@@ -49,7 +49,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   {
     name: "trust",
-    help: "accept this workspace's own hooks (.i/hooks.json) and agents (.i/agents/), shown first",
+    help: "accept this workspace's own hooks, agents and MCP servers (.i/hooks.json, .i/agents/, .mcp.json), shown first",
   },
   {
     name: "agents",

@@ -100,4 +100,18 @@ describe("i mcp", () => {
     expect((await i("list")).stdout).toMatch(/^other +project +not accepted/m);
     expect((await i("trust", "--revoke")).code).toBe(0);
   }, 60_000);
+
+  test("i trust accepts a project's .mcp.json with its hooks and agents, listing each server's command", async () => {
+    const { ws, cfg, i } = setup();
+    expect((await i("add", "--scope", "project", "proj", "--", BUN, EVERYTHING, "stdio")).code).toBe(0);
+    const env = { I_CONFIG_DIR: cfg, I_DATA_DIR: join(ws, "..", "data") };
+    const t = await runCliAsync(["trust", "--workspace", ws], env);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain(join(ws, ".mcp.json"));
+    expect(t.stdout).toContain(`mcp server proj: ${BUN} ${EVERYTHING} stdio`);
+    expect((await i("list")).stdout).toMatch(/^proj +project +connected, 13 tools/m);
+    const revoked = await runCliAsync(["trust", "--revoke", "--workspace", ws], env);
+    expect(revoked.stdout).toContain("forgot the acceptance of .i/hooks.json, .i/agents and .mcp.json");
+    expect((await i("list")).stdout).toMatch(/^proj +project +not accepted/m);
+  }, 60_000);
 });
