@@ -13,12 +13,14 @@ import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
+import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
+import { titleFrom } from "../session/title.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import type { TurnResult } from "./loop.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
@@ -240,6 +242,14 @@ export class AgentSession {
     enqueue(this.queue, text);
   }
 
+  /** `/rename TITLE`: the session's title from now on (at most a line of ~60 characters). */
+  rename(title: string): string {
+    const clean = titleFrom(title);
+    if (!clean) throw new Error("a title needs some text: /rename TITLE");
+    this.live.session.rename(clean);
+    return clean;
+  }
+
   /** Switch the model for the next request (recorded in the session); throws on a name that is no model. */
   setModel(name: string): ModelInfo {
     const rt = this.live;
@@ -248,6 +258,18 @@ export class AgentSession {
     rt.agent.setModel(next);
     rt.session.recordModel(next.name, rt.provider, rt.baseUrl);
     return next;
+  }
+
+  /**
+   * The context measured again for the current model (after setModel), said as a `budget` event. A
+   * reading that fails says so as a notice: the figure stays the old one until the next request.
+   */
+  async measureContext(): Promise<void> {
+    try {
+      await this.live.agent.measureContext();
+    } catch (err) {
+      this.emit({ type: "notice", level: "warn", message: `context not measured: ${errorMessage(err)}` });
+    }
   }
 
   async compact(instructions?: string): Promise<CompactOutcome> {

@@ -219,6 +219,11 @@ export class Agent {
     this.deps.controller.setModel(model);
   }
 
+  /** A budget reading of the history as it is, for the current model (a `budget` event; no compaction). */
+  measureContext(): Promise<void> {
+    return this.deps.controller.measure(this.history, this.tools());
+  }
+
   /** A message of the user's own that is not a request (the output of `!command`), kept in the context. */
   addUserContext(text: string, meta: Record<string, unknown>): void {
     this.history.push({ role: "user", content: text, meta: { ts: now(), ...meta } });

@@ -24,6 +24,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "pick a session of this workspace to resume (replays it); /resume N or ID takes one directly",
   },
   { name: "sessions", help: "list this workspace's sessions" },
+  { name: "rename", args: "TITLE", help: "give this session a title of your own" },
   { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
   {
     name: "compactions",
@@ -97,7 +98,10 @@ export class CommandRegistry {
         const alias = c.aliases?.length ? ` (or ${c.aliases.map((a) => `/${a}`).join(", ")})` : "";
         return [`/${c.name}${c.args ? ` ${c.args}` : ""}`, `${c.help}${alias}`];
       }),
-      ...this.templates.map((t) => [`/${t.name} [args]`, `template: ${t.description || t.path}`]),
+      ...this.templates.map((t) => [
+        `/${t.name} ${t.argumentHint ?? "[args]"}`,
+        `template: ${t.description || t.path}`,
+      ]),
     ];
     const fit = Number.isFinite(width) ? width : Number.MAX_SAFE_INTEGER;
     const [first = "", ...rest] = wrap(KEYS_HELP, Math.max(20, fit - 6));

@@ -49,7 +49,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       },
     },
   );
-  io.ui.print(...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
+  // Shown with the first thing the console says: a console that cannot start (`i -r nope`) prints no logo.
+  io.preface([...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), ""]);
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
   loop.input.start();
   screen.flush();

@@ -38,6 +38,8 @@ export interface ConsoleIo {
   approvalAsked(req: ApprovalRequest): void;
   /** the approval question was answered */
   approvalAnswered(): void;
+  /** the user asked the running operation to stop: what fails now fails by their choice, not in red */
+  cancelRequested(): void;
   /** the session changed (status line: model, title) */
   sessionChanged(session: SessionState): void;
 }

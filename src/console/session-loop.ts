@@ -27,6 +27,7 @@ export type MakeInput = (handlers: InputHandlers, session: AgentSession) => Inpu
 
 /** Two Ctrl-C on an empty prompt within this time exit. */
 export const EXIT_CONFIRM_MS = 3000;
+const EXIT_HINT = "press Ctrl-C again to exit";
 
 export class SessionLoop implements InputHandlers {
   readonly session: AgentSession;
@@ -39,6 +40,8 @@ export class SessionLoop implements InputHandlers {
   private exitArmedAt = 0;
   private stuckPresses = 0;
   private registry = new CommandRegistry();
+  /** template problems already said in this session */
+  private readonly told = new Set<string>();
 
   constructor(
     private readonly io: ConsoleIo,
@@ -89,12 +92,8 @@ export class SessionLoop implements InputHandlers {
 
   /** A session was opened: its templates, the status line, the replay of a resumed one. */
   private opened(): void {
-    const { templates, problems } = this.session.promptTemplates();
-    this.registry = new CommandRegistry(templates);
-    const { ui } = this.io;
-    for (const p of problems) ui.print(ui.yellow(`! prompt template skipped: ${ui.clean(p)}`));
-    for (const p of this.registry.shadowed)
-      ui.print(ui.yellow(`! prompt template ${ui.clean(p)} is hidden by the built-in command of that name`));
+    this.told.clear();
+    this.loadTemplates();
     this.io.sessionChanged(this.session);
     if (this.session.resumed) this.showReplay();
   }
@@ -116,8 +115,27 @@ export class SessionLoop implements InputHandlers {
     if (r.items.length > 0) ui.print(ui.dim("── resumed: the conversation continues here ──"));
   }
 
-  /** The commands Tab completes. */
+  /**
+   * The prompt templates read again: one added or changed during the session is a command at once (no
+   * /new). A problem is said once per session, not at every reading.
+   */
+  private loadTemplates(): void {
+    const { templates, problems } = this.session.promptTemplates();
+    this.registry = new CommandRegistry(templates);
+    const { ui } = this.io;
+    const say = (key: string, line: string) => {
+      if (this.told.has(key)) return;
+      this.told.add(key);
+      ui.print(ui.yellow(line));
+    };
+    for (const p of problems) say(p, `! prompt template skipped: ${ui.clean(p)}`);
+    for (const p of this.registry.shadowed)
+      say(`shadowed ${p}`, `! prompt template ${ui.clean(p)} is hidden by the built-in command of that name`);
+  }
+
+  /** The commands Tab completes (templates read again: a new one completes at once). */
   commandNames(): string[] {
+    this.loadTemplates();
     return this.registry.names();
   }
 
@@ -161,8 +179,15 @@ export class SessionLoop implements InputHandlers {
       this.close();
       return;
     }
-    this.exitArmedAt = Date.now();
-    this.input.hint("press Ctrl-C again to exit");
+    const armed = Date.now();
+    this.exitArmedAt = armed;
+    this.input.hint(EXIT_HINT);
+    // The hint is true only while a second press would exit: it goes when the window closes.
+    setTimeout(() => {
+      if (this.exitArmedAt !== armed) return;
+      this.exitArmedAt = 0;
+      this.input.hint("");
+    }, EXIT_CONFIRM_MS).unref?.();
   }
 
   escape(): void {
@@ -191,6 +216,7 @@ export class SessionLoop implements InputHandlers {
       return;
     }
     this.stuckPresses = 0;
+    this.io.cancelRequested();
     this.session.cancel();
     ui.print(ui.yellow("cancelling…"));
   }
@@ -222,6 +248,7 @@ export class SessionLoop implements InputHandlers {
     const slash = parseSlash(text);
     if (slash) {
       this.io.userLine(text, false);
+      this.loadTemplates();
       this.running = true;
       let outcome: Awaited<ReturnType<typeof runSlash>>;
       try {
@@ -237,11 +264,14 @@ export class SessionLoop implements InputHandlers {
         return undefined;
       } finally {
         this.running = false;
+        // A command may have changed what the status line shows (/model): it shows it now, not at the
+        // next reply.
+        this.io.sessionChanged(this.session);
       }
       // A compaction showed live activity: end it like a turn.
       if (slash.name === "compact") this.replyEnded();
       if (outcome.kind === "exit") return "exit";
-      if (outcome.kind === "send") await this.turn(outcome.text);
+      if (outcome.kind === "send") await this.templateTurn(outcome.text, outcome.model);
       if (outcome.kind === "switch") await this.switchTo(outcome.resume, outcome.clear === true);
       return undefined;
     }
@@ -272,6 +302,26 @@ export class SessionLoop implements InputHandlers {
     if ("err" in r) ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
     else if (r.res.stop === "cancelled")
       ui.print(ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"));
+  }
+
+  /** A template's message; one that names its model is sent to it, and the session's model comes back. */
+  private async templateTurn(text: string, model: string | undefined): Promise<void> {
+    const before = this.session.model.name;
+    if (!model || model === before) return this.turn(text);
+    const { ui } = this.io;
+    try {
+      this.session.setModel(model);
+    } catch (err) {
+      ui.print(ui.red(`✗ the template's model: ${ui.clean(errorMessage(err))}; not sent`));
+      return;
+    }
+    this.io.sessionChanged(this.session);
+    try {
+      await this.turn(text);
+    } finally {
+      this.session.setModel(before);
+      this.io.sessionChanged(this.session);
+    }
   }
 
   private async shell(command: string): Promise<void> {

@@ -17,7 +17,8 @@ export type SlashOutcome =
   | { kind: "exit" }
   /** a fresh session (resume absent) or this saved one; clear: wipe the screen first */
   | { kind: "switch"; resume?: string; clear?: boolean }
-  | { kind: "send"; text: string };
+  /** model: the template's own, for this message only */
+  | { kind: "send"; text: string; model?: string };
 
 export interface SlashContext {
   session: AgentSession;
@@ -83,7 +84,7 @@ export function pickerLines(list: SessionMeta[], current: string, ui: ConsoleUi)
 /** Sessions the picker offers at most (newest first); older ones are reached with /resume ID. */
 const PICK_MAX = 200;
 
-function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
+async function model(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { session, ui } = ctx;
   if (!cmd.args) {
     const m = session.model;
@@ -101,6 +102,8 @@ function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
         `model switched to ${ui.clean(next.name)} for the next request (context window ${next.context_window})`,
       ),
     );
+    // The status line's context figure is against the new window at once, not after the next reply.
+    await session.measureContext();
   } catch (err) {
     ui.print(ui.red(`✗ /model: ${ui.clean(errorMessage(err))}`));
   }
@@ -217,7 +220,12 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
   const builtin = registry.builtin(cmd.name);
   if (!builtin) {
     const t = registry.template(cmd.name);
-    if (t) return { kind: "send", text: expandTemplate(t, cmd.args, ctx.session.workspace) };
+    if (t)
+      return {
+        kind: "send",
+        text: expandTemplate(t, cmd.args, ctx.session.workspace),
+        ...(t.model ? { model: t.model } : {}),
+      };
     ui.print(ui.yellow(`unknown command /${ui.clean(cmd.name)}; /help lists the commands`));
     return DONE;
   }
@@ -239,6 +247,13 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       else ui.print(...pickerLines(list, ctx.session.id, ui));
       return DONE;
     }
+    case "rename":
+      try {
+        ui.print(ui.dim(`session renamed: ${ui.clean(ctx.session.rename(cmd.args))}`));
+      } catch (err) {
+        ui.print(ui.red(`✗ /rename: ${ui.clean(errorMessage(err))}`));
+      }
+      return DONE;
     case "compact":
       return compact(cmd, ctx);
     case "compactions":

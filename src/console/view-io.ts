@@ -14,6 +14,8 @@ export class ViewIo implements ConsoleIo {
   readonly ui: ConsoleUi;
   /** the session the status line's figures belong to */
   private sessionId: string | undefined;
+  /** lines held until something else is shown (the logo: a console that fails to start shows none) */
+  private held: string[] = [];
 
   constructor(
     private readonly view: ConsoleView,
@@ -24,6 +26,7 @@ export class ViewIo implements ConsoleIo {
   ) {
     this.ui = {
       print: (...lines) => {
+        this.release();
         view.print(...lines);
         screen.invalidate();
       },
@@ -40,7 +43,22 @@ export class ViewIo implements ConsoleIo {
     };
   }
 
+  /** Lines shown before whatever is shown first (and never, when nothing is). */
+  preface(lines: string[]): void {
+    this.held = lines;
+  }
+
+  /** Show the held lines now (the console has started). */
+  release(): void {
+    if (this.held.length === 0) return;
+    const lines = this.held;
+    this.held = [];
+    this.view.print(...lines);
+    this.screen.invalidate();
+  }
+
   event(ev: AgentEvent): void {
+    this.release();
     if (ev.type === "retry" && ev.discarded) {
       this.view.onEvent(ev);
       this.ui.print(this.s.dim("  (the partial reply above is discarded; the reply starts over)"));
@@ -65,6 +83,7 @@ export class ViewIo implements ConsoleIo {
   userLine(text: string, replayed: boolean): void {
     // A terminal without a live region has echoed what was typed already.
     if (!replayed && !this.echoTyped) return;
+    this.release();
     const [first, ...rest] = sanitize(text).split("\n");
     this.view.print(`${this.s.bold("›")} ${first ?? ""}`, ...rest.map((l) => `  ${l}`));
     this.screen.invalidate();
@@ -83,6 +102,10 @@ export class ViewIo implements ConsoleIo {
         ),
       );
     this.view.approval(true);
+  }
+
+  cancelRequested(): void {
+    this.view.cancelRequested();
   }
 
   approvalAnswered(): void {

@@ -4,6 +4,7 @@
 // it is styled.
 import type { AgentEvent } from "../contract/events.ts";
 import type { Message } from "../contract/history.ts";
+import { retryText } from "../lib/retry-text.ts";
 import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
@@ -41,6 +42,8 @@ export class ConsoleView {
   /** a finished compaction waiting for the budget reading that follows it */
   private compacted: { ev: Extract<AgentEvent, { type: "compaction" }>; took: string } | undefined;
   private gapped = true;
+  /** the user cancelled what runs (reset when it has settled) */
+  private cancelling = false;
   /** a reply's text is arriving */
   private streaming = false;
 
@@ -136,8 +139,14 @@ export class ConsoleView {
     this.status.state.tokensOut += u.output_tokens ?? 0;
   }
 
+  /** The user asked to stop what runs: a compaction failing now was cancelled, and its caller says so. */
+  cancelRequested(): void {
+    this.cancelling = true;
+  }
+
   /** Nothing is running: the stream closed, no activity, no tool. */
   settle(): void {
+    this.cancelling = false;
     this.endStream();
     this.idle();
     this.inTurn = false;
@@ -264,7 +273,7 @@ export class ConsoleView {
         this.screen.invalidate();
         return;
       case "retry":
-        this.say(s.yellow, `↻ ${ev.reason}; retry ${ev.attempt} in ${Math.round(ev.delay_ms)} ms`);
+        this.say(s.yellow, `↻ ${retryText(ev.reason, ev.attempt, ev.delay_ms)}`);
         return;
       case "notice":
         this.say(
@@ -296,6 +305,8 @@ export class ConsoleView {
         return;
       case "failed": {
         this.resume();
+        // Cancelled by the user: not a failure; the turn's or /compact's own line says it was cancelled.
+        if (this.cancelling) return;
         // The pipeline's own error starts "compaction failed at STEP: …"; said once, not twice.
         const error = ev.error ?? "unknown error";
         const m = /^compaction failed (at \S+?): ([\s\S]*)$/.exec(error);

@@ -85,6 +85,13 @@ export const ModelEvent = z.looseObject({
   base_url: z.string().optional(),
 });
 
+/** The user named the session (`/rename`): a session rebuilt from the log keeps that title. */
+export const TitleEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("title"),
+  title: z.string().min(1),
+});
+
 /** history[index] became `message`; anything after it was dropped (replay: length = index, then push). */
 export const MessageEvent = z.looseObject({
   ts: z.string(),

@@ -514,6 +514,14 @@ export class Session {
     this.writeMeta();
   }
 
+  /** The user's own title for the session (`/rename`), logged so a rebuilt meta.json keeps it. */
+  rename(title: string): void {
+    this.meta.title = title;
+    const lines = [{ ts: now(), type: "title", title }];
+    this.logAppended(lines, this.events.append(lines));
+    this.writeMeta();
+  }
+
   /**
    * Record the model (and provider, and base URL) later requests use, so -c/-r resume with what the user
    * switched to rather than what the session started with.

@@ -1,6 +1,8 @@
 // The one way PTY console tests start the console: a rig (mock model, config and data directories) with
 // its script, the real CLI in a tmux pane for it, and a wait for the help line the console prints once
 // its setup is done. The caller owns both and closes them after the test.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
 import { consoleIn, Pty } from "../helpers/pty.ts";
@@ -13,13 +15,23 @@ export interface ConsoleOptions {
   env?: Record<string, string>;
   /** files written into the rig's workspace */
   files?: Record<string, string>;
+  /** merged into the rig's config.json */
+  config?: Record<string, unknown>;
+  /** further files written into the rig's config directory (e.g. compact.json) */
+  configFiles?: Record<string, string>;
 }
 
 export async function startConsole(
   script: MockStep[],
   opts: ConsoleOptions = {},
 ): Promise<{ rig: Rig; pty: Pty }> {
-  const rig = await makeRig({ script, ...(opts.files ? { files: opts.files } : {}) });
+  const rig = await makeRig({
+    script,
+    ...(opts.files ? { files: opts.files } : {}),
+    ...(opts.config ? { config: opts.config } : {}),
+  });
+  for (const [name, text] of Object.entries(opts.configFiles ?? {}))
+    writeFileSync(join(rig.configDir, name), text);
   let pty: Pty | undefined;
   try {
     pty = await Pty.start(

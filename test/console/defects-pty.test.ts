@@ -1,0 +1,100 @@
+// Defects a first real session found, each driven as a person meets it: the real CLI in tmux against the
+// mock model (and, for a start error, the CLI with its output captured).
+import { afterEach, expect, test } from "bun:test";
+import { makeRig, type Rig } from "../agent/rig.ts";
+import type { MockStep } from "../fixtures/mock-server/index.ts";
+import type { Pty } from "../helpers/pty.ts";
+import { type ConsoleOptions, startConsole } from "./console-pty.ts";
+import { TWO_MODELS } from "./two-models.ts";
+
+let rig: Rig | undefined;
+let pty: Pty | undefined;
+afterEach(async () => {
+  await pty?.close();
+  await rig?.close();
+  pty = undefined;
+  rig = undefined;
+});
+
+const PTY_TEST_MS = 120_000;
+
+async function consoleWith(script: MockStep[], opts: ConsoleOptions = {}): Promise<Pty> {
+  ({ rig, pty } = await startConsole(script, opts));
+  return pty;
+}
+
+async function send(p: Pty, line: string): Promise<void> {
+  await p.type(line);
+  await p.press("Enter");
+}
+
+test("a console that cannot start prints one line on stderr and no logo on stdout", async () => {
+  rig = await makeRig({ script: [] });
+  const r = await rig.run(["-r", "nope"], { NO_COLOR: "1" });
+  expect(r.code).not.toBe(0);
+  expect(r.stdout).not.toContain("coding agent");
+  expect(r.stdout.trim()).toBe("");
+  expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  expect(r.stderr).toContain("nope");
+}, 60_000);
+
+test(
+  "a 40-line paste reads [pasted 40 lines]; the exit hint goes when its window closes",
+  async () => {
+    const p = await consoleWith([]);
+    const forty = `${Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
+    await p.paste(forty);
+    await p.waitFor("[pasted 40 lines]");
+    await p.press("C-c");
+    await p.waitFor((s) => !s.includes("[pasted"));
+    await p.press("C-c");
+    await p.waitFor("press Ctrl-C again to exit");
+    // The window is 3 s: after it, the hint is gone (and a press would only arm it again).
+    await p.waitFor((s) => !s.includes("press Ctrl-C again to exit"), { timeoutMs: 10_000 });
+    expect(await p.exited()).toBe(false);
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "/model shows the new model on the status line at once; a retry reads as one sentence",
+  async () => {
+    const p = await consoleWith([{ error: "server" }, { text: "answered after a retry" }], {
+      config: TWO_MODELS,
+    });
+    await send(p, "hello");
+    await p.waitFor("answered after a retry");
+    const screen = (await p.screen()).replace(/\n/g, " ");
+    const retry = /↻[^↻]*?retry 1 (now|in [\d.]+ m?s)/.exec(screen)?.[0] ?? "";
+    expect(retry).toMatch(/retry 1 (now|in \d)/);
+    expect(retry).not.toMatch(/[.!];/);
+    expect(retry).not.toContain("in 0 ms");
+    await send(p, "/model other-model");
+    await p.waitFor("model switched to other-model");
+    // The status line (above the prompt) names the new model and its window before any reply.
+    await p.waitFor((s) =>
+      /other-model · openai · ctx [\d.]+k\/4\dk/.test(s.trimEnd().split("\n").at(-2) ?? ""),
+    );
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "cancelling /compact says it was cancelled, never that it failed",
+  async () => {
+    const p = await consoleWith(
+      [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "the summary", delay_ms: 60_000 }],
+      { configFiles: { "compact.json": JSON.stringify({ keep_recent: 1 }) } },
+    );
+    for (const [i, w] of ["one", "two", "three"].entries()) {
+      await send(p, `message ${i}`);
+      await p.waitFor(w);
+    }
+    await send(p, "/compact");
+    await p.waitFor("compacting");
+    await p.press("Escape");
+    const screen = await p.waitFor("compaction cancelled");
+    expect(screen).not.toContain("failed");
+  },
+  PTY_TEST_MS,
+);
