@@ -21,7 +21,13 @@ import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
 import { titleFrom } from "../session/title.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+import {
+  APPROVAL_LABELS,
+  type ApprovalAnswer,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  nextApprovalPolicy,
+} from "../tools/approvals.ts";
 import type { TurnResult } from "./loop.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
@@ -43,6 +49,7 @@ import { runUserCommand } from "./user-command.ts";
 export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,
+  ApprovalPolicy,
   ApprovalRequest,
   Expanded,
   PromptTemplate,
@@ -50,6 +57,7 @@ export type {
   SessionMeta,
   TurnResult,
 };
+export { APPROVAL_LABELS, nextApprovalPolicy };
 
 export class AgentSession {
   /** where sessions (and the console's input history) live */
@@ -240,6 +248,16 @@ export class AgentSession {
   steer(text: string): void {
     if (!this.queue) throw new Error("this session takes no steering (no queue)");
     enqueue(this.queue, text);
+  }
+
+  /** What bash, write and edit need now: ask, accept edits, all, read-only. */
+  get approvalMode(): ApprovalPolicy {
+    return this.live.approvals.policy;
+  }
+
+  /** Change what bash, write and edit need, from the next call on (Shift+Tab, `/approve MODE`). */
+  setApprovalMode(mode: ApprovalPolicy): void {
+    this.live.approvals.setPolicy(mode);
   }
 
   /** `/rename TITLE`: the session's title from now on (at most a line of ~60 characters). */

@@ -25,6 +25,11 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
   },
   { name: "sessions", help: "list this workspace's sessions" },
   { name: "rename", args: "TITLE", help: "give this session a title of your own" },
+  {
+    name: "approve",
+    args: "[MODE]",
+    help: "show or set what bash, write and edit need: ask, edits, all, none (Shift+Tab cycles)",
+  },
   { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
   {
     name: "compactions",
@@ -46,7 +51,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
 ];
 
 export const KEYS_HELP =
-  "keys: Enter sends · Shift+Enter, Alt+Enter or \\ then Enter: new line · Esc or Ctrl-C cancels a running turn · Ctrl-C clears the line (twice on an empty line: exit) · Ctrl-D on an empty line exits · Up/Down history · Ctrl-R search · Tab completes /commands and @paths · @path attaches a file · !cmd runs a shell command";
+  "keys: Enter sends · Shift+Tab: approval mode · Shift+Enter, Alt+Enter or \\ then Enter: new line · Esc or Ctrl-C cancels a running turn · Ctrl-C clears the line (twice on an empty line: exit) · Ctrl-D on an empty line exits · Up/Down history · Ctrl-R search · Tab completes /commands and @paths · @path attaches a file · !cmd runs a shell command";
 
 export interface ParsedCommand {
   name: string;

@@ -28,12 +28,22 @@ export class LiveInput implements InputSide {
         submit: (text) => loop.line(text),
         interrupt: () => loop.interrupt(),
         escape: () => loop.escape(),
+        cycleMode: () => loop.cycleMode(),
         eof: () => loop.close(),
         notAnswer: (text) => loop.steer(text),
         changed: () => screen.invalidate(),
       },
       history,
-      { charWidth, clean: sanitizeLine, dim: s.dim, yellow: s.yellow, width: visibleWidth, fit: truncate },
+      {
+        charWidth,
+        clean: sanitizeLine,
+        dim: s.dim,
+        yellow: s.yellow,
+        // Marked by more than colour: without colours the highlighted answer still stands out.
+        mark: (t) => s.inverse(`▸${t.slice(1)}`),
+        width: visibleWidth,
+        fit: truncate,
+      },
       { commands: () => loop.commandNames(), paths: (partial) => loop.completePath(partial) },
     );
     if (history.problem) this.prompt.hint = history.problem;
@@ -57,8 +67,8 @@ export class LiveInput implements InputSide {
     this.screen.flush();
   }
 
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
-    const answer = this.prompt.ask(req);
+  ask(req: ApprovalRequest, proposal: readonly string[]): Promise<ApprovalAnswer> {
+    const answer = this.prompt.ask(req, proposal);
     this.screen.flush();
     return answer;
   }

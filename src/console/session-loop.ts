@@ -3,8 +3,10 @@
 // while a turn runs, approvals, switching sessions and the replay of a resumed one.
 import {
   AgentSession,
+  APPROVAL_LABELS,
   type ApprovalAnswer,
   type ApprovalRequest,
+  nextApprovalPolicy,
   type SessionOptions,
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
@@ -67,10 +69,10 @@ export class SessionLoop implements InputHandlers {
   }
 
   private async ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
-    this.io.approvalAsked(req);
+    const proposal = this.io.approvalAsked(req);
     let answer: ApprovalAnswer;
     try {
-      answer = await this.input.ask(req);
+      answer = await this.input.ask(req, proposal);
     } finally {
       this.io.approvalAnswered();
     }
@@ -192,6 +194,14 @@ export class SessionLoop implements InputHandlers {
 
   escape(): void {
     if (this.running) this.cancel();
+  }
+
+  /** Shift+Tab: ask → accept edits → all, from the next call on; the status line shows it at once. */
+  cycleMode(): void {
+    const next = nextApprovalPolicy(this.session.approvalMode);
+    this.session.setApprovalMode(next);
+    this.io.sessionChanged(this.session);
+    this.input.hint(`approvals: ${APPROVAL_LABELS[next]} (Shift+Tab: next mode)`);
   }
 
   /** Ctrl-D on an empty prompt, or the input ended. */

@@ -1,6 +1,11 @@
 // What each built-in slash command does. Handlers print through the console's UI and return what the
 // console loop must do next (nothing, exit, switch sessions, or send a message to the model).
-import type { AgentSession, SessionMeta } from "../agent/agent-session.ts";
+import {
+  type AgentSession,
+  APPROVAL_LABELS,
+  type ApprovalPolicy,
+  type SessionMeta,
+} from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
@@ -215,6 +220,33 @@ function cost(ctx: SlashContext): SlashOutcome {
   return DONE;
 }
 
+const MODES: Record<string, ApprovalPolicy> = {
+  ask: "ask",
+  edits: "edits",
+  "accept-edits": "edits",
+  all: "all",
+  none: "none",
+  "read-only": "none",
+};
+
+function approve(args: string, ctx: SlashContext): void {
+  const { session, ui } = ctx;
+  if (!args) {
+    ui.print(
+      ui.dim(`approvals: ${APPROVAL_LABELS[session.approvalMode]} (${session.status().approvals})`),
+      ui.dim("/approve ask | edits | all | none — or Shift+Tab to cycle ask → accept edits → all"),
+    );
+    return;
+  }
+  const mode = MODES[args.toLowerCase()];
+  if (!mode) {
+    ui.print(ui.red(`✗ /approve: no mode "${ui.clean(args)}"; give ask, edits, all or none`));
+    return;
+  }
+  session.setApprovalMode(mode);
+  ui.print(ui.dim(`approvals: ${APPROVAL_LABELS[mode]} from the next call on`));
+}
+
 export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { ui, registry } = ctx;
   const builtin = registry.builtin(cmd.name);
@@ -247,6 +279,9 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       else ui.print(...pickerLines(list, ctx.session.id, ui));
       return DONE;
     }
+    case "approve":
+      approve(cmd.args, ctx);
+      return DONE;
     case "rename":
       try {
         ui.print(ui.dim(`session renamed: ${ui.clean(ctx.session.rename(cmd.args))}`));

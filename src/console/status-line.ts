@@ -12,6 +12,8 @@ export interface StatusState {
   tokensIn: number;
   tokensOut: number;
   title?: string;
+  /** what bash, write and edit need now ("ask", "accept edits", "allow all", "read-only") */
+  approval?: string;
   /** USD per million tokens in / out, when the model table or config.json knows it */
   price?: { input: number; output: number };
 }
@@ -48,6 +50,7 @@ export class StatusLine implements Component {
     if (st.price)
       tokens += ` ${formatCost((st.tokensIn * st.price.input + st.tokensOut * st.price.output) / 1e6)}`;
     parts.push(tokens);
+    if (st.approval) parts.push(st.approval === "ask first" ? st.approval : s.yellow(st.approval));
     if (st.title) parts.push(s.italic(sanitizeLine(st.title)));
     return truncate(s.dim(parts.join(" · ")), width);
   }

@@ -1,10 +1,10 @@
 // The session loop's output (ConsoleIo) through the console's render model: ConsoleView on a Screen.
-import type { ApprovalRequest } from "../agent/agent-session.ts";
+import { APPROVAL_LABELS, type ApprovalRequest } from "../agent/agent-session.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import type { ConsoleIo, ConsoleUi, SessionState } from "./ports.ts";
-import { diffLines } from "./tool-view.ts";
+import { proposalLines } from "./proposal-view.ts";
 import type { Screen } from "./ui/screen.ts";
 import type { ConsoleView } from "./view.ts";
 
@@ -89,19 +89,11 @@ export class ViewIo implements ConsoleIo {
     this.screen.invalidate();
   }
 
-  approvalAsked(req: ApprovalRequest): void {
-    // A file change is shown as the diff it would make, above the question.
-    const change = req.diff?.();
-    if (change) this.view.diffAsked(change.path, change.diff);
-    if (change)
-      this.ui.print(
-        ...diffLines(
-          { type: "tool_diff", id: "", path: change.path, ...change.diff },
-          this.s,
-          this.screen.width,
-        ),
-      );
+  approvalAsked(req: ApprovalRequest): string[] {
     this.view.approval(true);
+    // A file change is shown as the diff it would make, inside the question: a proposal, not a result.
+    const change = req.diff?.();
+    return change ? proposalLines(change.path, change.diff, this.s, this.screen.width) : [];
   }
 
   cancelRequested(): void {
@@ -119,6 +111,7 @@ export class ViewIo implements ConsoleIo {
     st.provider = session.provider;
     if (model.price) st.price = model.price;
     else delete st.price;
+    st.approval = APPROVAL_LABELS[session.approvalMode];
     const title = session.title;
     if (title) st.title = title;
     else delete st.title;

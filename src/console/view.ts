@@ -10,16 +10,11 @@ import type { Style } from "../terminal/style.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
 import { MarkdownStream } from "./markdown/stream.ts";
 import { formatTokens, StatusLine, type StatusState } from "./status-line.ts";
-import { diffLines, tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
+import { tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
 import { Activity, formatElapsed } from "./ui/components.ts";
 import type { Screen } from "./ui/screen.ts";
 
 type DiffEvent = Extract<AgentEvent, { type: "tool_diff" }>;
-type DiffShape = Pick<DiffEvent, "added" | "removed" | "hunks" | "omitted">;
-
-function diffKey(path: string, d: DiffShape): string {
-  return JSON.stringify([path, d.added, d.removed, d.omitted, d.hunks]);
-}
 
 /** Live-region order: the streaming block on top, then activity, status and (lowest) the input. */
 export const ORDER = { stream: 10, activity: 50, status: 80, input: 100 } as const;
@@ -35,8 +30,6 @@ export class ConsoleView {
   private streamedChars = 0;
   private tool: { id: string; name: string; tail: string; sanitizer: StreamSanitizer } | undefined;
   private readonly diffs = new Map<string, DiffEvent>();
-  /** diffKey of the change the last approval question showed */
-  private askedDiff: string | undefined;
   private compactionStarted = 0;
   private inTurn = false;
   /** a finished compaction waiting for the budget reading that follows it */
@@ -112,11 +105,6 @@ export class ConsoleView {
   private endStream(): void {
     if (this.stream.active) this.stream.finish();
     this.streaming = false;
-  }
-
-  /** The diff an approval question showed, to tell the result's own diff apart from a repeat of it. */
-  diffAsked(path: string, diff: DiffShape): void {
-    this.askedDiff = diffKey(path, diff);
   }
 
   /** An approval question waits for the user: the running tool's clock is not what matters now. */
@@ -249,18 +237,6 @@ export class ConsoleView {
         this.diffs.delete(ev.id);
         this.tool = undefined;
         this.idle();
-        // The change the user just approved, made as shown: its header alone, not the same diff twice.
-        const asked = this.askedDiff;
-        this.askedDiff = undefined;
-        if (diff && !ev.is_error && asked === diffKey(diff.path, diff)) {
-          this.print(
-            ...diffLines({ ...diff, hunks: [], omitted: 0 }, s, width).map((l, i) =>
-              i === 0 ? `${l}${s.dim(" · applied as shown")}` : l,
-            ),
-          );
-          this.busy("thinking");
-          return;
-        }
         this.print(...toolResultLines(ev, diff, s, width));
         this.busy("thinking");
         return;

@@ -102,6 +102,8 @@ export class ToolDispatch {
 
 export class ToolTurn {
   private changed = false;
+  /** time spent waiting for the user's approval answers: not part of a call's duration */
+  private askedMs = 0;
 
   constructor(
     private readonly dispatch: ToolDispatch,
@@ -147,7 +149,9 @@ export class ToolTurn {
     try {
       const prepared = await tool.prepare(checked.value, ctx, call.id);
       if (prepared.change) {
+        const asked = Date.now();
         const refused = await ctx.approvals.check(prepared.change.request, prepared.change.command);
+        this.askedMs += Date.now() - asked;
         if (refused) return error(refused);
       }
       const blocked = await this.beforeChange(tool, info);
@@ -194,6 +198,7 @@ export class ToolTurn {
     for (const call of calls) {
       let result: ToolResult;
       const started = Date.now();
+      const askedBefore = this.askedMs;
       let exitCode: number | null | undefined;
       if (this.signal?.aborted) {
         result = error("cancelled by the user before it ran");
@@ -211,7 +216,7 @@ export class ToolTurn {
         name: call.name,
         is_error: result.is_error,
         content: contentWithImageMarkers(result.content),
-        duration_ms: Date.now() - started,
+        duration_ms: Math.max(0, Date.now() - started - (this.askedMs - askedBefore)),
         ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
       });
       out.push({

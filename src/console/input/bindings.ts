@@ -9,6 +9,8 @@ export type EditorAction =
   | "history-prev"
   | "history-next"
   | "complete"
+  /** Shift+Tab: the next approval mode */
+  | "mode"
   | "search"
   | "interrupt"
   | "eof"
@@ -110,7 +112,7 @@ export function applyInput(ed: LineEditor, ev: InputEvent): EditorAction {
     case "enter":
       return enter(ed, k);
     case "tab":
-      return k.shift ? "ignored" : "complete";
+      return k.shift ? "mode" : "complete";
     case "backspace":
       if (word) ed.killWordBack();
       else ed.backspace();

@@ -2,17 +2,9 @@
 // question, as a live-region component (render(width) / cursor()) that the Screen draws. Keys come in
 // decoded (keys.ts); what the console must act on goes out through PromptHooks.
 import type { ApprovalAnswer, ApprovalRequest } from "../../agent/agent-session.ts";
-import {
-  ALWAYS_NOT_OFFERED,
-  answerChoices,
-  canAlways,
-  isUnofferedAlways,
-  NOT_AN_ANSWER,
-  packChoices,
-  parseApproval,
-  questionLines,
-} from "../approval-question.ts";
+import { NOT_AN_ANSWER } from "../approval-question.ts";
 import type { PromptHooks } from "../ports.ts";
+import { ApprovalPrompt } from "./approval-prompt.ts";
 import { applyInput } from "./bindings.ts";
 import { commonPrefix, complete } from "./complete.ts";
 import { LineEditor } from "./editor.ts";
@@ -27,15 +19,15 @@ export interface PromptText extends PickerText {
   clean(s: string): string;
   dim(s: string): string;
   yellow(s: string): string;
+  /** the highlighted answer of an approval */
+  mark(s: string): string;
 }
 
 export const PROMPT = "› ";
 
 interface Approval {
-  req: ApprovalRequest;
+  prompt: ApprovalPrompt;
   resolve(a: ApprovalAnswer): void;
-  /** the draft the user had when the question came up, given back after */
-  draft: string;
 }
 
 interface Search {
@@ -69,11 +61,14 @@ export class PromptController {
     return this.approval !== undefined;
   }
 
-  /** Show the approval question and wait for the answer; the draft is kept aside meanwhile. */
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+  /**
+   * Show the approval question (with the proposed change, styled, inside it) and wait for the answer;
+   * the draft is kept aside meanwhile.
+   */
+  ask(req: ApprovalRequest, proposal: readonly string[] = []): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
       this.approval?.resolve({ kind: "no" });
-      this.approval = { req, resolve, draft: this.editor.submit() };
+      this.approval = { prompt: new ApprovalPrompt(req, proposal, this.editor.submit()), resolve };
       this.hint = "";
       this.hooks.changed();
     });
@@ -107,7 +102,7 @@ export class PromptController {
     const a = this.approval;
     if (!a) return;
     this.approval = undefined;
-    this.editor.set(a.draft);
+    this.editor.set(a.prompt.draft);
     a.resolve(answer);
     this.hooks.changed();
   }
@@ -146,6 +141,9 @@ export class PromptController {
         return;
       case "escape":
         this.hooks.escape();
+        return;
+      case "mode":
+        this.hooks.cycleMode();
         return;
       case "history-prev": {
         const e = this.cursorInHistory.prev(this.editor.text);
@@ -225,42 +223,28 @@ export class PromptController {
 
   private approvalKey(ev: InputEvent): void {
     const a = this.approval as Approval;
-    if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.ch === "c"))) {
-      this.settle({ kind: "cancel" });
+    if (ev.type === "key" && ev.name === "tab" && ev.shift && this.editor.isEmpty && !a.prompt.reasoning) {
+      this.hooks.cycleMode();
       return;
     }
-    const action = applyInput(this.editor, ev);
-    if (action !== "submit") return;
-    const text = this.editor.submit();
-    if (text.trim() === "") return;
-    const always = canAlways(a.req);
-    const answer = parseApproval(text, always);
-    if (answer) {
-      this.settle(answer);
-      return;
+    const step = a.prompt.handle(ev, this.editor);
+    if (!step) return;
+    if (step.kind === "answer") this.settle(step.answer);
+    else if (step.kind === "hint") this.hint = step.text;
+    else {
+      this.hooks.notAnswer(step.text);
+      this.hint = NOT_AN_ANSWER;
     }
-    if (isUnofferedAlways(text, always)) {
-      this.hint = ALWAYS_NOT_OFFERED;
-      return;
-    }
-    this.hooks.notAnswer(text);
-    this.hint = NOT_AN_ANSWER;
   }
 
-  /** The question shown above the input while an approval waits. */
-  private questionLines(width: number): string[] {
-    const a = this.approval;
-    if (!a) return [];
-    const t = this.text;
-    const [title = "", ...summary] = questionLines(a.req, t.clean);
-    const choices = answerChoices(a.req, t.clean, "Esc");
-    return [t.yellow(title), ...summary, ...packChoices(choices, width, t.width).map((l) => t.dim(l))];
+  /** The question shown above the input while an approval waits, and its input line's prompt. */
+  private question(width: number): { head: string[]; prompt: string } | undefined {
+    return this.approval?.prompt.lines(width, this.text);
   }
 
   private promptText(): string {
     // While searching, the match is the line's content (see render).
     if (this.search) return `(search) '${this.text.clean(this.search.query)}': `;
-    if (this.approval) return "allow? › ";
     return PROMPT;
   }
 
@@ -309,8 +293,9 @@ export class PromptController {
       this.caret = { row: lines.length - 1, col: Math.min(width - 1, this.text.width(lines.at(-1) ?? "")) };
       return lines;
     }
-    const head = this.questionLines(width);
-    const prompt = this.promptText();
+    const q = this.question(width);
+    const head = q?.head ?? [];
+    const prompt = q?.prompt ?? this.promptText();
     let body: string;
     let at: number;
     if (this.search) {
