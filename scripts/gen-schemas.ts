@@ -6,10 +6,18 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import {
+  CheckpointEvent,
+  CheckpointsFile,
+  ForkEvent,
+  RewindEvent,
+  Snapshot,
+} from "../src/contract/checkpoints.ts";
 import { CompactionRecord } from "../src/contract/compaction.ts";
 import { CompactionsReport } from "../src/contract/compactions.ts";
 import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
 import { AgentEvent } from "../src/contract/events.ts";
+import { SessionExport } from "../src/contract/export.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
 import { Manifest } from "../src/contract/manifest.ts";
@@ -52,6 +60,12 @@ const files = write(root, {
   "compaction-record.json": CompactionRecord,
   "session-compactions.json": CompactionsReport,
   "steering-queue-line.json": SteerMessage,
+  "checkpoints.json": CheckpointsFile,
+  "checkpoint-snapshot.json": Snapshot,
+  "session-checkpoint-event.json": CheckpointEvent,
+  "session-rewind-event.json": RewindEvent,
+  "session-fork-event.json": ForkEvent,
+  "session-export.json": SessionExport,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,

@@ -6,6 +6,7 @@ const SCRIPTS = [
   "startup.ts",
   "console.ts",
   "hook-roundtrip.ts",
+  "hook-kept-fields.ts",
   "turns.ts",
   "memory.ts",
   "estimate.ts",

@@ -37,9 +37,14 @@ export const LAYERS: Readonly<Record<string, LayerRow>> = {
     may: [...BASE, "src/provider", "src/worker"],
     role: "the compaction pipeline and its checks",
   },
+  "src/safety": {
+    may: [...BASE, "src/session", "src/tools"],
+    role: "workspace checkpoints, undo/redo/rewind, fork, export",
+  },
   "src/agent": {
     may: [
       ...BASE,
+      "src/safety",
       "src/compaction",
       "src/config",
       "src/manifest",
@@ -79,6 +84,7 @@ export const LAYERS: Readonly<Record<string, LayerRow>> = {
       "src/manifest",
       "src/provider",
       "src/runtime",
+      "src/safety",
       "src/session",
       "src/terminal",
       "src/tools",

@@ -13,6 +13,7 @@ import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
+import type { ConfigFile } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
@@ -33,6 +34,18 @@ import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
+import {
+  type ConfirmOverwrite,
+  exportConversation,
+  forkAt,
+  type RewindMode,
+  type RewindOutcome,
+  redoLast,
+  rewindTurn,
+  type TurnRow,
+  turnsOf,
+  undoLast,
+} from "./safety-ops.ts";
 import type {
   CompactOutcome,
   ContextReading,
@@ -51,11 +64,15 @@ export type {
   ApprovalAnswer,
   ApprovalPolicy,
   ApprovalRequest,
+  ConfirmOverwrite,
   Expanded,
   PromptTemplate,
   RestoreOutcome,
+  RewindMode,
+  RewindOutcome,
   SessionMeta,
   TurnResult,
+  TurnRow,
 };
 export { APPROVAL_LABELS, nextApprovalPolicy };
 
@@ -238,10 +255,13 @@ export class AgentSession {
     }
   }
 
-  /** A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. */
-  send(content: string): Promise<TurnResult> {
+  /**
+   * A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. `typed`:
+   * what the user typed, when `content` differs from it (attachments added).
+   */
+  send(content: string, typed?: string): Promise<TurnResult> {
     const rt = this.live;
-    return this.run((signal) => rt.agent.send(content, signal));
+    return this.run((signal) => rt.agent.send(content, signal, typed));
   }
 
   /** A line for the model while a turn runs: queued, delivered at the next safe point, never lost. */
@@ -321,15 +341,67 @@ export class AgentSession {
     return this.live.agent.recompact();
   }
 
+  /** What config.json says about the console itself (title, notifications). */
+  consoleSettings(): Pick<ConfigFile, "terminal_title" | "notifications"> {
+    const { terminal_title, notifications } = loadConfig(configDir()).config;
+    return {
+      ...(terminal_title !== undefined ? { terminal_title } : {}),
+      ...(notifications ? { notifications } : {}),
+    };
+  }
+
   /** `!command`: run through the bash tool; its output joins the context for the next message. */
   runShell(command: string): Promise<ShellOutcome> {
     const rt = this.live;
     return this.run(async (signal) => {
-      const { result, text, message } = await runUserCommand(command, rt.toolContext, signal);
-      const refused = text.startsWith("refused");
-      if (!refused) rt.agent.addUserContext(message, { shell_command: command });
-      return { text, isError: result.is_error === true, refused };
+      // The command may change files: the workspace is checkpointed first, like a turn's first change,
+      // and its message carries the same time, so /undo and /rewind treat it as a turn of its own.
+      const ts = new Date().toISOString();
+      rt.checkpoints.beforeChange(ts);
+      try {
+        const { result, text, message } = await runUserCommand(command, rt.toolContext, signal);
+        const refused = text.startsWith("refused");
+        if (!refused) rt.agent.addUserContext(message, { shell_command: command, ts });
+        return { text, isError: result.is_error === true, refused };
+      } finally {
+        rt.checkpoints.afterTurn();
+      }
     });
+  }
+
+  // ---- the safety net -------------------------------------------------------------------------------
+
+  /** The user's messages, oldest first, with the files each turn changed (the /rewind picker). */
+  turns(): TurnRow[] {
+    return turnsOf(this.live);
+  }
+
+  /** `/undo`: the files and the conversation back to before the last turn (or the last /rewind undone). */
+  undo(confirm: ConfirmOverwrite): Promise<RewindOutcome> {
+    const rt = this.live;
+    return this.run(() => undoLast(rt, confirm));
+  }
+
+  /** `/redo`: the last undo or rewind reversed. */
+  redo(confirm: ConfirmOverwrite): Promise<RewindOutcome> {
+    const rt = this.live;
+    return this.run(() => redoLast(rt, confirm));
+  }
+
+  /** `/rewind`: code, conversation or both back to before the user's message `turn` (0: the first). */
+  rewind(turn: number, mode: RewindMode, confirm: ConfirmOverwrite): Promise<RewindOutcome> {
+    const rt = this.live;
+    return this.run(() => rewindTurn(rt, turn, mode, confirm));
+  }
+
+  /** `/fork`: a new saved session with the conversation up to before message `turn` (all: undefined). */
+  fork(turn?: number): { id: string; messages: number } {
+    return forkAt(this.live, this.dataDir, turn);
+  }
+
+  /** `/export [FILE]`: the conversation written to a new file; returns its path. */
+  exportTo(file?: string): string {
+    return exportConversation(this.live, file);
   }
 
   /** `@path` mentions: the files' text attached to the message, with a note per mention. */

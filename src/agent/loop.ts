@@ -1,4 +1,3 @@
-import type { CompactionController } from "../compaction/controller.ts";
 import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
@@ -7,12 +6,13 @@ import { contentText } from "../contract/history.ts";
 import { assertValidHistory } from "../lib/validate-history.ts";
 import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
-import type { Session } from "../session/session.ts";
 import type { DeclaredTools } from "../tools/declared-tools.ts";
 import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import type { ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
+import type { AgentCompaction, AgentSession } from "./ports.ts";
 import { agentDispatch } from "./tool-calls.ts";
 
 export interface AgentDeps {
@@ -27,8 +27,8 @@ export interface AgentDeps {
     price?: { input: number; output: number };
   };
   hooks: HookRunner;
-  session: Session;
-  controller: CompactionController;
+  session: AgentSession;
+  controller: AgentCompaction;
   /** core + module tool declarations offered to the model */
   tools: ToolDecl[];
   coreToolNames: ReadonlySet<string>;
@@ -37,17 +37,14 @@ export interface AgentDeps {
   maxTurns: number;
   /** false when no module's before_request acts on this wire format (see beforeRequestWanted) */
   beforeRequest?: boolean;
-  /**
-   * Where the running turn's abort signal is published for parts that do not take one themselves (the
-   * compaction summary request goes through a provider that reads it), so a cancel stops them too.
-   */
-  turnSignal?: { current?: AbortSignal };
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
   /** tools declared at run time (offered after `tools`, answered through the same dispatch) */
   declaredTools?: DeclaredTools;
   /** where hooks and checkpoints plug into every tool call */
   toolSeams?: DispatchSeams;
+  /** called when a turn ends, however it ended (the workspace checkpoint after a turn that changed files) */
+  onTurnEnd?: () => void;
 }
 
 export interface TurnResult {
@@ -176,22 +173,15 @@ export class Agent {
 
   /** Manual compaction (`/compact [instructions]`, `i compact`); `signal` cancels its model request. */
   async compact(instructions?: string, signal?: AbortSignal): Promise<void> {
-    const slot = this.deps.turnSignal;
-    if (slot && signal) slot.current = signal;
-    try {
-      this.history = await this.deps.controller.compactNow(
-        this.history,
-        this.tools(),
-        instructions ? { instructions } : {},
-      );
-    } finally {
-      if (slot) slot.current = undefined;
-    }
+    this.history = await this.deps.controller.compactNow(this.history, this.tools(), {
+      ...(instructions ? { instructions } : {}),
+      ...(signal ? { signal } : {}),
+    });
   }
 
   /** `/uncompact [N]`: the history before compaction N comes back when it fits (see the controller). */
   async uncompact(n?: number): Promise<RestoreOutcome> {
-    const outcome = await this.deps.controller.uncompact(this.history, this.deps.tools, n);
+    const outcome = await this.deps.controller.uncompact(this.history, this.tools(), n);
     if (outcome.ok) this.history = [...outcome.history];
     return outcome;
   }
@@ -240,23 +230,32 @@ export class Agent {
     return this.finish("", "cancelled", turns);
   }
 
-  /** One user message, then requests and tool batches until the model stops. */
-  async send(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
-    const slot = this.deps.turnSignal;
-    if (slot && signal) slot.current = signal;
+  /**
+   * One user message, then requests and tool batches until the model stops. `typed`: what the user typed,
+   * when the content sent differs (attachments added), kept so an undo gives back the typed text.
+   */
+  async send(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     try {
-      return await this.run(content, signal);
+      return await this.run(content, signal, typed);
     } finally {
-      if (slot) slot.current = undefined;
+      this.deps.onTurnEnd?.();
       await this.settle();
     }
   }
 
-  private async run(content: Message["content"], signal?: AbortSignal): Promise<TurnResult> {
+  /** The timestamp of the running (or last) turn's user message: the workspace checkpoint names its turn by it. */
+  turnTs: string | undefined;
+
+  private async run(content: Message["content"], signal?: AbortSignal, typed?: string): Promise<TurnResult> {
     const { deps } = this;
     // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
     await this.steer();
-    this.history.push({ role: "user", content, meta: { ts: now() } });
+    this.turnTs = now();
+    this.history.push({
+      role: "user",
+      content,
+      meta: { ts: this.turnTs, ...(typed !== undefined ? { typed } : {}) },
+    });
     this.checkpoint("user");
     let recovered = false;
     let turns = 0;
@@ -270,7 +269,7 @@ export class Agent {
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
       const tools = this.tools();
-      this.history = await deps.controller.prepareRequest(this.history, tools);
+      this.history = await deps.controller.prepareRequest(this.history, tools, signal);
       if (signal?.aborted) return this.interrupted("", turns);
       assertValidHistory(this.history);
       const hints = await this.requestHints();
@@ -299,7 +298,7 @@ export class Agent {
           // Compact once, retry once: a second overflow means compaction cannot make the request fit.
           recovered = true;
           turns--;
-          this.history = await deps.controller.recoverFromOverflow(this.history, tools);
+          this.history = await deps.controller.recoverFromOverflow(this.history, tools, signal);
           continue;
         }
         if (err instanceof ProviderError && err.partialText !== "") {
@@ -348,7 +347,9 @@ export class Agent {
         }
         return this.finish(text, res.stop === "length" ? "length" : "end", turns);
       }
-      const results = await toolTurn.runBatch(calls);
+      const cut = cutToolCall(calls, res.stop);
+      const results = await toolTurn.runBatch(cut ? calls.slice(0, -1) : calls);
+      if (cut) results.push(cutCallResult(cut, deps.emit));
       this.history.push(...results);
       this.checkpoint("tool_batch", true);
       if (signal?.aborted) return this.interrupted("", turns);

@@ -1,58 +1,30 @@
-// Assembles one agent run from flags, environment and config_dir: workspace, model, provider, manifest,
-// worker host, session, compaction controller. Every user mistake surfaces here as one clear line.
+// Assembles one agent run from flags, environment and config_dir, in three steps that each stand alone:
+// resolve the run (resolve-run.ts: every user mistake surfaces there as one clear line, before anything
+// starts) → open the session (open-session.ts) → build the agent (build-agent.ts). Between them, the
+// worker host and the provider are started, and a new session's system prompt is built.
 
-import { compactorIdentity } from "../compaction/compactor-identity.ts";
-import { CompactionController } from "../compaction/controller.ts";
-import { loadConfig } from "../config/load.ts";
-import { checkModuleConfigs } from "../config/module-configs.ts";
-import { checkDirs, configDir, dataDir, refuseBadDirs } from "../config/paths.ts";
-import { checkReserve } from "../config/reserve.ts";
-import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO, type ProviderName } from "../contract/config.ts";
-import { UserError } from "../contract/errors.ts";
-import type { EmitEvent } from "../contract/events.ts";
-import type { History } from "../contract/history.ts";
+import type { ProviderName } from "../contract/config.ts";
+import type { UserError } from "../contract/errors.ts";
 import type { Manifest } from "../contract/manifest.ts";
-import { beforeRequestWanted } from "../contract/registry.ts";
-import { generateManifest } from "../manifest/generate.ts";
-import { loadManifestFile } from "../manifest/load.ts";
-import { withSteering } from "../manifest/steering.ts";
-import { NO_KEY, resolveApiKey } from "../provider/credentials.ts";
+import { NO_KEY } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
-import { resolveModel } from "../provider/models.ts";
 import type { Provider } from "../provider/types.ts";
-import { credentialEnv } from "../runtime/credential-handoff.ts";
-import { lockSession } from "../session/lock.ts";
-import { Session } from "../session/session.ts";
-import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import type { Checkpointer } from "../safety/checkpointer.ts";
+import type { Session } from "../session/session.ts";
+import type { Approvals } from "../tools/approvals.ts";
 import { coreToolDecls } from "../tools/index.ts";
-import type { SandboxSpec } from "../tools/sandbox.ts";
-import type { ApprovalPolicy, ToolContext } from "../tools/types.ts";
+import type { ToolContext } from "../tools/types.ts";
 import { WorkerHost } from "../worker/host.ts";
-import { Agent } from "./loop.ts";
-import { type RunFlags, resolveTarget, resolveWorkspace } from "./options.ts";
-import { resultTokenCap, shortenOversizedResults } from "./result-cap.ts";
-import { resumedWorkspace } from "./resume-workspace.ts";
+import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-agent.ts";
+import type { Agent } from "./loop.ts";
+import { openRunSession, startingHistory } from "./open-session.ts";
+import { gatherEnvironment } from "./prompt-environment.ts";
+import { type ResolveOptions, type RunPlan, resolveRun } from "./resolve-run.ts";
+import { resultTokenCap } from "./result-cap.ts";
+import { probeSteering } from "./steering-probe.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 
-export interface SetupOptions extends RunFlags {
-  profile?: string;
-  manifest?: string;
-  continue?: boolean;
-  resume?: string;
-  approve: ApprovalPolicy;
-  /** the console's approval prompt; without it an approval that would be asked is refused at once */
-  ask?: AskApproval;
-  /** `--sandbox`: bash runs in it */
-  sandbox?: SandboxSpec;
-  maxTurns: number;
-  emit: EmitEvent;
-  /** console only: the steering queue file; injects the steering module with `--queue PATH` */
-  steeringQueue?: string;
-  /** sessions must already exist (i compact) */
-  requireExisting?: boolean;
-  /** i compact: a missing API key is an error only when a model request is made */
-  keyOnlyWhenRequested?: boolean;
-}
+export interface SetupOptions extends ResolveOptions, BuildOptions {}
 
 export interface AgentRuntime {
   agent: Agent;
@@ -70,36 +42,9 @@ export interface AgentRuntime {
   toolContext: Omit<ToolContext, "signal">;
   /** the model's list price per million tokens, when known */
   price?: { input: number; output: number };
+  /** workspace checkpoints of this session (/undo, /rewind) */
+  checkpoints: Checkpointer;
   close(): Promise<void>;
-}
-
-function openSession(
-  opts: SetupOptions,
-  workspace: string,
-  target: { provider: string; model: string; baseUrl?: string },
-  byId: Session | undefined,
-): { session: Session; resumed: boolean } {
-  const dir = dataDir();
-  if (byId) return { session: byId, resumed: true };
-  if (opts.continue || opts.requireExisting) {
-    const s = Session.newest(dir, workspace);
-    if (!s)
-      throw new UserError(
-        `no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``,
-      );
-    return { session: s, resumed: true };
-  }
-  return { session: Session.create({ dataDir: dir, workspace, ...target }), resumed: false };
-}
-
-/** -c and `i compact`: the newest session of this workspace (the error says how to start one). */
-function newestSession(workspace: string): Session {
-  const s = Session.newest(dataDir(), workspace);
-  if (!s)
-    throw new UserError(
-      `no saved session for workspace ${workspace}; start one with \`i -p PROMPT\` or \`i\``,
-    );
-  return s;
 }
 
 /**
@@ -110,196 +55,93 @@ function keylessProvider(name: ProviderName, err: UserError): Provider {
   return { name, stream: () => Promise.reject(err) };
 }
 
-function buildManifest(opts: SetupOptions, cfgDir: string, cfg: ReturnType<typeof loadConfig>): Manifest {
-  const manifest = opts.manifest
-    ? loadManifestFile(opts.manifest)
-    : generateManifest({
-        ...(opts.profile ? { profile: opts.profile } : {}),
-        configDir: cfgDir,
-        plugins: cfg.plugins,
-        bindings: cfg.bindings,
-      });
-  return opts.steeringQueue
-    ? withSteering(manifest, opts.steeringQueue, { binding: cfg.bindings.steering })
-    : manifest;
+/** The provider for the plan. The Responses provider takes the host for its wire hooks and refuses a
+ * manifest without them here, before any session is opened or HTTP sent. */
+function startProvider(plan: RunPlan, host: WorkerHost): Provider {
+  const { target, apiKey, config } = plan;
+  const provider = createProvider({
+    provider: target.provider,
+    apiKey: typeof apiKey === "string" ? apiKey : NO_KEY,
+    ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+    ...(config.config.stream_idle_timeout_ms !== undefined
+      ? { idleTimeoutMs: config.config.stream_idle_timeout_ms }
+      : {}),
+    hooks: host,
+  });
+  return typeof apiKey === "string" ? provider : keylessProvider(target.provider, apiKey);
 }
 
-export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
-  // Before -r reads the data directory: a file in the way is the setting's fault, not a session's.
-  refuseBadDirs();
-  // A session resumed by id runs in its own workspace, wherever `i -r` was started.
-  const byId = opts.resume ? Session.open(dataDir(), opts.resume) : undefined;
-  const resumedIn = byId ? resumedWorkspace(byId, opts.workspace) : undefined;
-  const workspace = resumedIn?.workspace ?? resolveWorkspace(opts.workspace);
-  const cfgDir = configDir();
-  const cfg = loadConfig(cfgDir);
-  // A resumed session (-r, -c, i compact) continues with the provider and model it recorded.
-  const existing = byId ?? (opts.continue || opts.requireExisting ? newestSession(workspace) : undefined);
-  const target = resolveTarget(opts, cfg.config, process.env, existing?.meta);
-  const model = resolveModel(target.model, cfg.config);
-  checkReserve(cfg.budget, model, cfgDir);
-  let apiKey: string | UserError;
+/** Run `step`; if it throws, `host` is closed first (no worker outlives a run that failed to start). */
+async function orClose<T>(host: WorkerHost, step: () => T | Promise<T>): Promise<T> {
   try {
-    apiKey = resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
-  } catch (err) {
-    if (!(opts.keyOnlyWhenRequested && err instanceof UserError)) throw err;
-    apiKey = err;
-  }
-  const manifest = buildManifest(opts, cfgDir, cfg);
-  checkModuleConfigs(manifest, cfgDir);
-  // After every config check (a run refused for its config creates nothing), before a worker or the
-  // session needs the directories.
-  checkDirs();
-  // The host starts no process until a hook runs. The Responses provider takes it for its wire hooks and
-  // refuses a manifest without them here, before any session is opened or HTTP sent.
-  const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
-  let provider: Provider;
-  try {
-    provider = createProvider({
-      provider: target.provider,
-      apiKey: typeof apiKey === "string" ? apiKey : NO_KEY,
-      ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
-      ...(cfg.config.stream_idle_timeout_ms !== undefined
-        ? { idleTimeoutMs: cfg.config.stream_idle_timeout_ms }
-        : {}),
-      hooks: host,
-    });
-    if (typeof apiKey !== "string") provider = keylessProvider(target.provider, apiKey);
+    return await step();
   } catch (err) {
     await host.close();
     throw err;
   }
-  const core = coreToolDecls();
+}
+
+export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
+  const plan = resolveRun(opts);
+  const { workspace, model, target } = plan;
+  // The host starts no process until a hook runs.
+  const host = new WorkerHost(plan.manifest, { workspace, configDir: plan.configDir });
+  const provider = await orClose(host, () => startProvider(plan, host));
+  const core = coreToolDecls(model.edit_tool);
   const tools = [...core, ...host.toolDecls()];
-  const systemPrompt = () =>
-    buildSystemPrompt(host, {
-      workspace,
-      model: model.name,
-      provider: target.provider,
-      tools: tools.map((t) => t.name),
-    });
+  const nestedInstructions = withProjectInstructions(plan.manifest);
+  const buildPrompt = () =>
+    buildSystemPrompt(
+      host,
+      { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
+      gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
+    );
   // A new session's system prompt is built before the session exists: a failing system_prompt hook is
   // that worker's error and leaves no half-made session behind (every saved session stays loadable).
-  let system: string | undefined;
-  if (!opts.resume && !opts.continue && !opts.requireExisting) {
-    try {
-      system = await systemPrompt();
-    } catch (err) {
-      await host.close();
-      throw err;
-    }
-  }
-  const { session, resumed } = openSession(opts, workspace, { ...target, model: model.name }, existing);
-  const unlock = lockSession(session.dir, session.id);
-  // history.json lags the log during a long run (it is rewritten amortised): bring it up to date when
-  // the session closes, and on an exit that skips close (a second Ctrl-C). The log already holds it all,
-  // so a failure here loses nothing and must not hide the run's own outcome.
-  const flush = () => {
-    try {
-      session.flush();
-    } catch {}
-  };
-  process.on("exit", flush);
-  const close = async () => {
-    process.off("exit", flush);
-    try {
-      flush();
-      await host.close();
-    } finally {
-      // A session this run created and never wrote to is no session: leave nothing behind. Still under
-      // its lock, so no other process is resuming it; a failure only leaves it on disk (it is not listed).
-      if (!resumed) {
-        try {
-          session.removeIfEmpty();
-        } catch {}
-      }
-      unlock();
-    }
-  };
+  const system = plan.existing ? undefined : await orClose(host, buildPrompt);
+  // The console's steering worker is asked once, on the empty queue, before any session exists: one that
+  // cannot start or answer refuses the console here rather than losing the first message later.
+  const queue = opts.steeringQueue;
+  if (queue) await orClose(host, () => probeSteering(host, plan.manifest, queue));
+  // The probe may have started a worker: a session in use (or any refusal here) stops it.
+  const opened = await orClose(host, () => openRunSession(plan));
+  const { session } = opened;
+  const close = () => opened.close(() => host.close());
   try {
     const resultCap = resultTokenCap(model);
-    let history: History = session.history();
-    // A result too big for this model (saved by a run with a bigger one, or before the cap) would make
-    // every request too large and leave compaction nothing to cut: shorten it; the log keeps it whole.
-    const oversized = shortenOversizedResults(history, resultCap);
-    if (oversized.shortened > 0) {
-      history = oversized.history;
-      session.checkpoint(history);
-    }
-    if (history.length === 0) history = [{ role: "system", content: system ?? (await systemPrompt()) }];
-    opts.emit({ type: "session", id: session.id, resumed, workspace });
-    if (oversized.shortened > 0)
-      opts.emit({
-        type: "notice",
-        level: "warn",
-        message: `shortened ${oversized.shortened} tool result(s) too large for ${model.name}'s context window; the full output stays in the session (i sessions --recover ${session.id})`,
-      });
-    if (resumedIn?.notice) opts.emit({ type: "notice", level: "warn", message: resumedIn.notice });
-    // The compaction pipeline sends its summary request without a signal of its own: it gets the running
-    // turn's, so cancelling a turn (or /compact) also stops a summary in flight.
-    const turnSignal: { current?: AbortSignal } = {};
-    const summaryProvider: typeof provider = {
-      name: provider.name,
-      stream: (req, onEvent) =>
-        provider.stream(
-          req.signal || !turnSignal.current ? req : { ...req, signal: turnSignal.current },
-          onEvent,
-        ),
-    };
-    const controller = new CompactionController({
-      hooks: host,
-      provider: summaryProvider,
-      model,
-      policy: {
-        trigger_ratio: cfg.budget.trigger_ratio ?? DEFAULT_TRIGGER_RATIO,
-        rearm_ratio: cfg.budget.rearm_ratio ?? DEFAULT_REARM_RATIO,
-        ...(cfg.budget.reserve_tokens !== undefined ? { reserve_tokens: cfg.budget.reserve_tokens } : {}),
-      },
-      workspace,
-      session,
-      emit: opts.emit,
-      manifest,
-      turnSignal,
-      compactor: compactorIdentity(manifest, cfgDir),
-    });
-    const approvals = new Approvals({
-      policy: opts.approve,
-      ...(opts.ask ? { ask: opts.ask } : {}),
-      // Not consola.warn: a warning stays one `i: …` line on stderr, without a badge or a TTY-only icon.
-      warn: (line) => process.stderr.write(`i: ${line}\n`),
-    });
-    const toolContext = { workspace, approvals, ...(opts.sandbox ? { sandbox: opts.sandbox } : {}) };
-    const agent = new Agent(
+    const history = await startingHistory(
+      opened,
+      plan,
+      resultCap,
+      async () => system ?? (await buildPrompt()),
+      opts.emit,
+    );
+    const built = buildAgent(
+      plan,
       {
+        host,
         provider,
-        providerName: target.provider,
-        model,
-        hooks: host,
         session,
-        controller,
+        history,
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
-        toolContext,
-        emit: opts.emit,
-        maxTurns: opts.maxTurns,
-        beforeRequest: beforeRequestWanted(manifest.hooks.before_request ?? [], target.provider),
-        turnSignal,
         resultTokenCap: resultCap,
       },
-      history,
+      opts,
     );
     return {
-      agent,
+      agent: built.agent,
       session,
       host,
-      manifest,
+      manifest: plan.manifest,
       workspace,
       model: model.name,
       provider: target.provider,
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
-      approvals,
-      toolContext,
+      approvals: built.approvals,
+      toolContext: built.toolContext,
       ...(model.price ? { price: model.price } : {}),
+      checkpoints: built.checkpoints,
       close,
     };
   } catch (err) {

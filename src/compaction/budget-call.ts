@@ -7,7 +7,6 @@ import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
 import { systemText } from "../lib/estimator.ts";
-import { jsonEqual } from "../lib/json-equal.ts";
 import type { HookData, HookRunner } from "../worker/types.ts";
 import { CompactionError } from "./errors.ts";
 
@@ -49,19 +48,6 @@ export function sameEstimator(a: BudgetResult, b: BudgetResult): boolean {
   return a.estimator.id === b.estimator.id && a.estimator.version === b.estimator.version;
 }
 
-/**
- * Budget providers must preserve their input metadata: the model and policy they were sent come back
- * with the same values (deep, but both are a handful of fields; presence of every field is the host's
- * check for all hooks).
- */
-function keptMetadata(_module: string, reply: HookData, sent: HookData): string | undefined {
-  for (const key of ["model", "policy"] as const) {
-    if (!jsonEqual(reply[key], sent[key]))
-      return `the reply changed the "${key}" metadata it was sent; a budget provider must preserve its input metadata`;
-  }
-  return undefined;
-}
-
 /** Run the budget pipeline. Throws CompactionError("budget") when it fails or answers malformed data. */
 export async function readBudget(
   hooks: HookRunner,
@@ -82,7 +68,7 @@ export async function readBudget(
   if (call.usage) input.usage = call.usage;
   try {
     // The host has checked the reply against the budget hook's schema: `budget` is a BudgetResult.
-    const data = await hooks.runHook("budget", input, { afterEach: keptMetadata });
+    const data = await hooks.runHook("budget", input);
     return { data, budget: data.budget };
   } catch (err) {
     throw new CompactionError("budget", errorMessage(err));

@@ -44,12 +44,6 @@ export interface ControllerDeps {
   /** the manifest the hooks run, to name the modules in each compaction record */
   manifest?: Manifest;
   /**
-   * The running turn's abort signal (the slot the agent loop publishes it in). An automatic compaction
-   * that ends while it is aborted was cancelled by the user: that is their choice, not a failure, so it
-   * leaves the circuit breaker's count as it was.
-   */
-  turnSignal?: { current?: AbortSignal };
-  /**
    * Which compactor this run has (compactor-identity.ts). A breaker opened against another one is closed
    * at start: the failures were that compactor's.
    */
@@ -146,7 +140,12 @@ export class CompactionController {
     return this.armed;
   }
 
-  async prepareRequest(history: History, tools: ToolDecl[]): Promise<History> {
+  /**
+   * Before a model request: the budget read, and an automatic compaction when it is due. `signal` is the
+   * running turn's: it stops a summary request in flight, and a compaction that ends while it is aborted
+   * was cancelled by the user — their choice, not a failure, so the circuit breaker's count stays.
+   */
+  async prepareRequest(history: History, tools: ToolDecl[], signal?: AbortSignal): Promise<History> {
     const { hooks } = this.deps;
     if (this.pendingNotice) {
       this.deps.emit({ type: "notice", level: "info", message: this.pendingNotice });
@@ -215,6 +214,7 @@ export class CompactionController {
         force: false,
         baseline: reading,
         quiet: !recommended,
+        signal,
       });
       if (next) return next;
       if (over)
@@ -222,7 +222,7 @@ export class CompactionController {
       return history;
     } catch (err) {
       // Cancelled: the caller sees its aborted signal and ends the turn as interrupted, not as too long.
-      if (err instanceof CompactionError && this.cancelled) return history;
+      if (err instanceof CompactionError && signal?.aborted) return history;
       if (err instanceof CompactionError && over)
         throw new BudgetExceededError(total, b.hard_limit, err.message);
       if (err instanceof CompactionError) return history; // still fits: the run goes on, the failure was reported
@@ -233,17 +233,18 @@ export class CompactionController {
   async compactNow(
     history: History,
     tools: ToolDecl[],
-    opts: { instructions?: string } = {},
+    opts: { instructions?: string; signal?: AbortSignal } = {},
   ): Promise<History> {
     const next = await this.compact(history, tools, "manual", {
       force: true,
       ...(opts.instructions ? { instructions: opts.instructions } : {}),
+      signal: opts.signal,
     });
     if (!next) throw new CompactionError("compact_plan", `the compactor declined: ${this.lastDecline}`);
     return next;
   }
 
-  async recoverFromOverflow(history: History, tools: ToolDecl[]): Promise<History> {
+  async recoverFromOverflow(history: History, tools: ToolDecl[], signal?: AbortSignal): Promise<History> {
     if (!this.deps.hooks.hasHook("compact_plan")) {
       throw new CompactionError(
         "compact_plan",
@@ -258,7 +259,7 @@ export class CompactionController {
     }
     // Our estimate said the request fit, the provider disagreed: usage-based calibration is suspect.
     this.usage = undefined;
-    const next = await this.compact(history, tools, "overflow", { force: true });
+    const next = await this.compact(history, tools, "overflow", { force: true, signal });
     if (!next) {
       throw new CompactionError(
         "compact_plan",
@@ -325,7 +326,13 @@ export class CompactionController {
     history: History,
     tools: readonly ToolDecl[],
     reason: CompactionReason,
-    opts: { force: boolean; instructions?: string; baseline?: BudgetReading; quiet?: boolean },
+    opts: {
+      force: boolean;
+      instructions?: string;
+      baseline?: BudgetReading;
+      quiet?: boolean;
+      signal: AbortSignal | undefined;
+    },
   ): Promise<History | undefined> {
     const { emit } = this.deps;
     const automatic = reason !== "manual";
@@ -349,6 +356,7 @@ export class CompactionController {
         ...(opts.instructions ? { instructions: opts.instructions } : {}),
         ...(opts.baseline ? { baseline: opts.baseline } : {}),
         ...(usage ? { usage } : {}),
+        ...(opts.signal ? { signal: opts.signal } : {}),
         onCut: announce,
         onStep: (step) => {
           if (announced) emit({ type: "compaction_step", reason, step });
@@ -359,7 +367,8 @@ export class CompactionController {
         err instanceof CompactionError ? err : new CompactionError("compact_plan", errorMessage(err));
       announce();
       emit({ type: "compaction", phase: "failed", reason, error: error.message });
-      if (automatic && !this.cancelled) this.countFailure();
+      // Cancelled by the user (Ctrl-C/Esc): their choice, not a failure of the compactor.
+      if (automatic && !opts.signal?.aborted) this.countFailure();
       throw error;
     }
     if (outcome.status === "declined") {
@@ -400,11 +409,6 @@ export class CompactionController {
       });
     this.notifyCheckpoint(outcome.history.length);
     return outcome.history;
-  }
-
-  /** The running turn was cancelled (Ctrl-C/Esc): a compaction ending now failed by the user's choice. */
-  private get cancelled(): boolean {
-    return this.deps.turnSignal?.current?.aborted === true;
   }
 
   /** The trigger and breaker state goes into the session (written only when it changed). */

@@ -68,6 +68,8 @@ export interface CompactionRequest {
   onCut?: (cut: number) => void;
   /** told each stage as it starts, for a progress display */
   onStep?: (step: CompactionStage) => void;
+  /** the running turn's (or /compact's): a cancel stops the summary request in flight */
+  signal?: AbortSignal;
 }
 
 export type CompactionOutcome =
@@ -119,6 +121,7 @@ async function summarise(
   deps: PipelineDeps,
   prepared: HookData,
   cap: number,
+  signal: AbortSignal | undefined,
 ): Promise<{ route: "local" | "model"; summary: string; retained: ImagePart[]; requests: number }> {
   if ("summary" in prepared) {
     // Presence of `summary` selects the local route; a malformed one fails, never falls back.
@@ -137,6 +140,7 @@ async function summarise(
     summaryImages: m.summary_images ?? [],
     ...(deps.onStreamEvent ? { onEvent: deps.onStreamEvent } : {}),
     ...(deps.onNote ? { onNote: deps.onNote } : {}),
+    ...(signal ? { signal } : {}),
   });
   return {
     route: "model",
@@ -248,7 +252,7 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     const pruned = checkPruned(prepareInput.messages as Message[], prepared.pruned);
     draft = [history[0] as Message, ...pruned, ...suffix];
   } else {
-    const made = await summarise(deps, prepared, cap);
+    const made = await summarise(deps, prepared, cap, req.signal);
     route = made.route;
     summaryRequests = made.requests;
     // 4. Postprocess.

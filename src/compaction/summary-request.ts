@@ -36,6 +36,8 @@ export interface SummaryRequestInput {
   onEvent?: (ev: StreamEvent) => void;
   /** what happened beyond one plain request (chunks, continuations, condensing), for the user */
   onNote?: (message: string) => void;
+  /** the running turn's: a cancel stops the summary request in flight */
+  signal?: AbortSignal;
 }
 
 export interface SummaryOutcome {
@@ -203,7 +205,13 @@ async function askOnce(
   counter.requests++;
   try {
     res = await input.provider.stream(
-      { model: input.model.name, messages: request, tools: [], max_output_tokens: maxOut },
+      {
+        model: input.model.name,
+        messages: request,
+        tools: [],
+        max_output_tokens: maxOut,
+        ...(input.signal ? { signal: input.signal } : {}),
+      },
       input.onEvent,
     );
   } catch (err) {

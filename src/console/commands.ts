@@ -4,6 +4,7 @@
 import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
+import { SAFETY_COMMANDS } from "./safety-command-list.ts";
 
 export interface SlashCommand {
   name: string;
@@ -47,6 +48,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     aliases: ["session"],
   },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  ...SAFETY_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];
 

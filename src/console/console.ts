@@ -5,10 +5,13 @@
 import type { SessionOptions } from "../agent/agent-session.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
+import { onExitSignals } from "./exit-signals.ts";
+import { keepUnsent } from "./keep-unsent.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
 import { logoLines } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
+import { signalSettings, TerminalSignals } from "./terminal-signals.ts";
 import { processTerminal, Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
 import { ViewIo } from "./view-io.ts";
@@ -30,7 +33,9 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     tokensIn: 0,
     tokensOut: 0,
   });
-  const io = new ViewIo(view, screen, s, (t) => out.write(t), live || !interactive);
+  // Title and notifications only where a person watches a terminal, and as config.json says.
+  const signals = new TerminalSignals((t) => out.write(t));
+  const io = new ViewIo(view, screen, s, (t) => out.write(t), live || !interactive, signals);
   const { firstMessage, ...sessionOptions } = opts;
   const loop = new SessionLoop(
     io,
@@ -49,6 +54,25 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
       },
     },
   );
+  /** The terminal as it was (raw mode off, bracketed paste off, cursor shown); never throws (a hung-up tty). */
+  const restore = () => {
+    for (const f of [() => loop.input.stop(), () => screen.stop()])
+      try {
+        f();
+      } catch {}
+  };
+  const exitSignals = onExitSignals(
+    () => loop.halt(),
+    (code) => {
+      restore();
+      process.exit(code);
+    },
+  );
+  /** Lines typed and never sent are shown and kept in the input history. */
+  const keepTyped = () => {
+    for (const l of keepUnsent(loop.unsent(), loop.session.workspace, loop.session.dataDir))
+      io.ui.print(s.yellow(sanitize(l)));
+  };
   // Shown with the first thing the console says: a console that cannot start (`i -r nope`) prints no logo.
   io.preface([...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), ""]);
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
@@ -57,10 +81,13 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   try {
     await loop.open();
   } catch (err) {
+    exitSignals.off();
     loop.input.stop();
+    keepTyped();
     screen.stop();
     throw err;
   }
+  if (live) signals.start(signalSettings(loop.session.consoleSettings(), process.env));
   view.countUsage(loop.session.history);
   view.showStatus();
   const tips = ["/help lists the commands and keys", "Esc or Ctrl-C cancels a running turn"];
@@ -69,14 +96,18 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   loop.input.idle();
   screen.flush();
   try {
-    await loop.run();
+    if (exitSignals.code === undefined) await loop.run();
   } finally {
     loop.input.stop();
     await loop.finish();
+    // Lines typed but never sent (a signal ended the console first) are kept, not dropped.
+    keepTyped();
     view.showStatus(false);
     const id = sanitize(loop.session.id);
     io.ui.print(s.dim(`session ${id} saved · resume with: i -r ${id}`));
     screen.stop();
+    signals.stop();
+    exitSignals.off();
   }
-  return 0;
+  return exitSignals.code ?? (loop.interruptExit ? 130 : 0);
 }

@@ -79,6 +79,11 @@ export class LiveInput implements InputSide {
     return chosen;
   }
 
+  setDraft(text: string): void {
+    this.prompt.editor.set(text);
+    this.screen.invalidate();
+  }
+
   hint(text: string): void {
     this.prompt.hint = text;
     this.screen.invalidate();

@@ -61,6 +61,8 @@ export interface InputSide {
   hint(text: string): void;
   /** the loop became idle (line input shows its prompt) */
   idle(): void;
+  /** put `text` in the input box to edit (where there is one) */
+  setDraft?(text: string): void;
 }
 
 /** What an input reports to the session loop. */

@@ -11,8 +11,10 @@ import {
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { CommandRegistry, parseSlash } from "./commands.ts";
+import { keepUnsent } from "./keep-unsent.ts";
 import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
+import { runSafetySlash } from "./safety-commands.ts";
 import { parseBang } from "./shell-command.ts";
 import { runSlash } from "./slash.ts";
 
@@ -44,6 +46,10 @@ export class SessionLoop implements InputHandlers {
   private registry = new CommandRegistry();
   /** template problems already said in this session */
   private readonly told = new Set<string>();
+  private firstSent = false;
+  private halted = false;
+  /** the console ended by Ctrl-C twice at an idle prompt (exit status 130, as for an interrupt) */
+  interruptExit = false;
 
   constructor(
     private readonly io: ConsoleIo,
@@ -117,6 +123,19 @@ export class SessionLoop implements InputHandlers {
     if (r.items.length > 0) ui.print(ui.dim("── resumed: the conversation continues here ──"));
   }
 
+  /** What was entered and never dispatched (the first message, lines typed while the engine loaded). */
+  unsent(): string[] {
+    const first = this.opts.firstMessage && !this.firstSent ? [this.opts.firstMessage] : [];
+    return [...first, ...this.lines];
+  }
+
+  /** Stop for good (a signal): cancel the running turn, dispatch nothing more. */
+  halt(): void {
+    this.halted = true;
+    if (this.running) this.session.cancel();
+    this.close();
+  }
+
   /**
    * The prompt templates read again: one added or changed during the session is a command at once (no
    * /new). A problem is said once per session, not at every reading.
@@ -178,6 +197,7 @@ export class SessionLoop implements InputHandlers {
       return;
     }
     if (this.exitArmedAt && Date.now() - this.exitArmedAt < EXIT_CONFIRM_MS) {
+      this.interruptExit = true;
       this.close();
       return;
     }
@@ -244,10 +264,17 @@ export class SessionLoop implements InputHandlers {
   }
 
   async run(): Promise<void> {
-    if (this.opts.firstMessage) await this.dispatch(this.opts.firstMessage);
+    if (this.opts.firstMessage) {
+      this.firstSent = true;
+      await this.dispatch(this.opts.firstMessage);
+    }
     for (;;) {
+      if (this.halted) return;
       const text = await this.nextLine();
-      if (text === undefined) return;
+      if (text === undefined || this.halted) {
+        if (text !== undefined) this.lines.unshift(text);
+        return;
+      }
       if (text.trim() === "") continue;
       if ((await this.dispatch(text)) === "exit") return;
     }
@@ -263,12 +290,13 @@ export class SessionLoop implements InputHandlers {
       let outcome: Awaited<ReturnType<typeof runSlash>>;
       try {
         const { input } = this;
-        outcome = await runSlash(slash, {
+        const ctx = {
           session: this.session,
           ui,
           registry: this.registry,
           ...(input.pick ? { pick: input.pick.bind(input) } : {}),
-        });
+        };
+        outcome = (await runSafetySlash(slash, ctx)) ?? (await runSlash(slash, ctx));
       } catch (err) {
         ui.print(ui.red(`✗ ${ui.clean(errorMessage(err))}`));
         return undefined;
@@ -281,6 +309,7 @@ export class SessionLoop implements InputHandlers {
       // A compaction showed live activity: end it like a turn.
       if (slash.name === "compact") this.replyEnded();
       if (outcome.kind === "exit") return "exit";
+      if (outcome.kind === "done" && outcome.draft !== undefined) this.setDraft(outcome.draft);
       if (outcome.kind === "send") await this.templateTurn(outcome.text, outcome.model);
       if (outcome.kind === "switch") await this.switchTo(outcome.resume, outcome.clear === true);
       return undefined;
@@ -294,14 +323,16 @@ export class SessionLoop implements InputHandlers {
     this.io.userLine(text, false);
     const { text: content, notes } = this.session.attachMentions(text);
     for (const n of notes) ui.print(ui.dim(`  ${ui.clean(n)}`));
-    await this.turn(content);
+    await this.turn(content, text);
     return undefined;
   }
 
-  private async turn(content: string): Promise<void> {
+  private async turn(content: string, typed = content): Promise<void> {
     const { ui } = this.io;
     this.running = true;
-    const r = await this.session.send(content).then(
+    const before = this.session.history.length;
+    // What the user typed goes with the message when it differs (mentions expanded): /undo gives it back.
+    const r = await this.session.send(content, typed === content ? undefined : typed).then(
       (res) => ({ res }),
       (err: unknown) => ({ err }),
     );
@@ -309,8 +340,17 @@ export class SessionLoop implements InputHandlers {
     // Before the turn's status line: it shows the title this turn may have given the session.
     this.io.sessionChanged(this.session);
     this.replyEnded();
-    if ("err" in r) ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
-    else if (r.res.stop === "cancelled")
+    if ("err" in r) {
+      ui.print(ui.red(`✗ ${ui.clean(errorMessage(r.err))}`));
+      // Failed before the message joined the conversation (a worker failing at the turn's first safe
+      // point): what was typed is shown and kept, never lost with the error.
+      const recorded = this.session.history
+        .slice(before)
+        .some((m) => m.role === "user" && m.content === content);
+      if (!recorded)
+        for (const l of keepUnsent([typed], this.session.workspace, this.session.dataDir))
+          ui.print(ui.yellow(ui.clean(l)));
+    } else if (r.res.stop === "cancelled")
       ui.print(ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"));
   }
 
@@ -371,6 +411,13 @@ export class SessionLoop implements InputHandlers {
     const { ui } = this.io;
     const unsent = await this.session.close();
     for (const t of unsent) ui.print(ui.yellow(`not sent (typed after the last turn ended): ${ui.clean(t)}`));
+  }
+
+  /** The message an /undo took back, in the input box to edit and send again (or shown, without one). */
+  private setDraft(text: string): void {
+    const { ui } = this.io;
+    if (this.input.setDraft) this.input.setDraft(text);
+    else ui.print(ui.dim(`  your message, to send again: ${ui.clean(text.split("\n")[0] ?? "")}`));
   }
 
   /** A live reply ended (or a command that showed activity): the turn is over, the input idle. */

@@ -18,7 +18,8 @@ import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
 
 export type SlashOutcome =
-  | { kind: "done" }
+  /** draft: text to put in the input box (the message an /undo took back) */
+  | { kind: "done"; draft?: string }
   | { kind: "exit" }
   /** a fresh session (resume absent) or this saved one; clear: wipe the screen first */
   | { kind: "switch"; resume?: string; clear?: boolean }

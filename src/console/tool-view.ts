@@ -35,6 +35,13 @@ function parseArgs(raw: string): Record<string, unknown> | undefined {
 export function keyArgument(name: string, raw: string): { key: string; rest: string } {
   const args = parseArgs(raw);
   if (!args) return { key: sanitizeLine(raw.trim()), rest: "" };
+  // A patch is named by the files it touches; its diffs follow.
+  if (name === "apply_patch" && typeof args.input === "string") {
+    const files = [...args.input.matchAll(/^\*\*\* (?:Add|Update|Delete) File: (.+)$/gm)].map((m) =>
+      m[1]?.trim(),
+    );
+    return { key: sanitizeLine(files.join(", ")), rest: "" };
+  }
   const keys = KEY_ARGS[name] ?? GENERIC_KEYS;
   const k =
     keys.find((x) => typeof args[x] === "string") ??
@@ -44,7 +51,9 @@ export function keyArgument(name: string, raw: string): { key: string; rest: str
     .filter(
       ([x]) =>
         x !== k &&
-        !(name === "edit" || name === "write" ? ["old_text", "new_text", "content"] : []).includes(x),
+        !(name === "edit" || name === "write" ? ["old_text", "new_text", "content", "edits"] : []).includes(
+          x,
+        ),
     )
     .map(([x, v]) => `${x}=${typeof v === "string" ? v : JSON.stringify(v)}`);
   return { key, rest: sanitizeLine(others.join(" ")) };

@@ -5,6 +5,7 @@ import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import type { ConsoleIo, ConsoleUi, SessionState } from "./ports.ts";
 import { proposalLines } from "./proposal-view.ts";
+import type { TerminalSignals } from "./terminal-signals.ts";
 import type { Screen } from "./ui/screen.ts";
 import type { ConsoleView } from "./view.ts";
 
@@ -23,6 +24,7 @@ export class ViewIo implements ConsoleIo {
     private readonly s: Style,
     private readonly write: (s: string) => void,
     private readonly echoTyped: boolean,
+    private readonly signals?: TerminalSignals,
   ) {
     this.ui = {
       print: (...lines) => {
@@ -59,6 +61,7 @@ export class ViewIo implements ConsoleIo {
 
   event(ev: AgentEvent): void {
     this.release();
+    if (ev.type === "turn_start") this.signals?.turnStarted();
     if (ev.type === "retry" && ev.discarded) {
       this.view.onEvent(ev);
       this.ui.print(this.s.dim("  (the partial reply above is discarded; the reply starts over)"));
@@ -73,6 +76,7 @@ export class ViewIo implements ConsoleIo {
       this.view.print();
       return;
     }
+    this.signals?.turnEnded();
     this.view.turnEnded();
   }
 
@@ -91,6 +95,7 @@ export class ViewIo implements ConsoleIo {
 
   approvalAsked(req: ApprovalRequest): string[] {
     this.view.approval(true);
+    this.signals?.approval(true, req.summary);
     // A file change is shown as the diff it would make, inside the question: a proposal, not a result.
     const change = req.diff?.();
     return change ? proposalLines(change.path, change.diff, this.s, this.screen.width) : [];
@@ -102,6 +107,7 @@ export class ViewIo implements ConsoleIo {
 
   approvalAnswered(): void {
     this.view.approval(false);
+    this.signals?.approval(false);
   }
 
   sessionChanged(session: SessionState): void {
@@ -115,6 +121,7 @@ export class ViewIo implements ConsoleIo {
     const title = session.title;
     if (title) st.title = title;
     else delete st.title;
+    this.signals?.session(title);
     // Another session (/new, /resume): the status line counts that session's tokens, not the last one's.
     if (session.id !== this.sessionId) {
       this.sessionId = session.id;

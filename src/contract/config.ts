@@ -14,6 +14,8 @@ export const ModelInfo = z.strictObject({
   max_output_tokens: z.number().int().positive().optional(),
   images: ImagesPolicy.optional(),
   image_tokens: z.number().int().nonnegative().optional(),
+  /** how the model changes files: edit and write, or apply_patch (the patch format it was trained on) */
+  edit_tool: z.enum(["edit", "apply_patch"]).optional(),
   /** list price in USD per million tokens; the console shows the session's cost when it is known */
   price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
 });
@@ -29,6 +31,19 @@ export const ConfigFile = z.strictObject({
    * codex); between 1 s and 1 h
    */
   stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
+  /** the console's terminal title: "i — TITLE (working)"; default true */
+  terminal_title: z.boolean().optional(),
+  /** how the console says a long turn ended or an approval waits, while you are in another window */
+  notifications: z
+    .strictObject({
+      /** bell (default), osc9 (iTerm2, WezTerm, Windows Terminal), osc777 (foot, rxvt, VTE), or off */
+      method: z.enum(["bell", "osc9", "osc777", "off"]).optional(),
+      /** a turn that took at least this long, or an approval waiting this long, is announced (default 20) */
+      after_seconds: z.number().min(0).max(86_400).optional(),
+      /** announce inside tmux too (default false: tmux shows the bell itself, and passes OSC 9/777 on only when set up to) */
+      in_tmux: z.boolean().optional(),
+    })
+    .optional(),
 });
 
 export const PluginsFile = z.strictObject({

@@ -18,6 +18,9 @@ export const MODULE_NAMES = [
 export const ModuleName = z.enum(MODULE_NAMES);
 export type ModuleName = z.infer<typeof ModuleName>;
 
+/** The core's own tools, served in the core process: no module may offer a tool of these names. */
+export const CORE_TOOL_NAMES: readonly string[] = ["read", "write", "edit", "bash"];
+
 interface ToolSpec {
   name: string;
   description: string;
@@ -54,18 +57,36 @@ export const MemoryInput = z.strictObject({
   id: z.string().optional().describe("the note id (remove)"),
 });
 export const GrepInput = z.strictObject({
-  pattern: z.string().min(1).describe("regular expression (JavaScript syntax)"),
+  pattern: z
+    .string()
+    .min(1)
+    .describe("regular expression (JavaScript syntax; a leading (?i), (?s) or (?m) sets that flag)"),
   path: z.string().optional().describe("file or directory relative to the workspace (default: workspace)"),
-  glob: z.string().optional().describe("only files whose path matches this glob, e.g. **/*.ts"),
+  glob: z
+    .string()
+    .optional()
+    .describe(
+      "only files whose path (relative to path, or to the workspace) matches this glob, e.g. **/*.ts",
+    ),
   ignore_case: z.boolean().optional(),
+  context: z
+    .number()
+    .int()
+    .min(0)
+    .max(20)
+    .optional()
+    .describe("lines of context to show before and after each match (like grep -C)"),
+  files_only: z.boolean().optional().describe("list only the files that have a match (like grep -l)"),
+  hidden: z.boolean().optional().describe("also search hidden files and directories (names starting with .)"),
   max_results: z.number().int().positive().max(5000).optional(),
 });
 export const FindInput = z.strictObject({
   pattern: z
     .string()
     .min(1)
-    .describe("glob matched against paths relative to the workspace, e.g. src/**/*.ts"),
+    .describe("glob matched against paths relative to path (or to the workspace), e.g. **/*.ts"),
   path: z.string().optional().describe("directory to search from (default: workspace)"),
+  hidden: z.boolean().optional().describe("also list hidden files and directories (names starting with .)"),
   max_results: z.number().int().positive().max(5000).optional(),
 });
 export const WebFetchInput = z.strictObject({

@@ -4,6 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadBindingsFile, loadBudgetFile, loadConfigFile, loadPluginsFile } from "../config/load.ts";
 import type { BindingsFile, ConfigFile, PluginsFile } from "../contract/config.ts";
+import { loadCheckpointsPolicy } from "../lib/checkpoints-file.ts";
 import { loadCompactFile, loadWebFile } from "../lib/config-files.ts";
 import { checkAuthFile } from "../provider/credentials.ts";
 import { attempt, type Row } from "./report.ts";
@@ -47,13 +48,16 @@ export function checkConfigFiles(dir: string): ConfigReport {
     c.prompt ? `prompt ${c.prompt}` : "",
   );
   const budget = fileRow(dir, "budget.json", loadBudgetFile, () => "");
+  const checkpoints = fileRow(dir, "checkpoints.json", loadCheckpointsPolicy, (p) =>
+    p.enabled ? "" : "workspace checkpoints off",
+  );
   const auth = fileRow(
     dir,
     "auth.json",
     checkAuthFile,
     (keys) => `private (mode 0600); keys for: ${keys?.join(", ") || "none"}`,
   );
-  const rows: Row[] = [config, plugins, bindings, compact, budget, auth];
+  const rows: Row[] = [config, plugins, bindings, compact, budget, checkpoints, auth];
   const loaded = <T>(r: { status: string; value?: T }, dflt: T): T | undefined =>
     r.status === "FAILED" ? undefined : (r.value ?? dflt);
   return {

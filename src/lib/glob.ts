@@ -57,15 +57,47 @@ function translate(glob: string): string {
 
 export type PathMatcher = (relPath: string) => boolean;
 
+const GLOB_SPECIAL = /[*?[{\\]/;
+
+/** A compiled pattern: `test` takes the file name when `onName`, else the whole relative path. */
+export interface PatternTest {
+  onName: boolean;
+  test: (s: string) => boolean;
+}
+
+/** Plain names and `*.ext` are tested without a regular expression (most ignore rules are such). */
+function patternTest(g: string, onName: boolean): PatternTest {
+  if (!GLOB_SPECIAL.test(g)) return { onName, test: (s) => s === g };
+  if (onName && g.startsWith("*") && !GLOB_SPECIAL.test(g.slice(1))) {
+    const tail = g.slice(1);
+    return { onName, test: (s) => s.endsWith(tail) };
+  }
+  const re = new RegExp(`^${translate(g)}$`);
+  return { onName, test: (s) => re.test(s) };
+}
+
+function matcherFor(g: string, onName: boolean): PathMatcher {
+  const t = patternTest(g, onName);
+  return onName ? (rel) => t.test(rel.slice(rel.lastIndexOf("/") + 1)) : t.test;
+}
+
 /**
  * A matcher for workspace-relative paths. `anchored` makes a slash-free pattern match the whole path
  * rather than the file name. Throws an Error with a readable message for a bad pattern.
  */
 export function compileGlob(glob: string, anchored = false): PathMatcher {
+  // A model may write Windows separators or a leading ./ — both mean the same path here.
   let g = glob.trim().replace(/\\/g, "/");
   while (g.startsWith("./")) g = g.slice(2);
   if (g.startsWith("/")) g = g.slice(1);
-  const basenameOnly = !anchored && !g.includes("/");
-  const re = new RegExp(`^${translate(g)}$`);
-  return basenameOnly ? (rel) => re.test(rel.slice(rel.lastIndexOf("/") + 1)) : (rel) => re.test(rel);
+  return matcherFor(g, !anchored && !g.includes("/"));
+}
+
+/**
+ * One ignore-file pattern: as compileGlob, but a backslash escapes the next character (`\#`, a trailing
+ * `\ `) and spaces are kept, as git reads them.
+ */
+export function compileIgnorePattern(pattern: string, anchored: boolean): PatternTest {
+  const g = pattern.startsWith("/") ? pattern.slice(1) : pattern;
+  return patternTest(g, !anchored && !g.includes("/"));
 }

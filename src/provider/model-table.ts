@@ -89,10 +89,20 @@ const PRICES: Readonly<Record<string, [number, number]>> = {
   "claude-3-5-haiku": [0.8, 4],
 };
 
+/** Models trained on codex's patch format: they get apply_patch instead of edit and write. */
+const PATCH_MODELS = new Set(["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-codex", "gpt-5-pro", "codex-mini"]);
+
 export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = Object.fromEntries(
   Object.entries(LIMITS).map(([name, info]) => {
     const p = PRICES[name];
-    return [name, p ? { ...info, price: { input: p[0], output: p[1] } } : info];
+    return [
+      name,
+      {
+        ...info,
+        ...(PATCH_MODELS.has(name) ? { edit_tool: "apply_patch" as const } : {}),
+        ...(p ? { price: { input: p[0], output: p[1] } } : {}),
+      },
+    ];
   }),
 );
 

@@ -3,8 +3,10 @@
 // program), and a Ctrl-C at the terminal reaches only `i`, which decides what to stop. Groups still
 // registered when this process exits are SIGKILLed, so nothing outlives `i` by accident: on a normal exit,
 // and on a SIGINT, SIGTERM or SIGHUP that would end it (one nobody else handles), after which the signal
-// is raised again so `i` still dies of it.
+// is raised again so `i` still dies of it. A kill -9 runs none of that: the watchdog (group-watchdog.ts)
+// kills them then.
 import type { ChildProcess } from "node:child_process";
+import { unwatchGroup, watchGroup } from "./group-watchdog.ts";
 
 export function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
   if (child.pid === undefined) return;
@@ -52,9 +54,11 @@ export function trackGroup(child: ChildProcess): void {
     for (const s of FATAL_SIGNALS) process.on(s, onFatalSignal);
   }
   live.add(child);
+  watchGroup(child.pid);
 }
 
 export function untrackGroup(child: ChildProcess): void {
+  if (live.has(child)) unwatchGroup(child.pid);
   if (live.delete(child) && live.size === 0) {
     process.off("exit", killLiveGroups);
     for (const s of FATAL_SIGNALS) process.off(s, onFatalSignal);

@@ -1,7 +1,17 @@
 // events.jsonl: the append-only log of a session. Every message and every compaction goes here, so a
 // history can be rebuilt from it and nothing is ever lost. Appends that matter are fsynced; a line torn
 // by a crash is skipped on read and never glued to the next append.
-import { close, closeSync, fstatSync, fsync, fsyncSync, openSync, readFileSync, readSync } from "node:fs";
+import {
+  close,
+  closeSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+} from "node:fs";
 import type { History, Message } from "../contract/history.ts";
 import { BaseEvent, EventLine, MessageEvent, TruncateEvent } from "../contract/session.ts";
 import { crashPoint } from "../lib/fs-boundary.ts";
@@ -57,6 +67,7 @@ export class EventsLog {
     let text = "";
     for (const e of events) text += `${JSON.stringify(e)}\n`;
     const fd = openSync(this.path, "a+", 0o600);
+    let before: number | undefined;
     try {
       if (!this.checkedTail) {
         // A crash mid-append leaves a last line without "\n": start ours on a fresh line.
@@ -64,10 +75,18 @@ export class EventsLog {
         this.checkedTail = true;
       }
       const bytes = Buffer.from(text, "utf8");
+      before = fstatSync(fd).size;
       crashPoint("write", this.path);
       writeAll(fd, bytes);
       return { fd, bytes: bytes.length };
     } catch (err) {
+      // A write cut short (the disk is full) must not leave part of a line: cut the file back to where
+      // it was; if even that fails, the next append checks the tail again and starts on a fresh line.
+      try {
+        if (before !== undefined) ftruncateSync(fd, before);
+      } catch {
+        this.checkedTail = false;
+      }
       closeSync(fd);
       throw err;
     }

@@ -51,6 +51,7 @@ import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
 import { withLogTail } from "./meta-tail.ts";
 import { reconcile, replayAfter } from "./reconcile.ts";
+import { saveError } from "./save-error.ts";
 import {
   type FileStamp,
   firstDifference,
@@ -307,8 +308,12 @@ export class Session {
   checkpoint(history: History): void {
     if (!this.isNew(history)) return;
     const lines = this.messageLines(history);
-    this.unsaved += this.logAppended(lines, this.events.append(lines));
-    this.updateCaches(history);
+    try {
+      this.unsaved += this.logAppended(lines, this.events.append(lines));
+      this.updateCaches(history);
+    } catch (err) {
+      throw saveError(err, this.id, this.dir);
+    }
   }
 
   /**
@@ -320,10 +325,14 @@ export class Session {
   checkpointSyncLater(history: History): Promise<void> {
     if (!this.isNew(history)) return Promise.resolve();
     const lines = this.messageLines(history);
-    const { bytes, synced } = this.events.appendSyncLater(lines);
-    this.unsaved += this.logAppended(lines, bytes);
-    this.updateCaches(history);
-    return synced;
+    try {
+      const { bytes, synced } = this.events.appendSyncLater(lines);
+      this.unsaved += this.logAppended(lines, bytes);
+      this.updateCaches(history);
+      return synced.catch((err: unknown) => Promise.reject(saveError(err, this.id, this.dir)));
+    } catch (err) {
+      throw saveError(err, this.id, this.dir);
+    }
   }
 
   /** Whether `history` (validated) differs from the last checkpoint. */
@@ -419,13 +428,16 @@ export class Session {
     this.touchMeta(history);
   }
 
-  /** Append a line `{ts, type, ...data}` to events.jsonl (fsynced). */
-  appendEvent(type: string, data: Record<string, unknown>): void {
+  /**
+   * Append a line `{ts, type, ...data}` to events.jsonl, fsynced unless `durable` is false (the line is in
+   * the file at once, so a kill -9 keeps it; the next durable append syncs it too).
+   */
+  appendEvent(type: string, data: Record<string, unknown>, durable = true): void {
     if (RESERVED_EVENT_TYPES.includes(type))
       throw new Error(`event type "${type}" is written by the session itself`);
     if ("ts" in data || "type" in data) throw new Error(`event data may not set "ts" or "type"`);
     const lines = [{ ts: now(), type, ...data }];
-    this.logAppended(lines, this.events.append(lines));
+    this.logAppended(lines, this.events.append(lines, durable));
   }
 
   /** Count `bytes` (the append of `lines`) as logged since the last whole-state event; returns `bytes`. */

@@ -18,6 +18,7 @@ export function changingTool<S extends z.ZodType>(spec: {
   description: string;
   input: S;
   prepare(args: z.infer<S>, ctx: ToolContext): Promise<PreparedCall>;
+  relax?(args: Record<string, unknown>): string[];
 }): CoreTool<S> {
   return {
     ...spec,

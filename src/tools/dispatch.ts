@@ -1,8 +1,8 @@
 // The one path of every tool call, whatever kind of tool answers it (core, module, run-time declared):
-// find the tool → parse the JSON arguments → check them against its schema → beforeCall (may block) →
-// the tool works out what would change → the approval decision → beforeFirstChange (once a turn, before
-// the first call that may change files) → apply → the one output cap → afterCall → recorded as
-// tool_call/tool_result events. Every step's failure is a tool result the model can act on, never a throw,
+// find the tool → parse the JSON arguments → read them forgivingly and check them against its schema →
+// beforeCall (may block) → the tool works out what would change → the approval decision →
+// beforeFirstChange (once a turn, before the first call that may change files) → apply → the one output
+// cap → afterCall → the forgiving reading's notes → recorded as tool_call/tool_result events. Every step's failure is a tool result the model can act on, never a throw,
 // and every call of a batch gets exactly one result, in order, so the history stays valid.
 //
 // A kind of tool is one adapter (ToolAdapter): it lists its tools, each with a validator, whether it may
@@ -11,7 +11,7 @@
 import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import { contentWithImageMarkers, type Message, type ToolCall } from "../contract/history.ts";
-import { type ArgsCheck, parseArguments } from "./arguments.ts";
+import { type ArgsCheck, parseArguments, withNotes } from "./arguments.ts";
 import { capToolOutput, type OutputBound } from "./output-cap.ts";
 import { ToolError } from "./tool-error.ts";
 import type { PreparedCall, ToolContext, ToolDecl, ToolReport, ToolResult } from "./types.ts";
@@ -130,15 +130,24 @@ export class ToolTurn {
       args: checked.value,
       mayChange: tool.mayChange,
     };
+    // What the forgiving reading of the arguments did follows whatever the call comes to.
+    return withNotes(await this.run(tool, info, report), checked.notes ?? []);
+  }
+
+  private async run(
+    tool: DispatchTool,
+    info: ToolCallInfo,
+    report: ((r: ToolReport) => void) | undefined,
+  ): Promise<ToolResult> {
     const { seams } = this.opts;
     if (seams?.beforeCall) {
       let verdict: { block: string } | undefined;
       try {
         verdict = await seams.beforeCall(info);
       } catch (err) {
-        return error(`${call.name} was not run: the check before it failed: ${errorMessage(err)}`);
+        return error(`${info.name} was not run: the check before it failed: ${errorMessage(err)}`);
       }
-      if (verdict) return error(`${call.name} was blocked before it ran: ${verdict.block}`);
+      if (verdict) return error(`${info.name} was blocked before it ran: ${verdict.block}`);
     }
     const ctx: ToolContext = {
       ...this.opts.ctx,
@@ -147,7 +156,7 @@ export class ToolTurn {
     };
     let result: ToolResult;
     try {
-      const prepared = await tool.prepare(checked.value, ctx, call.id);
+      const prepared = await tool.prepare(info.args, ctx, info.id);
       if (prepared.change) {
         const asked = Date.now();
         const refused = await ctx.approvals.check(prepared.change.request, prepared.change.command);
@@ -158,7 +167,7 @@ export class ToolTurn {
       if (blocked) return blocked;
       result = capToolOutput(await prepared.apply(), tool.bound, this.opts.resultTokenCap);
     } catch (err) {
-      return capToolOutput(failure(call.name, err), tool.bound, this.opts.resultTokenCap);
+      return capToolOutput(failure(info.name, err), tool.bound, this.opts.resultTokenCap);
     }
     return this.after(tool, info, result);
   }

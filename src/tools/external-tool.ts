@@ -2,9 +2,9 @@
 // cancel does not wait for it — the turn ends now and a late reply is dropped — and, with a deadline, a
 // call that does not answer in time is given up on. The `signal` handed to the call aborts in both cases,
 // so the side answering it can be told to stop. Its arguments are checked against its JSON Schema, and
-// it receives them as the model sent them: the check here only refuses what its schema refuses.
+// it receives them as read (aliases renamed, unknown ones dropped), never rewritten by the check.
 import { errorMessage } from "../contract/errors.ts";
-import { describeArgsError, jsonSchemaValidator } from "./arguments.ts";
+import { checkArguments, forgiveArguments, jsonSchemaValidator } from "./arguments.ts";
 import type { DispatchTool } from "./dispatch.ts";
 import type { ToolDecl, ToolResult } from "./types.ts";
 
@@ -74,11 +74,8 @@ export function externalDispatchTool(decl: ToolDecl, spec: ExternalToolSpec): Di
     mayChange: spec.mayChange,
     bound: "untrusted",
     check(args) {
-      const v = jsonSchemaValidator(decl.input_schema);
-      const r = v?.safeParse(args);
-      return !r || r.success
-        ? { ok: true, value: args }
-        : { ok: false, error: describeArgsError(decl.name, r.error) };
+      const read = forgiveArguments(decl.name, decl.input_schema, args);
+      return checkArguments(decl.name, jsonSchemaValidator(decl.input_schema), read.value, read.notes, false);
     },
     prepare: async (args, ctx, callId) => {
       const opts: ExternalCallOptions = { signal: ctx.signal, owner: spec.owner };

@@ -2,6 +2,7 @@
 // runCoreTool runs one of them through the tool dispatch, for callers without a turn (the console's
 // `!command`): whatever the model sends, it returns a ToolResult and never throws.
 import { toolDecl } from "../contract/registry.ts";
+import { applyPatchTool } from "./apply-patch.ts";
 import { bashTool } from "./bash.ts";
 import { coreToolAdapter } from "./core-adapter.ts";
 import { ToolDispatch } from "./dispatch.ts";
@@ -12,11 +13,26 @@ import { writeTool } from "./write.ts";
 
 export { MAX_RESULT_BYTES } from "./output-cap.ts";
 
-export const CORE_TOOLS: readonly CoreTool[] = [readTool, writeTool, editTool, bashTool] as CoreTool[];
+export const CORE_TOOLS: readonly CoreTool[] = [
+  readTool,
+  writeTool,
+  editTool,
+  bashTool,
+  applyPatchTool,
+] as CoreTool[];
 export const CORE_TOOL_NAMES: readonly string[] = CORE_TOOLS.map((t) => t.name);
 
-export function coreToolDecls(): ToolDecl[] {
-  return CORE_TOOLS.map(toolDecl);
+/**
+ * The core tools offered to a model: apply_patch instead of edit and write for models the table says
+ * were trained on it (`edit_tool`), edit and write for every other.
+ */
+export function coreToolsFor(editTool: "edit" | "apply_patch" | undefined): readonly CoreTool[] {
+  const skip = editTool === "apply_patch" ? ["edit", "write"] : ["apply_patch"];
+  return CORE_TOOLS.filter((t) => !skip.includes(t.name));
+}
+
+export function coreToolDecls(editTool?: "edit" | "apply_patch"): ToolDecl[] {
+  return coreToolsFor(editTool).map(toolDecl);
 }
 
 /**

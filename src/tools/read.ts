@@ -116,20 +116,29 @@ export const readTool: CoreTool<typeof ReadInput> = {
   description: `Read a file in the workspace. Text comes with line numbers (N<TAB>text), at most ${READ_MAX_LINES} lines or ${formatBytes(READ_MAX_BYTES)} per call; use offset/limit for other ranges. PNG, JPEG, GIF and WebP images are returned as images. Binary files are refused.`,
   input: ReadInput,
   async run(args, ctx) {
-    const { real, shown, confine } = toolPath(ctx, args.path);
+    // A command's saved output (its path was given in the bash result) is read where it is.
+    const saved = ctx.outputs?.resolve(args.path);
+    const { real, shown, confine } = saved
+      ? { real: saved, shown: saved, confine: undefined }
+      : toolPath(ctx, args.path);
     const fd = openRegularFile(real, shown, confine);
     try {
       const st = fstatSync(fd);
       const head = Buffer.alloc(Math.min(SNIFF_BYTES, st.size));
       readSync(fd, head, 0, head.length, 0);
       const kind = sniffFileKind(head);
+      if (kind.kind !== "binary") ctx.files?.record(real, st);
       if (kind.kind === "image") return readImage(fd, st.size, shown, kind.mediaType);
       if (kind.kind === "binary") {
         throw new ToolError(
           `${shown} is ${kind.what} (${formatBytes(st.size)}), not text; read cannot show it`,
         );
       }
-      return readText(fd, shown, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+      const result = readText(fd, shown, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
+      const nested = saved ? [] : (ctx.instructions?.forFile(real) ?? []);
+      return nested.length && typeof result.content === "string"
+        ? { ...result, content: `${result.content}\n\n${nested.join("\n\n")}` }
+        : result;
     } finally {
       closeSync(fd);
     }

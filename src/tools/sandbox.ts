@@ -93,11 +93,12 @@ const SANDBOX_BASE = [
   "--new-session",
 ];
 
-/** The argv that runs `argv` inside the sandbox, with `workspace` writable. */
+/** The argv that runs `argv` inside the sandbox, with `workspace` writable, in `cwd` (the workspace). */
 export function sandboxed(
   spec: SandboxSpec,
   workspace: string,
   argv: readonly string[],
+  cwd = workspace,
 ): [string, ...string[]] {
   return [
     spec.bwrap,
@@ -110,7 +111,7 @@ export function sandboxed(
     workspace,
     workspace,
     "--chdir",
-    workspace,
+    cwd,
     "--",
     ...argv,
   ];

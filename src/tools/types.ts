@@ -3,7 +3,10 @@ import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
 import type { ApprovalRequest, Approvals } from "./approvals.ts";
 import type { FileDiff } from "./diff.ts";
+import type { FileTimes } from "./file-times.ts";
+import type { NestedInstructions } from "./nested-instructions.ts";
 import type { SandboxSpec } from "./sandbox.ts";
+import type { SavedOutputs } from "./saved-output.ts";
 
 export type { ApprovalPolicy } from "./approvals.ts";
 
@@ -17,6 +20,12 @@ export interface ToolContext {
   allowOutside?: boolean;
   /** run bash commands in this sandbox (`--sandbox`) */
   sandbox?: SandboxSpec;
+  /** what the model last saw of each file (read and written by the file tools); stale edits are refused */
+  files?: FileTimes;
+  /** where a command's whole output is saved when its result is cut (the session's directory) */
+  outputs?: SavedOutputs;
+  /** AGENTS.md files below the workspace, delivered with the first file read under them */
+  instructions?: NestedInstructions;
   /** what a tool shows the user while and after it runs (never part of its result for the model) */
   report?: (r: ToolReport) => void;
 }
@@ -52,6 +61,11 @@ export interface CoreTool<S extends z.ZodType = z.ZodType> {
   prepare?(args: z.infer<S>, ctx: ToolContext): Promise<PreparedCall>;
   /** it may change files in the workspace (a checkpoint is taken before the first such call of a turn) */
   mayChange?: boolean;
+  /**
+   * A forgiving reading of a common mistake in this tool's arguments, before they are checked: changes
+   * `args` (a copy) in place and says what it did, for the result.
+   */
+  relax?(args: Record<string, unknown>): string[];
 }
 
 export type { ToolDecl, ToolResult };

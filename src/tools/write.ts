@@ -92,6 +92,7 @@ export const writeTool: CoreTool<typeof WriteInput> = changingTool({
           throw new ToolError(`cannot create ${shown}: a parent of it is a file, not a directory`);
         throw err;
       }
+      ctx.files?.record(real);
       if (ctx.report && before !== undefined)
         ctx.report({ kind: "diff", path: shown, diff: diffFiles(before, args.content) });
       const bytes = Buffer.byteLength(args.content);

@@ -22,6 +22,7 @@ import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
+import { keptFieldProblem } from "./kept-fields.ts";
 import { LogSink } from "./log-sink.ts";
 import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
 import type { HookData, HookOptions, HookRunner } from "./types.ts";
@@ -150,9 +151,8 @@ export class WorkerHost implements HookRunner {
     let current = data;
     const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
-      const next = await this.step(module, event, current, field);
-      const problem =
-        lostField(current, next) ?? replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
+      const next = await this.step(module, event, current, field, data);
+      const problem = replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
       current = next;
     }
@@ -166,14 +166,17 @@ export class WorkerHost implements HookRunner {
     event: HookEvent,
     data: HookData,
     field: "history" | "messages" | undefined,
+    core: HookData,
   ): Promise<HookData> {
     const full = field === undefined ? undefined : data[field];
-    if (field === undefined || !Array.isArray(full)) return this.send(module, event, data);
+    if (field === undefined || !Array.isArray(full))
+      return this.send(module, event, data, kept(event, core, data));
     // What the module declared is known after its handshake: start it first if needed.
     const group = this.groups.get(module);
     if (group && !this.isReady(module)) await this.ensure(group, module, event);
-    if (this.payloads.get(module)?.[event] !== "summary") return this.send(module, event, data);
-    return this.sendSummarised(module, event, data, field, full);
+    if (this.payloads.get(module)?.[event] !== "summary")
+      return this.send(module, event, data, kept(event, core, data));
+    return this.sendSummarised(module, event, data, field, full, core);
   }
 
   /** One step with the history field swapped for its summary; the reply gets the very same array back. */
@@ -183,11 +186,12 @@ export class WorkerHost implements HookRunner {
     data: HookData,
     field: string,
     full: unknown[],
+    core: HookData,
   ): Promise<HookData> {
     const sent: HookData = {};
     for (const [k, v] of Object.entries(data)) if (k !== field) sent[k] = v;
     sent.history_summary = summarizeHistory(full);
-    const reply = await this.send(module, event, sent);
+    const reply = await this.send(module, event, sent, kept(event, core, sent));
     const out: HookData = {};
     for (const [k, v] of Object.entries(reply)) if (k !== "history_summary" && k !== field) out[k] = v;
     out[field] = full;
@@ -342,16 +346,14 @@ function checkHello(module: ModuleName, data: Data) {
 }
 
 /**
- * A reply must be the complete updated data object: every field it was sent is still there (a key check,
- * not a deep comparison, so it costs nothing next to the round trip; hooks whose fields must also keep
- * their values check those themselves with HookOptions.afterEach).
+ * A hook reply must be the complete updated data object: every field it was sent is still there, and
+ * those the hook may not change keep their values. A reply that breaks this evicts the worker.
  */
-export function lostField(sent: Data, reply: Data): string | undefined {
-  for (const key in sent) {
-    if (!(key in reply))
-      return `the reply lost the field "${key}" it was sent; a hook must return the complete data object, unrelated fields preserved`;
-  }
-  return undefined;
+function kept(event: HookEvent, core: Data, sent: Data): ReplyCheck {
+  return (reply) => {
+    const detail = keptFieldProblem(event, core, sent, reply);
+    return detail === undefined ? undefined : { reason: "malformed", detail };
+  };
 }
 
 /**

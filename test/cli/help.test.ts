@@ -40,7 +40,7 @@ test("every --help into a pipe fits 80 columns, flags at the left, descriptions 
   // The launcher's own help, not the root's it would pass the flag on to; `i help X` is `i X --help`.
   expect(runCli(["start", "--help"]).stdout).toContain("USAGE\n  i start [OPTIONS] [ARGS]\n");
   expect(runCli(["help", "doctor"]).stdout).toBe(runCli(["doctor", "--help"]).stdout);
-});
+}, 60_000);
 
 let pty: Pty | undefined;
 afterAll(() => pty?.close());

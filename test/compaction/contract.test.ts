@@ -52,7 +52,7 @@ describe("complete replies", () => {
       t.rig,
       syntheticHistory({ turns: 12 }),
       "budget",
-      /worker "budget" failed on event "budget": the reply changed the "model" metadata it was sent/,
+      /worker "budget" failed on event "budget": the reply changed the field "model" it was sent; on "budget" a module may change only "budget", "state"/,
     );
     const err = await t.rig
       .controller(WINDOW)

@@ -300,26 +300,24 @@ describe("circuit breaker", () => {
 
   test("an automatic compaction the user cancelled leaves the failure count unchanged", async () => {
     rig = fixtureRig(["--bloat-unless-forced"]);
-    const turn: { current?: AbortSignal } = {};
-    const c = rig.controller({ ...WINDOW, turnSignal: turn });
+    const c = rig.controller(WINDOW);
     const over = historyAt(1.02, HARD, 20);
     rig.session.checkpoint(over);
     // One real failure while the turn runs: counted.
-    turn.current = new AbortController().signal;
-    await expect(c.prepareRequest(over, [])).rejects.toBeInstanceOf(BudgetExceededError);
+    await expect(c.prepareRequest(over, [], new AbortController().signal)).rejects.toBeInstanceOf(
+      BudgetExceededError,
+    );
     expect(c.consecutiveFailures).toBe(1);
     // The same attempt ending while the turn is cancelled (Ctrl-C/Esc), three times: not counted.
     const cancelled = new AbortController();
     cancelled.abort();
-    turn.current = cancelled.signal;
     // The history comes back unchanged, so the loop ends the turn as interrupted rather than too long.
-    for (let i = 0; i < 3; i++) expect(await c.prepareRequest(over, [])).toBe(over);
+    for (let i = 0; i < 3; i++) expect(await c.prepareRequest(over, [], cancelled.signal)).toBe(over);
     expect(c.consecutiveFailures).toBe(1);
     expect(c.breakerOpen).toBe(false);
     expect(rig.session.compactionState?.failures).toBe(1);
     // The next uncancelled failure counts again.
-    turn.current = new AbortController().signal;
-    await c.prepareRequest(over, []).catch(() => undefined);
+    await c.prepareRequest(over, [], new AbortController().signal).catch(() => undefined);
     expect(c.consecutiveFailures).toBe(2);
   });
 

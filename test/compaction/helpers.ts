@@ -69,7 +69,6 @@ export interface Rig {
     provider?: Provider;
     contextWindow?: number;
     maxOutput?: number;
-    turnSignal?: { current?: AbortSignal };
   }): CompactionController;
   /** what a fixture compactor bound with --record <configDir>/record.jsonl received, in order */
   records(): RecordLine[];
@@ -133,7 +132,6 @@ export function makeRig(opts: {
         session,
         emit: (ev) => events.push(ev),
         manifest,
-        ...(c.turnSignal ? { turnSignal: c.turnSignal } : {}),
       }),
     records() {
       const file = join(configDir, RECORD_FILE);

@@ -15,7 +15,7 @@ export interface ConsoleOptions {
   env?: Record<string, string>;
   /** files written into the rig's workspace */
   files?: Record<string, string>;
-  /** merged into the rig's config.json */
+  /** config.json keys besides the rig's model table */
   config?: Record<string, unknown>;
   /** further files written into the rig's config directory (e.g. compact.json) */
   configFiles?: Record<string, string>;

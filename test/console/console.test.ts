@@ -51,21 +51,24 @@ test("a console session: first message, tool call, slash commands, exit", async 
   expect(summaryReq).toContain("keep the shopping list");
 });
 
-test("the console runs a steering replacement bound in bindings.json, and a malformed steer reply is an error", async () => {
-  rig = await makeRig({ script: [{ text: "never asked" }] });
-  writeFileSync(
-    join(rig.configDir, "bindings.json"),
-    JSON.stringify({ steering: misbehaving("steering", "bad-steer") }),
-  );
+test("the console runs a steering replacement bound in bindings.json; one whose steer reply is malformed stops it at start", async () => {
+  rig = await makeRig({ script: [{ text: "the replacement works" }] });
+  const bindings = join(rig.configDir, "bindings.json");
+  writeFileSync(bindings, JSON.stringify({ steering: misbehaving("steering", "ok") }));
   const args = ["hello", "--base-url", rig.mock.url, "-m", "mock-model", "--workspace", rig.workspace];
+  const ok = await runCliAsync(args, { ...rig.env, NO_COLOR: "1" }, undefined, "/exit\n");
+  expect(ok.code).toBe(0);
+  expect(ok.stdout).toContain("the replacement works");
+  writeFileSync(bindings, JSON.stringify({ steering: misbehaving("steering", "bad-steer") }));
   const r = await runCliAsync(args, { ...rig.env, NO_COLOR: "1" }, undefined, "/exit\n");
-  expect(r.code).toBe(0);
+  expect(r.code).toBe(2);
   // The host checks every reply against the hook's schema once, with the one formatter: field and expectation.
-  expect(r.stdout).toContain(
-    '✗ worker "steering" failed on event "steer": invalid reply: field messages: expected array',
+  expect(r.stderr).toContain(
+    'worker "steering" failed on event "steer": invalid reply: field messages: expected array',
   );
-  // the turn stopped at the steer point, before any model request
-  expect(rig.mock.requests).toHaveLength(0);
+  expect(r.stdout).toContain("not sent, kept in the input history (↑ recalls it): hello");
+  // stopped at the start, before any model request of its own
+  expect(rig.mock.requests).toHaveLength(1);
 });
 
 test("a line typed while the turn streams is delivered at the end of the turn and answered", async () => {

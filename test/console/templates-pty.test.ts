@@ -38,7 +38,10 @@ const REVIEW = [
 test(
   "front matter is never sent; a template made mid-session works without /new; titles are clean; /rename",
   async () => {
-    ({ rig, pty } = await startConsole([{ text: "reviewed" }, { text: "second" }], { config: TWO_MODELS }));
+    ({ rig, pty } = await startConsole([{ text: "reviewed" }, { text: "second" }], {
+      config: TWO_MODELS,
+      cols: 140,
+    }));
     const p = pty;
     const r = rig;
     // Written after the console started: /help lists it with its description and argument hint.

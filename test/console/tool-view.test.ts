@@ -20,6 +20,19 @@ test("the key argument per tool, the others briefly, and raw text when it is not
     rest: "pattern=TODO",
   });
   expect(keyArgument("web_search", '{"query":"bun tmux"}').key).toBe("bun tmux");
+  // Several edits in one call: the path, not the edits' JSON; a patch: the files it touches.
+  expect(
+    keyArgument("edit", JSON.stringify({ path: "b.ts", edits: [{ old_text: "x", new_text: "y" }] })),
+  ).toEqual({
+    key: "b.ts",
+    rest: "",
+  });
+  const patch =
+    "*** Begin Patch\n*** Add File: n.ts\n+x\n*** Update File: o.ts\n@@\n-a\n+b\n*** Delete File: g.ts\n*** End Patch";
+  expect(keyArgument("apply_patch", JSON.stringify({ input: patch }))).toEqual({
+    key: "n.ts, o.ts, g.ts",
+    rest: "",
+  });
   expect(keyArgument("odd", "not json\u001b[2J").key).toBe("not json\\e[2J");
 });
 

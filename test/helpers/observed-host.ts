@@ -22,6 +22,11 @@ export class ObservedHost extends WorkerHost {
     seen.host = this;
   }
 
+  /** the per-request deadline in force (the option, or the protocol's default) */
+  get deadline(): number {
+    return (this as unknown as { deadlineMs: number }).deadlineMs;
+  }
+
   /** processes started so far */
   get spawned(): number {
     return this.started;

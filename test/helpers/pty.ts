@@ -67,7 +67,13 @@ export class Pty {
       "#!/bin/sh",
       ...Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`),
       ...(opts.cwd ? [`cd ${q(opts.cwd)}`] : []),
-      `exec ${argv.map(q).join(" ")}`,
+      // The program runs as a child that records its pid, and its exit status is recorded after it: tmux
+      // does not report the status of every program (a Bun program's comes back blank).
+      `sh -c 'echo $$ > "$0"; exec "$@"' ${q(join(dir, "pid"))} ${argv.map(q).join(" ")}`,
+      "s=$?",
+      // The terminal's modes as the program left them (raw mode shows as -icanon -echo).
+      `stty -a > ${q(join(dir, "stty"))} 2>&1`,
+      `echo $s > ${q(join(dir, "status"))}`,
     ].join("\n");
     const file = join(dir, "run.sh");
     writeFileSync(file, `${script}\n`, { mode: 0o755 });
@@ -86,6 +92,8 @@ export class Pty {
       file,
     );
     await pty.tmux("set-option", "-g", "remain-on-exit", "on");
+    // Every byte the program writes, escapes included (from here on), for checks of terminal modes.
+    await pty.tmux("pipe-pane", "-t", "t", "-o", `cat >> ${q(join(dir, "raw"))}`);
     await pty.tmux("set-option", "-g", "history-limit", "10000");
     return pty;
   }
@@ -103,6 +111,11 @@ export class Pty {
   /** Press keys by tmux name: Enter, C-c, Up, … */
   async press(...keys: string[]): Promise<void> {
     await this.tmux("send-keys", "-t", "t", ...keys);
+  }
+
+  /** What tmux knows of the pane: `#{pane_title}` (set by OSC 0/2), `#{window_bell_flag}`, … */
+  async format(spec: string): Promise<string> {
+    return (await this.tmux("display-message", "-p", "-t", "t", spec)).replace(/\n$/, "");
   }
 
   /**
@@ -158,6 +171,48 @@ export class Pty {
   async exited(): Promise<boolean> {
     const out = await this.tmux("display-message", "-p", "-t", "t", "#{pane_dead}");
     return out.trim() === "1";
+  }
+
+  /** The exit status of the pane's program once it has exited. */
+  async exitStatus(): Promise<number> {
+    const { readFileSync } = await import("node:fs");
+    const text = readFileSync(join(this.dir, "status"), "utf8").trim();
+    if (!/^\d+$/.test(text)) throw new Error(`no exit status recorded for the pane's program: "${text}"`);
+    return Number(text);
+  }
+
+  /** The terminal settings (`stty -a`) the program left behind, once it has exited. */
+  async sttyAfterExit(): Promise<string> {
+    const { readFileSync } = await import("node:fs");
+    return readFileSync(join(this.dir, "stty"), "utf8");
+  }
+
+  /** What the program wrote, raw (escapes included), since shortly after it started. */
+  async raw(encoding: BufferEncoding = "latin1"): Promise<string> {
+    const { readFileSync } = await import("node:fs");
+    try {
+      return readFileSync(join(this.dir, "raw"), encoding);
+    } catch {
+      return "";
+    }
+  }
+
+  /** The pid of the pane's program (for signal tests). */
+  async pid(): Promise<number> {
+    const { readFileSync } = await import("node:fs");
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const text = (() => {
+        try {
+          return readFileSync(join(this.dir, "pid"), "utf8").trim();
+        } catch {
+          return "";
+        }
+      })();
+      if (/^\d+$/.test(text)) return Number(text);
+      if (Date.now() > deadline) throw new Error("the pane's program never recorded its pid");
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   async waitExit(timeoutMs = WAIT_MS): Promise<void> {

@@ -109,10 +109,19 @@ describe("bash: running", () => {
     }
   });
 
-  test("timeout above the maximum is a model mistake", async () => {
-    const r = await run("bash", { command: "true", timeout: 601 }, ctx());
+  test("timeout above the maximum, even read as milliseconds, is a model mistake", async () => {
+    const r = await run("bash", { command: "true", timeout: 600_001 }, ctx());
     expect(r.is_error).toBe(true);
     expect(r.text).toStartWith("invalid arguments for bash: timeout:");
+  });
+
+  test("a timeout over the maximum that fits as milliseconds is read so, with a note", async () => {
+    const r = await run("bash", { command: "sleep 2; echo slow", timeout: 800 }, ctx());
+    expect(r.is_error).toBe(true);
+    expect(r.text).toContain("[timed out after 0.8 s:");
+    expect(r.text).toEndWith(
+      "[timeout 800 is over the 600 s maximum, so it was read as milliseconds: 0.8 s]",
+    );
   });
 });
 

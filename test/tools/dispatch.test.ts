@@ -2,7 +2,7 @@
 // the same mistake; the seams run in order around the approval; a block is a tool error with its reason;
 // the checkpoint seam runs once a turn, before the first call that may change files.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AgentEvent } from "../../src/contract/events.ts";
 import type { ToolCall } from "../../src/contract/history.ts";
@@ -86,18 +86,24 @@ describe("one wording for bad arguments, whatever the kind of tool", () => {
       want: (f: string) => `${f}: Invalid input: expected string, received undefined`,
     },
     {
-      what: "an unknown argument",
-      args: (f: string) => JSON.stringify({ [f]: "x", bogus: 1 }),
-      want: () => "unknown argument bogus",
+      what: "an unknown argument instead of a required one",
+      args: () => JSON.stringify({ bogus: 1 }),
+      want: (f: string, name: string) =>
+        `${f}: Invalid input: expected string, received undefined; ignored unknown argument bogus (${name} takes ${takes(name)})`,
     },
   ];
+  const takes = (name: string) =>
+    Object.keys(dispatch().find(name)?.decl.input_schema.properties as object).join(", ");
   for (const t of tools)
     for (const m of mistakes)
       test(`${m.what} for a ${t.kind} tool`, async () => {
         const r = await dispatch()
           .turn()
           .execute(call(t.name, m.args(t.field)));
-        expect(r).toEqual({ content: `invalid arguments for ${t.name}: ${m.want(t.field)}`, is_error: true });
+        expect(r).toEqual({
+          content: `invalid arguments for ${t.name}: ${m.want(t.field, t.name)}`,
+          is_error: true,
+        });
       });
   for (const t of tools)
     test(`malformed JSON for a ${t.kind} tool`, async () => {
@@ -117,7 +123,7 @@ describe("one wording for bad arguments, whatever the kind of tool", () => {
   test("an unknown tool names every tool offered, of every kind", async () => {
     const r = await dispatch().turn().execute(call("nope", "{}"));
     expect(r.content).toBe(
-      'unknown tool "nope"; available tools: read, write, edit, bash, grep, find, lookup',
+      'unknown tool "nope"; available tools: read, write, edit, bash, apply_patch, grep, find, lookup',
     );
   });
 });
@@ -304,5 +310,78 @@ describe("run-time declared tools", () => {
     expect(aborted).toBe(true);
     slow.withdraw("slow-server");
     expect(d.decls()).toEqual([]);
+  });
+});
+
+describe("the forgiving reading of arguments", () => {
+  test("other agents' names for path, old_text and new_text work in one call", async () => {
+    writeFileSync(join(sb.workspace, "alias.txt"), "alpha beta\n");
+    const turn = dispatch().turn();
+    const snake = await turn.execute(
+      call("edit", JSON.stringify({ file_path: "alias.txt", old_str: "alpha", new_str: "gamma" })),
+    );
+    expect(snake).toEqual({
+      content: "Edited alias.txt: replaced 1 occurrence (line 1)\n1\tgamma beta",
+      is_error: false,
+    });
+    const camel = await turn.execute(
+      call("edit", JSON.stringify({ filePath: "alias.txt", oldString: "beta", newString: "delta" })),
+    );
+    expect(camel.is_error).toBe(false);
+    expect(readFileSync(join(sb.workspace, "alias.txt"), "utf8")).toBe("gamma delta\n");
+    const read = await turn.execute(call("read", JSON.stringify({ file_path: "alias.txt" })));
+    expect(read).toEqual({ content: "1\tgamma delta", is_error: false });
+  });
+
+  test("an alias beside the argument it stands for is not used: it is dropped and named", async () => {
+    const r = await dispatch()
+      .turn()
+      .execute(call("read", JSON.stringify({ path: "alias.txt", file_path: "other.txt" })));
+    expect(r).toEqual({
+      content: "1\tgamma delta\n[ignored unknown argument file_path (read takes path, offset, limit)]",
+      is_error: false,
+    });
+  });
+
+  test("unknown arguments of a declared tool are dropped before it is called, and named in its result", async () => {
+    declaredCalls.length = 0;
+    const r = await dispatch()
+      .turn()
+      .execute(call("lookup", JSON.stringify({ pattern: "p", verbose: true, colour: "red" })));
+    expect(r).toEqual({
+      content: "found\n[ignored unknown arguments verbose, colour (lookup takes pattern, limit)]",
+      is_error: false,
+    });
+    expect(declaredCalls).toEqual([{ pattern: "p" }]);
+  });
+
+  test("a schema open to other properties keeps them; its tool decides", async () => {
+    const open = new DeclaredTools();
+    const got: unknown[] = [];
+    open.declare("open-server", [
+      {
+        decl: {
+          name: "open",
+          description: "takes anything",
+          input_schema: { type: "object", properties: { q: { type: "string" } } },
+        },
+        deadlineMs: 1000,
+        mayChange: false,
+        call: async (args) => {
+          got.push(args);
+          return { content: "ok", is_error: false };
+        },
+      },
+    ]);
+    const d = new ToolDispatch({
+      adapters: [open],
+      ctx: { workspace: sb.workspace, approvals: new Approvals({ policy: "all" }) },
+      emit: () => {},
+    });
+    expect(await d.turn().execute(call("open", '{"q":"a","extra":1}'))).toEqual({
+      content: "ok",
+      is_error: false,
+    });
+    expect(got).toEqual([{ q: "a", extra: 1 }]);
   });
 });

@@ -26,21 +26,25 @@ describe("coreToolDecls", () => {
       expect(d.input_schema.$schema).toBeUndefined();
     }
     const edit = decls.find((d) => d.name === "edit");
-    expect(edit?.input_schema.required).toEqual(["path", "old_text", "new_text"]);
+    // old_text/new_text or edits: which one is checked by the tool, with a message saying what to give.
+    expect(edit?.input_schema.required).toEqual(["path"]);
     expect(Object.keys(edit?.input_schema.properties as object)).toEqual([
       "path",
       "old_text",
       "new_text",
       "replace_all",
+      "edits",
     ]);
-    expect(CORE_TOOLS.length).toBe(4);
+    expect(CORE_TOOLS.map((t) => t.name)).toEqual(["read", "write", "edit", "bash", "apply_patch"]);
+    // apply_patch replaces edit and write for the models trained on it, and only for them.
+    expect(coreToolDecls("apply_patch").map((d) => d.name)).toEqual(["read", "bash", "apply_patch"]);
   });
 });
 
 describe("runCoreTool: model mistakes are results, not throws", () => {
   test("unknown tool", async () => {
     expect(await runCoreTool("grep", "{}", ctx())).toEqual({
-      content: 'unknown tool "grep"; the core tools are read, write, edit, bash',
+      content: 'unknown tool "grep"; the core tools are read, write, edit, bash, apply_patch',
       is_error: true,
     });
   });
@@ -62,8 +66,11 @@ describe("runCoreTool: model mistakes are results, not throws", () => {
     expect(missing.content).toStartWith("invalid arguments for read: path: ");
     const typed = await runCoreTool("read", '{"path":"f.txt","limit":"ten"}', ctx());
     expect(typed.content).toStartWith("invalid arguments for read: limit: ");
-    const unknown = await runCoreTool("write", '{"path":"f.txt","content":"x","mode":"append"}', ctx());
-    expect(unknown.content).toBe("invalid arguments for write: unknown argument mode");
+    // An unknown argument is dropped and named rather than failing the call (the forgiving reading).
+    const unknown = await runCoreTool("write", '{"path":"g.txt","content":"x","mode":"append"}', ctx());
+    expect(unknown.content).toBe(
+      "Created g.txt (1 B, 1 line)\n[ignored unknown argument mode (write takes path, content)]",
+    );
   });
 
   test("empty arguments mean {}", async () => {

@@ -53,7 +53,10 @@ describe("edit", () => {
       { path: "e1.ts", old_text: "const b = 2;", new_text: "const b = 20;" },
       ctx(),
     );
-    expect(r).toMatchObject({ is_error: false, text: "Edited e1.ts: replaced 1 occurrence (line 2)" });
+    expect(r).toMatchObject({
+      is_error: false,
+      text: "Edited e1.ts: replaced 1 occurrence (line 2)\n1\tconst a = 1;\n2\tconst b = 20;\n3\tconst c = 3;",
+    });
     expect(read("e1.ts")).toBe("const a = 1;\nconst b = 20;\nconst c = 3;\n");
   });
 
@@ -79,26 +82,32 @@ describe("edit", () => {
       { path: "e3.txt", old_text: "x = 1", new_text: "x = 9", replace_all: true },
       ctx(),
     );
-    expect(r.text).toBe("Edited e3.txt: replaced 3 occurrences (lines 1, 3, 4)");
+    expect(r.text).toBe(
+      "Edited e3.txt: replaced 3 occurrences (lines 1, 3, 4)\n1\tx = 9\n2\ty = 2\n3\tx = 9\n4\tx = 9",
+    );
     expect(read("e3.txt")).toBe("x = 9\ny = 2\nx = 9\nx = 9\n");
   });
 
-  test("missing old_text: the nearest line is named", async () => {
+  test("missing old_text: the nearest line is shown and the difference named", async () => {
     writeFileSync(file("e4.py"), "def main():\n    print('hello world')\n    return 0\n");
     const r = await run("edit", { path: "e4.py", old_text: "print('helo world')", new_text: "pass" }, ctx());
     expect(r.is_error).toBe(true);
     expect(r.text).toBe(
-      `old_text was not found in e4.py: the closest line to its first line is 2: "print('hello world')"; read that part of the file again and copy old_text exactly`,
+      `old_text was not found in e4.py: the closest part of the file is line 2:\n2\t    print('hello world')\nthe first line that differs is line 2: the file has "print('hello world')", old_text line 1 has "print('helo world')"; copy old_text from the file exactly (read it again if it may have changed)`,
     );
   });
 
-  test("missing old_text because of whitespace: says so", async () => {
+  test("missing old_text because of spacing inside a line: says so", async () => {
     const r = await run(
       "edit",
-      { path: "e4.py", old_text: "def main():\n  print('hello world')", new_text: "x" },
+      { path: "e4.py", old_text: "def main():\n    print('hello world')\n    return  0 ;", new_text: "x" },
       ctx(),
     );
-    expect(r.text).toContain("it matches at line 1 only if whitespace is ignored");
+    expect(r.text).toContain("the closest part of the file is lines 1-3:\n1\tdef main():\n");
+    expect(r.text).toContain(
+      `the first line that differs is line 3: the file has "return 0", old_text line 3 has "return  0 ;"`,
+    );
+    expect(read("e4.py")).toBe("def main():\n    print('hello world')\n    return 0\n");
   });
 
   test("old_text copied with read's line numbers: says so", async () => {

@@ -74,6 +74,11 @@ const EVICTING: [mode: string, reason: WorkerError["reason"], message: RegExp, d
     /failed on event "budget": replied with id \d+, which matches no request in flight$/,
   ],
   ["huge", "oversize", /failed on event "budget": sent a line longer than 67108864 bytes$/],
+  [
+    "alter",
+    "malformed",
+    /^worker "budget" failed on event "budget": the reply changed the field "keep" it was sent; on "budget" a module may change only "budget", "state" and must return every other field unchanged$/,
+  ],
 ];
 
 describe("eviction", () => {
@@ -86,7 +91,7 @@ describe("eviction", () => {
       const first = h.pidOf("budget") as number;
       expect(pidExists(first)).toBe(true);
 
-      const err = await failure(h.runHook("budget", { ...BUDGET_REPLY, n: 1 }));
+      const err = await failure(h.runHook("budget", { ...BUDGET_REPLY, n: 1, keep: { nested: [1] } }));
       expect(err.reason).toBe(reason);
       expect(err.module).toBe("budget");
       expect(err.event).toBe("budget");
@@ -96,7 +101,7 @@ describe("eviction", () => {
       expect(counted(count, "budget")).toEqual([{ pid: String(first), id: "2" }]); // received once, never replayed
 
       // The next request starts a fresh process (which misbehaves the same way, here).
-      await failure(h.runHook("budget", { ...BUDGET_REPLY, n: 2 }));
+      await failure(h.runHook("budget", { ...BUDGET_REPLY, n: 2, keep: { nested: [1] } }));
       const seen = counted(count, "budget");
       expect(seen.length).toBe(2);
       expect(seen[1]?.pid).not.toBe(String(first));
@@ -303,5 +308,29 @@ describe("worker logs", () => {
     expect(log).toContain("misbehave: crashing on purpose");
     expect(log).toMatch(/started pid \d+/);
     expect(log).toContain("evicted (crash): exited with code 70");
+  });
+});
+
+describe("the worker deadline", () => {
+  test("defaults to 15 s (the protocol's constant, and what a host without the option uses)", async () => {
+    const { DEFAULT_DEADLINE_MS } = await import("../../src/contract/protocol.ts");
+    expect(DEFAULT_DEADLINE_MS).toBe(15_000);
+    const dir = temp.make();
+    const h = new ObservedHost(manifestOf(["budget"], dir, { budget: misbehaving("budget", "ok") }), {
+      workspace: dir,
+      configDir: dir,
+    });
+    hosts.push(h);
+    expect(h.deadline).toBe(15_000);
+  });
+
+  test("a shorter deadline is honoured: a hang fails after it, not after 15 s", async () => {
+    const { h } = setup("budget", { budget: misbehaving("budget", "hang") }, { deadlineMs: 400 });
+    await h.start();
+    const started = Date.now();
+    const err = await failure(h.runHook("budget", { ...BUDGET_REPLY }));
+    expect(err.reason).toBe("timeout");
+    expect(err.detail).toBe("no reply within 400 ms");
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 });

@@ -1,12 +1,13 @@
-// The `find` tool: workspace files whose relative path matches a glob, sorted, capped.
+// The `find` tool: workspace files whose path (relative to the directory searched) matches a glob, sorted,
+// capped.
 import { statSync } from "node:fs";
 import type { z } from "zod";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { FindInput } from "../../src/contract/registry.ts";
 import { loadIgnore } from "../../src/lib/gitignore.ts";
-import { compileGlob, type PathMatcher } from "../../src/lib/glob.ts";
 import { toolError, toolText } from "../sdk/module.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
+import { compilePathGlob } from "./glob-under.ts";
 import { SEARCH_TIME_BUDGET_MS } from "./grep.ts";
 import { walkFiles, workspaceRel } from "./walk.ts";
 
@@ -15,24 +16,23 @@ export const DEFAULT_FIND_RESULTS = 500;
 type FindArgs = z.infer<typeof FindInput>;
 
 export function find(workspace: string, args: FindArgs): ToolResult {
-  let match: PathMatcher;
-  try {
-    match = compileGlob(args.pattern);
-  } catch (err) {
-    return toolError(`find: invalid glob: ${(err as Error).message}`);
-  }
   const where = resolveInWorkspace(workspace, args.path);
   if (!where.ok) return toolError(`find: ${where.reason}`);
   if (!statSync(where.real).isDirectory()) return toolError(`find: path "${args.path}" is not a directory`);
+  const startRel = workspaceRel(where.realRoot, where.real);
+  const glob = compilePathGlob(args.pattern, startRel);
+  if (!glob.ok) return toolError(`find: invalid glob: ${glob.error}`);
+  const match = glob.match;
 
   const max = args.max_results ?? DEFAULT_FIND_RESULTS;
   const deadline = Date.now() + SEARCH_TIME_BUDGET_MS;
   let timedOut = false;
   const found: string[] = [];
   let more = false;
-  const files = walkFiles(workspaceRel(where.realRoot, where.real), {
+  const files = walkFiles(startRel, {
     realRoot: where.realRoot,
     ignored: loadIgnore(where.realRoot),
+    ...(args.hidden ? { hidden: true } : {}),
     shouldStop: () => {
       timedOut = Date.now() > deadline;
       return timedOut;

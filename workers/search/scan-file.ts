@@ -27,6 +27,9 @@ export interface ScanOptions {
   /** Date.now() after which the scan stops with "timeout" */
   deadline?: number;
   maxLineChars?: number;
+  /** lines shown before and after each match, passed to onContext (grep -C) */
+  context?: number;
+  onContext?: (line: LineHit) => void;
 }
 
 export interface ScanResult {
@@ -89,10 +92,26 @@ export function scanFile(
     /** inside the unsearched rest of an over-long line: bytes are dropped up to the next newline */
     let skipping = false;
     let decoder = new TextDecoder("utf-8");
+    const around = opts.context ?? 0;
+    const before: LineHit[] = [];
+    let afterLeft = 0;
     const test = (raw: string): boolean => {
       lineNo++;
       const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
-      return !re.test(line) || onHit({ line: lineNo, text: line });
+      if (re.test(line)) {
+        for (const b of before) opts.onContext?.(b);
+        before.length = 0;
+        afterLeft = around;
+        return onHit({ line: lineNo, text: line });
+      }
+      if (afterLeft > 0) {
+        afterLeft--;
+        opts.onContext?.({ line: lineNo, text: line });
+      } else if (around > 0) {
+        before.push({ line: lineNo, text: line });
+        if (before.length > around) before.shift();
+      }
+      return true;
     };
     for (;;) {
       if (opts.deadline !== undefined && Date.now() > opts.deadline) return finish("timeout");
@@ -116,7 +135,8 @@ export function scanFile(
         bytes = bytes.subarray(nl + 1);
       }
       const text = carry + decoder.decode(bytes, { stream: true });
-      if (opts.literal && !re.test(text)) {
+      // A chunk without the literal has no matching line; with context its lines may still be shown.
+      if (opts.literal && around === 0 && !re.test(text)) {
         const lastNl = text.lastIndexOf("\n");
         lineNo += countNewlines(text);
         carry = text.slice(lastNl + 1);

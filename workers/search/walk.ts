@@ -1,6 +1,7 @@
 // Walking the workspace for grep and find: depth-first in name order (so results are stable), skipping
-// .git, node_modules and .gitignore'd entries, and never leaving the workspace: symbolic links to
-// directories are not followed at all, links to files only when the target is inside the workspace.
+// .git, node_modules, hidden entries unless asked and what each directory's ignore files exclude, and
+// never leaving the workspace: symbolic links to directories are not followed at all, links to files
+// only when the target is inside the workspace.
 import { closeSync, constants, type Dirent, openSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import type { IgnoreCheck } from "../../src/lib/gitignore.ts";
@@ -17,6 +18,8 @@ export interface WalkOptions {
   /** the workspace's real path */
   realRoot: string;
   ignored: IgnoreCheck;
+  /** also walk hidden entries (names starting with "."); they are skipped otherwise, as ripgrep does */
+  hidden?: boolean;
   /** checked before each directory; true stops the walk (deadline reached) */
   shouldStop?: () => boolean;
 }
@@ -61,6 +64,7 @@ export function* walkFiles(startRel: string, opts: WalkOptions): Generator<WalkF
     return; // unreadable directory (or one swapped for a link to outside): skip it
   }
   for (const e of entries) {
+    if (!opts.hidden && e.name.startsWith(".")) continue;
     const rel = joinRel(startRel, e.name);
     if (e.isDirectory()) {
       if (!opts.ignored(rel, true)) yield* walkFiles(rel, opts);

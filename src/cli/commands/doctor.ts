@@ -3,7 +3,7 @@
 // desktop.json against what the current bindings generate, each module's own config file, and each
 // worker's start, handshake and one round trip; with --online one small model request. Exit 2 when a
 // run would exit 2 (a config or target problem), 1 when only workers or the endpoint failed, else 0.
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { resolveWorkspace } from "../../agent/options.ts";
@@ -17,6 +17,7 @@ import { desktopRow } from "../../doctor/desktop.ts";
 import { count, type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
+import { removeTempDir } from "../../runtime/remove-temp.ts";
 import { stdoutStyle } from "../../terminal/style.ts";
 import { terminalColumns } from "../../terminal/width.ts";
 import { sandboxAvailability } from "../../tools/sandbox.ts";
@@ -169,7 +170,7 @@ export const command = defineSubcommand(
         await host.close();
       }
     } finally {
-      rmSync(queueDir, { recursive: true, force: true });
+      removeTempDir(queueDir);
     }
   },
 );

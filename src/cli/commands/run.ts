@@ -18,6 +18,10 @@ export const RUN_ARGS = {
   ...TARGET_ARGS,
   continue: { type: "boolean", alias: "c", description: "resume the newest session of this workspace" },
   resume: { type: "string", alias: "r", valueHint: "id", description: "resume the session with this id" },
+  fork: {
+    type: "boolean",
+    description: "with -r or -c: continue in a new session with that session's history (it stays as it is)",
+  },
   approve: {
     type: "enum",
     options: ["all", "edits", "ask", "none"],
@@ -35,6 +39,27 @@ export const RUN_ARGS = {
     description: "stop after this many model requests (default: no limit)",
   },
 } satisfies ArgsDef;
+
+/** `--fork`: the session -r or -c names, forked; the run resumes the fork. */
+async function forkedResume(
+  resume: string | undefined,
+  cont: boolean,
+  workspace: string | undefined,
+): Promise<string> {
+  const { dataDir } = await import("../../config/paths.ts");
+  const { resolveWorkspace } = await import("../../agent/options.ts");
+  const { Session } = await import("../../session/session.ts");
+  const { forkForResume } = await import("../../safety/cli-actions.ts");
+  let id = resume;
+  if (id === undefined && cont) id = Session.list(dataDir(), resolveWorkspace(workspace))[0]?.id;
+  if (id === undefined)
+    throw new UserError(
+      cont
+        ? "i --fork: no saved session in this workspace to fork"
+        : "i --fork: give the session to fork with -r ID (or -c)",
+    );
+  return forkForResume(dataDir(), id);
+}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -74,6 +99,7 @@ export const command = defineSubcommand(
       throw new UserError(
         "i: -c and -r both choose the session to resume; give -c (the newest) or -r ID, not both",
       );
+    if (args.fork) common.resume = await forkedResume(args.resume, !!args.continue, common.workspace);
     if (args.json && !args.print)
       throw new UserError("i: --json goes with -p (print mode); add -p, or leave out --json");
     if (args.print) {

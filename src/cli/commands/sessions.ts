@@ -14,6 +14,7 @@ import { Session, type SessionMeta } from "../../session/session.ts";
 import { inertJson, sanitize, sanitizeLine } from "../../terminal/sanitize.ts";
 import { padEnd, padStart, terminalColumns, visibleWidth } from "../../terminal/width.ts";
 import { defineSubcommand } from "../command.ts";
+import { runSafetyArgs, SAFETY_ARGS } from "./sessions-safety.ts";
 
 /** "2026-11-30 07:49" in local time: enough to tell sessions apart at a glance. */
 function shortTime(iso: string): string {
@@ -101,10 +102,13 @@ export const command = defineSubcommand(
         valueHint: "id",
         description: "print every message session ID ever held, from its events.jsonl",
       },
+      ...SAFETY_ARGS,
     },
   },
   async (args) => {
     refuseBadDirs(["I_DATA_DIR"]);
+    const safety = await runSafetyArgs(args);
+    if (safety !== undefined) return safety;
     if ((args.show !== undefined || args.json) && args.compactions === undefined)
       throw new UserError("i sessions: --show and --json go with --compactions ID");
     if (args.compactions !== undefined)

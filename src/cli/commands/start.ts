@@ -3,13 +3,14 @@
 // also when the run ends by SIGTERM or SIGHUP (a closed terminal), which would otherwise skip `finally`.
 // `i start --desktop [ARGS]` is the packaged desktop launch: config_dir/desktop.json when it exists (a
 // manifest the user saved on purpose), else the same fresh one.
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadBindingsFile, loadPluginsFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import { generateManifest } from "../../manifest/generate.ts";
+import { removeTempDir } from "../../runtime/remove-temp.ts";
 import { type CliContext, definePassThrough } from "../command.ts";
 import { renderHelp } from "../help.ts";
 
@@ -50,7 +51,12 @@ async function withFreshManifest(raw: string[], cli: CliContext): Promise<number
     bindings: loadBindingsFile(dir),
   });
   const tmp = mkdtempSync(join(tmpdir(), "i-manifest-"));
-  const cleanup = () => rmSync(tmp, { recursive: true, force: true });
+  let removed = false;
+  const cleanup = () => {
+    if (removed) return;
+    removed = true;
+    removeTempDir(tmp);
+  };
   const onSignal = (sig: keyof typeof SIGNALS) => {
     cleanup();
     process.exit(128 + SIGNALS[sig]);

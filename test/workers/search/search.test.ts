@@ -178,7 +178,7 @@ describe("find", () => {
 
   test("capped with a note, nothing found, refusals", async () => {
     expect((await call("find", { pattern: "**", max_results: 3 })).content).toBe(
-      ".gitignore\nREADME.md\nbin.dat\n[results capped at 3; narrow the pattern or path to see the rest]",
+      "README.md\nbin.dat\ncrlf.txt\n[results capped at 3; narrow the pattern or path to see the rest]",
     );
     expect(await call("find", { pattern: "*.nothing" })).toEqual({
       content: "no files found",

@@ -1,0 +1,125 @@
+// Step 3 of assembling a run: the agent over an opened session — its compaction controller, who approves
+// the tools that change things, and what the tools run with.
+import { join } from "node:path";
+import { compactorIdentity } from "../compaction/compactor-identity.ts";
+import { CompactionController } from "../compaction/controller.ts";
+import { dataDir } from "../config/paths.ts";
+import { DEFAULT_REARM_RATIO, DEFAULT_TRIGGER_RATIO } from "../contract/config.ts";
+import type { EmitEvent } from "../contract/events.ts";
+import type { History } from "../contract/history.ts";
+import { beforeRequestWanted } from "../contract/registry.ts";
+import type { Provider } from "../provider/types.ts";
+import { Checkpointer } from "../safety/checkpointer.ts";
+import type { Session } from "../session/session.ts";
+import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import { FileTimes } from "../tools/file-times.ts";
+import { NestedInstructions } from "../tools/nested-instructions.ts";
+import type { SandboxSpec } from "../tools/sandbox.ts";
+import { SavedOutputs } from "../tools/saved-output.ts";
+import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
+import type { HookRunner } from "../worker/types.ts";
+import { Agent } from "./loop.ts";
+import type { RunPlan } from "./resolve-run.ts";
+
+export interface BuildOptions {
+  approve: ApprovalPolicy;
+  /** the console's approval prompt; without it an approval that would be asked is refused at once */
+  ask?: AskApproval;
+  /** `--sandbox`: bash runs in it */
+  sandbox?: SandboxSpec;
+  maxTurns: number;
+  emit: EmitEvent;
+}
+
+export interface BuiltAgent {
+  agent: Agent;
+  approvals: Approvals;
+  toolContext: Omit<ToolContext, "signal">;
+  checkpoints: Checkpointer;
+}
+
+/** Whether the run reads project instructions (the prompts module is in its manifest). */
+export function withProjectInstructions(manifest: RunPlan["manifest"]): boolean {
+  return manifest.modules.some((m) => m.name === "prompts");
+}
+
+export function buildAgent(
+  plan: RunPlan,
+  parts: {
+    host: HookRunner;
+    provider: Provider;
+    session: Session;
+    history: History;
+    tools: ToolDecl[];
+    coreToolNames: ReadonlySet<string>;
+    resultTokenCap: number;
+  },
+  opts: BuildOptions,
+): BuiltAgent {
+  const { budget } = plan.config;
+  const controller = new CompactionController({
+    hooks: parts.host,
+    provider: parts.provider,
+    model: plan.model,
+    policy: {
+      trigger_ratio: budget.trigger_ratio ?? DEFAULT_TRIGGER_RATIO,
+      rearm_ratio: budget.rearm_ratio ?? DEFAULT_REARM_RATIO,
+      ...(budget.reserve_tokens !== undefined ? { reserve_tokens: budget.reserve_tokens } : {}),
+    },
+    workspace: plan.workspace,
+    session: parts.session,
+    emit: opts.emit,
+    manifest: plan.manifest,
+    compactor: compactorIdentity(plan.manifest, plan.configDir),
+  });
+  const approvals = new Approvals({
+    policy: opts.approve,
+    ...(opts.ask ? { ask: opts.ask } : {}),
+    // Not consola.warn: a warning stays one `i: …` line on stderr, without a badge or a TTY-only icon.
+    warn: (line) => process.stderr.write(`i: ${line}\n`),
+  });
+  const toolContext = {
+    workspace: plan.workspace,
+    approvals,
+    files: new FileTimes(),
+    outputs: new SavedOutputs(join(parts.session.dir, "outputs")),
+    // Project instructions are the prompts module's: without it, nested ones are not read either.
+    ...(withProjectInstructions(plan.manifest)
+      ? { instructions: new NestedInstructions(plan.workspace) }
+      : {}),
+    ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+  };
+  const checkpoints = new Checkpointer({
+    session: parts.session,
+    workspace: plan.workspace,
+    policy: plan.checkpoints,
+    skip: [dataDir()],
+    warn: (message) => opts.emit({ type: "notice", level: "warn", message }),
+  });
+  const agent: Agent = new Agent(
+    {
+      provider: parts.provider,
+      providerName: plan.target.provider,
+      model: plan.model,
+      hooks: parts.host,
+      session: parts.session,
+      controller,
+      tools: parts.tools,
+      coreToolNames: parts.coreToolNames,
+      toolContext,
+      emit: opts.emit,
+      maxTurns: opts.maxTurns,
+      beforeRequest: beforeRequestWanted(plan.manifest.hooks.before_request ?? [], plan.target.provider),
+      resultTokenCap: parts.resultTokenCap,
+      // The workspace is recorded before the first call of a turn that may change files, and after it.
+      toolSeams: {
+        beforeFirstChange: async () => {
+          if (agent.turnTs) checkpoints.beforeChange(agent.turnTs);
+        },
+      },
+      onTurnEnd: () => checkpoints.afterTurn(),
+    },
+    parts.history,
+  );
+  return { agent, approvals, toolContext, checkpoints };
+}
