@@ -351,18 +351,24 @@ export class AgentSession {
   }
 
   /** `!command`: run through the bash tool; its output joins the context for the next message. */
-  runShell(command: string): Promise<ShellOutcome> {
+  runShell(command: string, onOutput?: (text: string) => void): Promise<ShellOutcome> {
     const rt = this.live;
     return this.run(async (signal) => {
+      const started = Date.now();
+      let exitCode: number | null | undefined;
+      const watch = { output: (t: string) => onOutput?.(t), exit: (c: number | null) => (exitCode = c) };
       // The command may change files: the workspace is checkpointed first, like a turn's first change,
       // and its message carries the same time, so /undo and /rewind treat it as a turn of its own.
       const ts = new Date().toISOString();
       rt.checkpoints.beforeChange(ts);
       try {
-        const { result, text, message } = await runUserCommand(command, rt.toolContext, signal);
+        const { result, text, message } = await runUserCommand(command, rt.toolContext, signal, watch);
         const refused = text.startsWith("refused");
-        if (!refused) rt.agent.addUserContext(message, { shell_command: command, ts });
-        return { text, isError: result.is_error === true, refused };
+        const durationMs = Date.now() - started;
+        // Kept with the message, so a resumed session shows the exit and the time as they were.
+        const shown = { ...(exitCode !== undefined ? { exit_code: exitCode } : {}), duration_ms: durationMs };
+        if (!refused) rt.agent.addUserContext(message, { shell_command: command, ts, ...shown });
+        return { text, isError: result.is_error === true, refused, ...shown };
       } finally {
         rt.checkpoints.afterTurn();
       }

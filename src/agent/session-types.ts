@@ -52,4 +52,7 @@ export interface ShellOutcome {
   isError: boolean;
   /** not run (a read-only session); nothing joined the context */
   refused: boolean;
+  /** the exit code (null: killed), when it ran */
+  exit_code?: number | null;
+  duration_ms: number;
 }

@@ -41,6 +41,12 @@ export interface ConsoleIo {
   approvalAsked(req: ApprovalRequest): string[];
   /** the approval question was answered */
   approvalAnswered(): void;
+  /** a line of our own (styled, safe) that must not split a running tool's header from its result */
+  note(line: string): void;
+  /** `!command` started, printed output, ended: shown like the model's bash while it runs */
+  shellStarted(command: string): void;
+  shellOutput(text: string): void;
+  shellEnded(): void;
   /** the user asked the running operation to stop: what fails now fails by their choice, not in red */
   cancelRequested(): void;
   /** the session changed (status line: model, title) */

@@ -15,7 +15,7 @@ import { keepUnsent } from "./keep-unsent.ts";
 import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
 import { runSafetySlash } from "./safety-commands.ts";
-import { parseBang } from "./shell-command.ts";
+import { parseBang, shellResultLines } from "./shell-command.ts";
 import { runSlash } from "./slash.ts";
 
 export interface LoopOptions {
@@ -188,7 +188,9 @@ export class SessionLoop implements InputHandlers {
   steer(text: string): void {
     this.session.steer(text);
     const { ui } = this.io;
-    ui.print(ui.dim(`(queued for the model at the next safe point: ${ui.clean(text.split("\n")[0] ?? "")})`));
+    this.io.note(
+      ui.dim(`(queued for the model at the next safe point: ${ui.clean(text.split("\n")[0] ?? "")})`),
+    );
   }
 
   interrupt(): void {
@@ -377,15 +379,13 @@ export class SessionLoop implements InputHandlers {
   private async shell(command: string): Promise<void> {
     const { ui } = this.io;
     this.running = true;
+    this.io.shellStarted(command);
     try {
-      const { text, isError, refused } = await this.session.runShell(command);
-      const shown = text.split("\n");
-      ui.print(...shown.slice(0, 40).map((l) => `  ${isError ? ui.red("│") : ui.dim("│")} ${ui.clean(l)}`));
-      if (shown.length > 40)
-        ui.print(ui.dim(`  … ${shown.length - 40} more lines (all of it is in the context)`));
-      if (refused) return;
-      ui.print(ui.dim("  (the output is in the context for the next message)"));
+      const out = await this.session.runShell(command, (t) => this.io.shellOutput(t));
+      this.io.shellEnded();
+      ui.print(...shellResultLines(out, ui));
     } finally {
+      this.io.shellEnded();
       this.running = false;
     }
   }

@@ -101,6 +101,26 @@ export class ViewIo implements ConsoleIo {
     return change ? proposalLines(change.path, change.diff, this.s, this.screen.width) : [];
   }
 
+  note(line: string): void {
+    this.release();
+    this.view.note(line);
+    this.screen.invalidate();
+  }
+
+  shellStarted(command: string): void {
+    this.view.shellStarted(command);
+    this.screen.invalidate();
+  }
+
+  shellOutput(text: string): void {
+    this.view.shellOutput(text);
+  }
+
+  shellEnded(): void {
+    this.view.shellEnded();
+    this.screen.invalidate();
+  }
+
   cancelRequested(): void {
     this.view.cancelRequested();
   }

@@ -20,6 +20,8 @@ type DiffEvent = Extract<AgentEvent, { type: "tool_diff" }>;
 export const ORDER = { stream: 10, activity: 50, status: 80, input: 100 } as const;
 
 const TAIL_LINES = 5;
+/** The running tool's id while a `!command` runs (no model call has it). */
+const SHELL_ID = "\u0000user-shell";
 const TAIL_KEEP_CHARS = 4096;
 
 export class ConsoleView {
@@ -35,6 +37,8 @@ export class ConsoleView {
   /** a finished compaction waiting for the budget reading that follows it */
   private compacted: { ev: Extract<AgentEvent, { type: "compaction" }>; took: string } | undefined;
   private gapped = true;
+  /** notes said while a tool ran, shown after its result */
+  private held: string[] = [];
   /** the user cancelled what runs (reset when it has settled) */
   private cancelling = false;
   /** a reply's text is arriving */
@@ -127,6 +131,38 @@ export class ConsoleView {
     this.status.state.tokensOut += u.output_tokens ?? 0;
   }
 
+  /**
+   * A line of our own said while something runs: while a tool runs it waits for the tool's result, so it
+   * never lands between a call's header and its result.
+   */
+  note(line: string): void {
+    if (this.tool) this.held.push(line);
+    else this.print(line);
+  }
+
+  private releaseNotes(): void {
+    if (this.held.length === 0) return;
+    const lines = this.held;
+    this.held = [];
+    this.print(...lines);
+  }
+
+  /** `!command` runs: the same activity line and live output tail as the model's bash. */
+  shellStarted(command: string): void {
+    this.tool = { id: SHELL_ID, name: "bash", tail: "", sanitizer: new StreamSanitizer() };
+    this.busy(`! ${sanitize(command).split("\n")[0] ?? ""}`);
+  }
+
+  shellOutput(text: string): void {
+    this.onEvent({ type: "tool_output", id: SHELL_ID, text });
+  }
+
+  shellEnded(): void {
+    this.tool = undefined;
+    this.idle();
+    this.releaseNotes();
+  }
+
   /** The user asked to stop what runs: a compaction failing now was cancelled, and its caller says so. */
   cancelRequested(): void {
     this.cancelling = true;
@@ -135,6 +171,8 @@ export class ConsoleView {
   /** Nothing is running: the stream closed, no activity, no tool. */
   settle(): void {
     this.cancelling = false;
+    this.tool = undefined;
+    this.releaseNotes();
     this.endStream();
     this.idle();
     this.inTurn = false;
@@ -238,6 +276,7 @@ export class ConsoleView {
         this.tool = undefined;
         this.idle();
         this.print(...toolResultLines(ev, diff, s, width));
+        this.releaseNotes();
         this.busy("thinking");
         return;
       }

@@ -98,3 +98,46 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "!command shows a live activity and output tail while it runs, then its exit and time",
+  async () => {
+    const p = await consoleWith([]);
+    await send(p, "!for i in 1 2 3 4; do echo tick $i; sleep 0.7; done");
+    // While it runs: the activity line names the command, and the output so far is shown.
+    const running = await p.waitFor((s) => s.includes("tick 1") && !s.includes("⎿"));
+    expect(running).toContain("! for i in 1 2 3 4");
+    const done = await p.waitFor("⎿ exit 0");
+    expect(done).toContain("the output is in the context for the next message");
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "a killed command shows its last lines; a line typed while a tool runs is queued after its result",
+  async () => {
+    const p = await consoleWith(
+      [
+        { tool_calls: [{ name: "bash", arguments: { command: "seq 1 50; sleep 30", timeout: 2 } }] },
+        { text: "saw it" },
+      ],
+      { args: ["--approve", "all"] },
+    );
+    await send(p, "run it");
+    await p.waitFor("⏺ bash seq 1 50");
+    await send(p, "and then summarise");
+    const screen = await p.waitFor("saw it");
+    const result = screen.slice(screen.indexOf("⏺ bash seq 1 50"));
+    // The end of the output (where a failure says why), not its beginning.
+    expect(result).toMatch(/earlier lines/);
+    expect(result).toContain("    50");
+    expect(result).not.toMatch(/\n {4}1\n/);
+    // The queued note comes after the result, never between the call and its result.
+    const call = result.indexOf("⏺ bash");
+    const res = result.indexOf("⎿");
+    const queued = result.indexOf("(queued for the model");
+    expect(queued).toBeGreaterThan(res);
+    expect(res).toBeGreaterThan(call);
+  },
+  PTY_TEST_MS,
+);
