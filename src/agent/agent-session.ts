@@ -97,8 +97,19 @@ export class AgentSession {
 
   private readonly emit = (ev: AgentEvent): void => {
     if (ev.type === "budget") this.reading = { total: ev.total, hard_limit: ev.hard_limit, ratio: ev.ratio };
+    if (ev.type === "assistant") this.countRequest(ev.message.meta?.usage as Usage | undefined);
     this.ports.emit(ev);
   };
+
+  /** A request's tokens join the session's totals, priced by the model that served it (the current one). */
+  private countRequest(u: Usage | undefined): void {
+    const rt = this.rt;
+    if (!rt || !u || typeof u.input_tokens !== "number") return;
+    const price = rt.agent.model.price;
+    const out = u.output_tokens ?? 0;
+    const cost = price ? (u.input_tokens * price.input + out * price.output) / 1e6 : undefined;
+    rt.session.addUsage(u.input_tokens, out, cost);
+  }
 
   private readonly ask = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
     const answer = await (this.ports.ask as NonNullable<SessionPorts["ask"]>)(req);
@@ -190,6 +201,14 @@ export class AgentSession {
 
   get history(): Readonly<History> {
     return this.live.agent.history;
+  }
+
+  /**
+   * Tokens of every request of this session, across resumes and compactions, and their cost (each
+   * request at its own model's price); undefined for a session saved before they were counted.
+   */
+  get sessionUsage(): { input_tokens: number; output_tokens: number; cost_usd?: number } | undefined {
+    return this.live.session.usage;
   }
 
   /** Tokens of every request this run made. */

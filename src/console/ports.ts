@@ -23,7 +23,7 @@ export interface ConsoleUi {
 /** What the status line shows of the session. */
 export type SessionState = Pick<
   AgentSession,
-  "id" | "title" | "model" | "provider" | "history" | "approvalMode"
+  "id" | "title" | "model" | "provider" | "history" | "approvalMode" | "sessionUsage"
 >;
 
 /** How the loop shows things; implemented over the console's render model. */

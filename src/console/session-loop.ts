@@ -114,8 +114,23 @@ export class SessionLoop implements InputHandlers {
     for (const item of r.items) {
       if (item.kind === "user") this.io.userLine(item.text, true);
       else if (item.kind === "summary")
-        ui.print(ui.dim(`[summary of the earlier conversation] ${ui.clean(item.text.split("\n")[0] ?? "")}`));
+        ui.print(ui.dim(`[summary of the earlier conversation] ${ui.clean(item.text)}`));
       else if (item.kind === "event") this.io.event(item.event);
+      else if (item.kind === "note")
+        ui.print(item.level === "yellow" ? ui.yellow(ui.clean(item.text)) : ui.dim(ui.clean(item.text)));
+      else if (item.kind === "shell")
+        ui.print(
+          ...shellResultLines(
+            {
+              text: item.text,
+              isError: false,
+              refused: false,
+              duration_ms: item.duration_ms,
+              ...(item.exit_code !== undefined ? { exit_code: item.exit_code } : {}),
+            },
+            ui,
+          ),
+        );
       else this.io.replyEnded(true);
     }
     // Replayed tool calls and replies start the live activity as the live ones do; none of them runs now.

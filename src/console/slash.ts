@@ -204,6 +204,7 @@ function cost(ctx: SlashContext): SlashOutcome {
   const { session, ui } = ctx;
   const run = session.usageTotals;
   const kept = historyUsage(session.history);
+  const all = session.sessionUsage;
   const price = session.model.price;
   const usd = (u: Usage) =>
     price ? ` · ${formatCost((u.input_tokens * price.input + u.output_tokens * price.output) / 1e6)}` : "";
@@ -212,6 +213,13 @@ function cost(ctx: SlashContext): SlashOutcome {
     ui.dim(
       `session (requests still in the history): ${kept.input_tokens} in · ${kept.output_tokens} out over ${kept.requests} requests${usd(kept)}`,
     ),
+    ...(all
+      ? [
+          ui.dim(
+            `session, every request (compacted ones too, each at its own model's price): ${all.input_tokens} in · ${all.output_tokens} out${all.cost_usd !== undefined ? ` · ${formatCost(all.cost_usd)}` : ""}`,
+          ),
+        ]
+      : []),
     ui.dim(
       price
         ? `at the list price of ${ui.clean(session.model.name)}: $${price.input} in / $${price.output} out per million tokens (cached input counted at full price)`

@@ -145,7 +145,7 @@ export class ViewIo implements ConsoleIo {
     // Another session (/new, /resume): the status line counts that session's tokens, not the last one's.
     if (session.id !== this.sessionId) {
       this.sessionId = session.id;
-      this.view.countUsage(session.history);
+      this.view.countUsage(session.history, session.sessionUsage);
       // The context figure was the last session's; this one's comes with its next budget reading.
       delete st.context;
     }

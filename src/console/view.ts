@@ -10,6 +10,14 @@ import type { Style } from "../terminal/style.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
 import { MarkdownStream } from "./markdown/stream.ts";
 import { formatTokens, StatusLine, type StatusState } from "./status-line.ts";
+
+/** A session's token totals and cost, as AgentSession.sessionUsage gives them. */
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd?: number;
+}
+
 import { tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
 import { Activity, formatElapsed } from "./ui/components.ts";
 import type { Screen } from "./ui/screen.ts";
@@ -117,18 +125,34 @@ export class ConsoleView {
     else if (this.tool) this.busy(this.tool.name);
   }
 
-  /** Tokens of the session so far (a resumed session counts its earlier replies; a new one starts at 0). */
-  countUsage(history: readonly Message[]): void {
-    this.status.state.tokensIn = 0;
-    this.status.state.tokensOut = 0;
+  /**
+   * Tokens (and cost) of the session so far: the session's own totals, which count requests compaction
+   * dropped from the history; a session saved before those were kept counts its history's replies.
+   */
+  countUsage(history: readonly Message[], totals?: UsageTotals): void {
+    const st = this.status.state;
+    st.tokensIn = 0;
+    st.tokensOut = 0;
+    delete st.costUsd;
+    if (totals) {
+      st.tokensIn = totals.input_tokens;
+      st.tokensOut = totals.output_tokens;
+      if (totals.cost_usd !== undefined) st.costUsd = totals.cost_usd;
+      return;
+    }
     for (const m of history) this.addUsage(m);
   }
 
+  /** A reply's tokens, and its cost at the price of the model that served it (the current one). */
   private addUsage(m: Message): void {
     const u = m.meta?.usage as { input_tokens?: number; output_tokens?: number } | undefined;
     if (!u) return;
-    this.status.state.tokensIn += u.input_tokens ?? 0;
-    this.status.state.tokensOut += u.output_tokens ?? 0;
+    const st = this.status.state;
+    const i = u.input_tokens ?? 0;
+    const o = u.output_tokens ?? 0;
+    st.tokensIn += i;
+    st.tokensOut += o;
+    if (st.price) st.costUsd = (st.costUsd ?? 0) + (i * st.price.input + o * st.price.output) / 1e6;
   }
 
   /**

@@ -2,7 +2,9 @@
 // matter, attached files and directory listings are left out, and so are the messages that are no
 // request (a `!command`'s output, a steered line, a restored or interrupted marker); the first line
 // left is cut to about 60 characters at a word boundary.
+
 import { contentText, type History, type Message } from "../contract/history.ts";
+import { cutAtWord } from "../lib/cut-at-word.ts";
 
 export const TITLE_MAX_CHARS = 60;
 
@@ -21,16 +23,6 @@ export function isRequest(m: Message): boolean {
     !meta.continuation &&
     !meta.summary
   );
-}
-
-/** Text cut to `max` characters at the last word boundary, with an ellipsis when anything was cut. */
-export function cutAtWord(text: string, max: number): string {
-  const t = text.trim();
-  if (t.length <= max) return t;
-  const room = t.slice(0, max - 1);
-  const space = room.lastIndexOf(" ");
-  const cut = space >= max / 2 ? room.slice(0, space) : room;
-  return `${cut.replace(/[\s,.;:!?-]+$/, "")}…`;
 }
 
 /** The title a request's text gives: its first line of its own, cleaned and cut; undefined when none. */

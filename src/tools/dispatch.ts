@@ -219,20 +219,22 @@ export class ToolTurn {
           else emit({ type: "tool_diff", id: call.id, path: r.path, ...r.diff });
         });
       }
+      const duration = Math.max(0, Date.now() - started - (this.askedMs - askedBefore));
+      const shown = { duration_ms: duration, ...(exitCode !== undefined ? { exit_code: exitCode } : {}) };
       emit({
         type: "tool_result",
         id: call.id,
         name: call.name,
         is_error: result.is_error,
         content: contentWithImageMarkers(result.content),
-        duration_ms: Math.max(0, Date.now() - started - (this.askedMs - askedBefore)),
-        ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
+        ...shown,
       });
+      // The time and exit code are kept with the result (never sent): a resumed session shows them.
       out.push({
         role: "tool",
         tool_call_id: call.id,
         content: result.content,
-        ...(result.is_error ? { meta: { is_error: true } } : {}),
+        meta: { ...(result.is_error ? { is_error: true } : {}), ...shown },
       });
     }
     return out;

@@ -141,3 +141,50 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "cost: /model never re-prices earlier requests; tokens and cost survive a compaction and a resume",
+  async () => {
+    const priced = {
+      models: {
+        "mock-model": { context_window: 100_000, max_output_tokens: 4096, price: { input: 10, output: 10 } },
+        "other-model": {
+          context_window: 50_000,
+          max_output_tokens: 2048,
+          price: { input: 1000, output: 1000 },
+        },
+      },
+    };
+    const p = await consoleWith(
+      [
+        { text: `one ${"long words ".repeat(600)}`, usage: { input_tokens: 1000, output_tokens: 0 } },
+        { text: `two ${"long words ".repeat(600)}`, usage: { input_tokens: 1000, output_tokens: 0 } },
+        { text: "a summary of it all", usage: { input_tokens: 10, output_tokens: 0 } },
+      ],
+      { config: priced, cols: 120, configFiles: { "compact.json": JSON.stringify({ keep_recent: 1 }) } },
+    );
+    const status = (s: string) => s.split("\n").findLast((l) => l.includes("· openai ·")) ?? "";
+    await send(p, "first");
+    await p.waitFor("one");
+    await send(p, "second");
+    await p.waitFor((s) => status(s).includes("↑2.0k ↓0 $0.020"));
+    await send(p, "/model other-model");
+    // The switch shows the new model at once, and the cost of what mock-model served stays as it was.
+    await p.waitFor((s) => status(s).startsWith("other-model") && status(s).includes("↑2.0k ↓0 $0.020"));
+    await send(p, "/model mock-model");
+    await send(p, "/compact");
+    await p.waitFor("⟳ compacted");
+    const before = status(await p.waitFor((s) => status(s).startsWith("mock-model")));
+    const tokens = /↑\S+ ↓\S+ \$\S+/.exec(before)?.[0] ?? "";
+    expect(tokens).toMatch(/^↑2\.0k ↓0 \$0\.020$/);
+    await send(p, "/exit");
+    await p.waitExit();
+    await p.close();
+    pty = await (await import("../helpers/pty.ts")).Pty.start(
+      (await import("../helpers/pty.ts")).consoleIn(rig as Rig, ["-c"], { cols: 120, rows: 24 }),
+    );
+    const resumed = await pty.waitFor((s) => status(s).includes("↑"));
+    expect(status(resumed)).toContain(tokens);
+  },
+  PTY_TEST_MS,
+);
