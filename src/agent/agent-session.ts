@@ -29,6 +29,8 @@ import {
   type ApprovalRequest,
   nextApprovalPolicy,
 } from "../tools/approvals.ts";
+import { resolveInWorkspace } from "../tools/paths.ts";
+import { fileCandidates } from "./file-candidates.ts";
 import type { TurnResult } from "./loop.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
@@ -239,6 +241,11 @@ export class AgentSession {
   /** The prompt templates of the workspace and config_dir, and why any were skipped. */
   promptTemplates(): { templates: PromptTemplate[]; problems: string[] } {
     return loadTemplates(this.live.workspace, configDir());
+  }
+
+  /** Workspace files and directories matching `query` fuzzily, best first (the `@` menu). */
+  findFiles(query: string): string[] {
+    return fileCandidates(resolveInWorkspace(this.workspace, "."), query);
   }
 
   /** Workspace paths that complete a partial `@path` (also before a session is open). */

@@ -87,6 +87,14 @@ export class CommandRegistry {
     return this.templates.find((t) => t.name === name);
   }
 
+  /** The `/` menu's rows: every command with its one line of help (a template's own description). */
+  menu(): Array<{ name: string; help: string }> {
+    return [
+      ...BUILTIN_COMMANDS.map((c) => ({ name: c.name, help: c.help })),
+      ...this.templates.map((t) => ({ name: t.name, help: `template: ${t.description || t.path}` })),
+    ];
+  }
+
   /** Every name Tab may complete. */
   names(): string[] {
     return [

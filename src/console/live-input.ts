@@ -44,7 +44,15 @@ export class LiveInput implements InputSide {
         width: visibleWidth,
         fit: truncate,
       },
-      { commands: () => loop.commandNames(), paths: (partial) => loop.completePath(partial) },
+      {
+        commands: () => loop.commandNames(),
+        paths: (partial) => loop.completePath(partial),
+        menu: {
+          commands: () => loop.commandMenu(),
+          paths: (partial) => loop.completePath(partial),
+          files: (query) => loop.findFiles(query),
+        },
+      },
     );
     if (history.problem) this.prompt.hint = history.problem;
     this.terminal = new TerminalInput(

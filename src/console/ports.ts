@@ -87,6 +87,10 @@ export interface InputHandlers {
   close(): void;
   /** the commands Tab completes */
   commandNames(): string[];
+  /** the commands the `/` menu offers, each with its one line of help */
+  commandMenu(): Array<{ name: string; help: string }>;
+  /** workspace files matching a query fuzzily (the `@` menu) */
+  findFiles(query: string): string[];
   /** the workspace paths that complete a partial `@path` */
   completePath(partial: string): string[];
   /** a turn or a command runs */

@@ -175,6 +175,15 @@ export class SessionLoop implements InputHandlers {
     return this.registry.names();
   }
 
+  commandMenu(): Array<{ name: string; help: string }> {
+    this.loadTemplates();
+    return this.registry.menu();
+  }
+
+  findFiles(query: string): string[] {
+    return this.session.findFiles(query);
+  }
+
   completePath(partial: string): string[] {
     return this.session.completePath(partial);
   }

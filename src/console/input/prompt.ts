@@ -10,6 +10,7 @@ import { commonPrefix, complete } from "./complete.ts";
 import { LineEditor } from "./editor.ts";
 import { HistoryCursor, type InputHistory } from "./history.ts";
 import type { InputEvent } from "./keys.ts";
+import { type Menu, type MenuRow, type MenuSource, menuFor, menuLines } from "./menu.ts";
 import { Picker, type PickerText, type PickRequest } from "./picker.ts";
 
 /** How the prompt measures and cleans text (the terminal module's functions). */
@@ -47,12 +48,21 @@ export class PromptController {
   hint = "";
   /** the line cursor() refers to */
   private caret = { row: 0, col: 0 };
+  /** the completion menu open under the input, and its marked row */
+  private menu: { menu: Menu; at: number } | undefined;
+  /** the text the menu was closed on with Esc: it stays closed until the text changes */
+  private menuClosedOn: string | undefined;
 
   constructor(
     private readonly hooks: PromptHooks,
     private readonly history: InputHistory,
     private readonly text: PromptText,
-    private readonly completion: { commands: () => string[]; paths: (partial: string) => string[] },
+    private readonly completion: {
+      commands: () => string[];
+      paths: (partial: string) => string[];
+      /** where the menu that opens as you type takes its rows (no menu without it) */
+      menu?: MenuSource;
+    },
   ) {
     this.cursorInHistory = new HistoryCursor(history);
   }
@@ -118,7 +128,69 @@ export class PromptController {
     this.hooks.changed();
   }
 
+  /** A key while the menu is open: true when the menu took it. */
+  private menuKey(ev: InputEvent): boolean {
+    const m = this.menu;
+    if (!m || ev.type !== "key" || ev.ctrl || ev.alt) return false;
+    const n = m.menu.rows.length;
+    if (ev.name === "up" || ev.name === "down") {
+      m.at = (m.at + (ev.name === "up" ? n - 1 : 1)) % n;
+      return true;
+    }
+    if (ev.name === "escape") {
+      this.menu = undefined;
+      this.menuClosedOn = this.editor.text;
+      return true;
+    }
+    if ((ev.name === "tab" && !ev.shift) || (ev.name === "enter" && !ev.shift)) {
+      const row = m.menu.rows[m.at] as MenuRow;
+      const ed = this.editor;
+      const dir = row.value.endsWith("/");
+      const tail = dir ? "" : " ";
+      const rest = ed.text.slice(m.menu.to).replace(/^ /, "");
+      ed.text = ed.text.slice(0, m.menu.from) + row.value + tail + rest;
+      ed.cursor = m.menu.from + row.value.length + tail.length;
+      this.menu = undefined;
+      // Enter on a command runs it; on a path it only completes (the message goes on).
+      if (ev.name === "enter" && m.menu.kind === "command") {
+        this.editKey({ type: "key", name: "enter", ctrl: false, alt: false, shift: false });
+        return true;
+      }
+      this.refreshMenu();
+      return true;
+    }
+    return false;
+  }
+
+  /** The menu for the text as it is now (none once closed with Esc, until the text changes). */
+  private refreshMenu(): void {
+    const src = this.completion.menu;
+    const ed = this.editor;
+    if (!src || this.approval || this.search || this.picking) {
+      this.menu = undefined;
+      return;
+    }
+    if (this.menuClosedOn !== undefined && this.menuClosedOn === ed.text) return;
+    this.menuClosedOn = undefined;
+    const menu = menuFor(ed.text, ed.cursor, src);
+    if (!menu) {
+      this.menu = undefined;
+      return;
+    }
+    const keep = this.menu?.menu.rows[this.menu.at]?.value;
+    const at = Math.max(0, keep === undefined ? 0 : menu.rows.findIndex((r) => r.value === keep));
+    this.menu = { menu, at };
+  }
+
   private editKey(ev: InputEvent): void {
+    if (this.menuKey(ev)) return;
+    const before = `${this.editor.cursor}:${this.editor.text}`;
+    this.editAction(ev);
+    if (`${this.editor.cursor}:${this.editor.text}` !== before) this.refreshMenu();
+    else if (this.editor.isEmpty) this.menu = undefined;
+  }
+
+  private editAction(ev: InputEvent): void {
     const action = applyInput(this.editor, ev);
     switch (action) {
       case "submit": {
@@ -316,7 +388,9 @@ export class PromptController {
     const { rows, row, col } = this.layout(prompt + cleanBody, prompt.length + before.length, width);
     const hint = this.hint ? [this.text.dim(this.hint.slice(0, Math.max(0, width)))] : [];
     this.caret = { row: head.length + row, col };
-    return [...head, ...rows, ...hint];
+    const menu =
+      this.menu && !q && !this.search ? menuLines(this.menu.menu, this.menu.at, width, this.text) : [];
+    return [...head, ...rows, ...menu, ...hint];
   }
 
   cursor(): { row: number; col: number } {
