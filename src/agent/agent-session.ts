@@ -18,6 +18,7 @@ import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
+import { MODEL_TABLE } from "../provider/model-table.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
@@ -51,6 +52,7 @@ import {
 import type {
   CompactOutcome,
   ContextReading,
+  ModelChoice,
   ModelInfo,
   SessionOptions,
   SessionPorts,
@@ -312,6 +314,39 @@ export class AgentSession {
     if (!clean) throw new Error("a title needs some text: /rename TITLE");
     this.live.session.rename(clean);
     return clean;
+  }
+
+  /**
+   * The models /model offers: config.json's, the provider's own list (when it answers in time), and the
+   * built-in table, each once, with its window and price when known; `source` says where it came from.
+   */
+  async modelChoices(): Promise<ModelChoice[]> {
+    const rt = this.live;
+    const cfgDir = configDir();
+    const config = loadConfig(cfgDir).config;
+    const served = await rt.listModels();
+    const seen = new Set<string>();
+    const out: ModelChoice[] = [];
+    const add = (name: string, source: ModelChoice["source"]) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      let info: ModelInfo | undefined;
+      try {
+        info = resolveModel(name, config, cfgDir);
+      } catch {
+        info = undefined;
+      }
+      out.push({
+        name,
+        source,
+        ...(info?.context_window ? { context_window: info.context_window } : {}),
+        ...(info?.price ? { price: info.price } : {}),
+      });
+    };
+    for (const name of Object.keys(config.models ?? {})) add(name, "config");
+    for (const name of served) add(name, "provider");
+    for (const name of Object.keys(MODEL_TABLE)) add(name, "built-in");
+    return out;
   }
 
   /** Switch the model for the next request (recorded in the session); throws on a name that is no model. */

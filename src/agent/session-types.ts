@@ -23,6 +23,11 @@ export interface ModelInfo {
   price?: { input: number; output: number };
 }
 
+/** A model /model offers, and where it came from. */
+export interface ModelChoice extends ModelInfo {
+  source: "config" | "provider" | "built-in";
+}
+
 /** The last context reading of the budget: tokens the next request holds, against the hard limit. */
 export interface ContextReading {
   total: number;

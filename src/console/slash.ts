@@ -92,17 +92,45 @@ const PICK_MAX = 200;
 
 async function model(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { session, ui } = ctx;
-  if (!cmd.args) {
+  let name = cmd.args;
+  if (!name) {
     const m = session.model;
     ui.print(
       ui.dim(
         `model ${ui.clean(m.name)} · provider ${session.provider} · context window ${m.context_window ?? "unknown"} tokens`,
       ),
     );
-    return DONE;
+    if (!ctx.pick) return DONE;
+    const choices = await session.modelChoices();
+    const index = await ctx.pick({
+      title: "switch the model for the next request:",
+      action: "switch",
+      rows: choices.map((c) => ({
+        label: `${c.name}${c.name === m.name ? " (this one)" : ""}`,
+        detail: [
+          c.source === "built-in"
+            ? "built-in table"
+            : c.source === "config"
+              ? "config.json"
+              : "the provider lists it",
+          c.context_window ? `window ${c.context_window}` : "window unknown",
+          ...(c.price ? [`$${c.price.input} / $${c.price.output} per M`] : []),
+        ].join(" · "),
+      })),
+      initial: Math.max(
+        0,
+        choices.findIndex((c) => c.name === m.name),
+      ),
+    });
+    const chosen = index === undefined ? undefined : choices[index];
+    if (!chosen || chosen.name === m.name) {
+      ui.print(ui.dim(chosen ? "that is the model in use" : "no model chosen"));
+      return DONE;
+    }
+    name = chosen.name;
   }
   try {
-    const next = session.setModel(cmd.args);
+    const next = session.setModel(name);
     ui.print(
       ui.dim(
         `model switched to ${ui.clean(next.name)} for the next request (context window ${next.context_window})`,

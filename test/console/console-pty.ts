@@ -17,6 +17,8 @@ export interface ConsoleOptions {
   files?: Record<string, string>;
   /** config.json keys besides the rig's model table */
   config?: Record<string, unknown>;
+  /** the models the mock model server lists (GET /v1/models) */
+  served?: string[];
   /** further files written into the rig's config directory (e.g. compact.json) */
   configFiles?: Record<string, string>;
 }
@@ -29,6 +31,7 @@ export async function startConsole(
     script,
     ...(opts.files ? { files: opts.files } : {}),
     ...(opts.config ? { config: opts.config } : {}),
+    ...(opts.served ? { served: opts.served } : {}),
   });
   for (const [name, text] of Object.entries(opts.configFiles ?? {}))
     writeFileSync(join(rig.configDir, name), text);

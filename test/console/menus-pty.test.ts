@@ -5,6 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import type { Rig } from "../agent/rig.ts";
 import type { Pty } from "../helpers/pty.ts";
 import { startConsole } from "./console-pty.ts";
+import { TWO_MODELS } from "./two-models.ts";
 
 let rig: Rig | undefined;
 let pty: Pty | undefined;
@@ -64,4 +65,32 @@ test("the @ menu completes a nested path, fuzzy-matches, and leaves out what .gi
   await p.press("Enter");
   await p.waitFor("seen");
   expect(JSON.stringify(rig?.mock.requests[0]?.body)).toContain("export const x = 1;");
+}, 120_000);
+
+test("/model opens a picker of config.json, provider and built-in models; the status line switches at once", async () => {
+  ({ rig, pty } = await startConsole([{ text: "hi" }], {
+    cols: 120,
+    rows: 30,
+    config: TWO_MODELS,
+    served: ["gpt-4o", "custom-served"],
+  }));
+  const p = pty;
+  await p.type("hello");
+  await p.press("Enter");
+  await p.waitFor("ask first · hello");
+  await p.type("/model");
+  await p.waitFor("show the model, or switch");
+  await p.press("Enter"); // the marked row of the / menu: /model itself
+  let screen = await p.waitFor("switch the model for the next request");
+  expect(screen).toContain("other-model");
+  expect(screen).toContain("config.json");
+  await p.type("custom");
+  screen = await p.waitFor("the provider lists it");
+  await p.press("BSpace", "BSpace", "BSpace", "BSpace", "BSpace", "BSpace");
+  await p.type("gpt-4o");
+  await p.waitFor((s) => /▸?\s*gpt-4o\b/.test(s));
+  await p.press("Enter");
+  await p.waitFor("model switched to gpt-4o");
+  // The status line shows the new model and its window before any request.
+  await p.waitFor((s) => /gpt-4o · openai · ctx [\d.]+k?\/1\d\dk/.test(s));
 }, 120_000);
