@@ -298,6 +298,11 @@ export class AgentSession {
     enqueue(this.queue, text);
   }
 
+  /** config.json `show_reasoning` (default true): whether the console shows the model's reasoning. */
+  get showReasoning(): boolean {
+    return loadConfig(configDir()).config.show_reasoning !== false;
+  }
+
   /** What bash, write and edit need now: ask, accept edits, all, read-only. */
   get approvalMode(): ApprovalPolicy {
     return this.live.approvals.policy;

@@ -288,6 +288,7 @@ export class Agent {
           },
           (ev) => {
             if (ev.type === "text_delta") deps.emit({ type: "text_delta", text: ev.text });
+            else if (ev.type === "reasoning_delta") deps.emit({ type: "reasoning_delta", text: ev.text });
             else if (ev.type === "retry") deps.emit(ev);
           },
         );

@@ -89,6 +89,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   }
   if (live) signals.start(signalSettings(loop.session.consoleSettings(), process.env));
   view.countUsage(loop.session.history, loop.session.sessionUsage);
+  view.showReasoning = loop.session.showReasoning;
   view.showStatus();
   const tips = ["/help lists the commands and keys", "Esc or Ctrl-C cancels a running turn"];
   const oneLine = tips.join(" · ");

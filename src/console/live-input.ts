@@ -29,6 +29,7 @@ export class LiveInput implements InputSide {
         interrupt: () => loop.interrupt(),
         escape: () => loop.escape(),
         cycleMode: () => loop.cycleMode(),
+        expand: () => loop.expandReasoning(),
         eof: () => loop.close(),
         notAnswer: (text) => loop.steer(text),
         changed: () => screen.invalidate(),

@@ -41,6 +41,8 @@ export interface ConsoleIo {
   approvalAsked(req: ApprovalRequest): string[];
   /** the approval question was answered */
   approvalAnswered(): void;
+  /** the last reasoning the model streamed, shown whole (dimmed) */
+  expandReasoning(): void;
   /** a line of our own (styled, safe) that must not split a running tool's header from its result */
   note(line: string): void;
   /** `!command` started, printed output, ended: shown like the model's bash while it runs */
@@ -83,6 +85,8 @@ export interface InputHandlers {
   escape(): void;
   /** Shift+Tab: the next approval mode */
   cycleMode(): void;
+  /** Ctrl-O: the last reasoning shown whole */
+  expandReasoning(): void;
   /** Ctrl-D on an empty line, or the input ended */
   close(): void;
   /** the commands Tab completes */
@@ -109,6 +113,8 @@ export interface PromptHooks {
   eof(): void;
   /** Shift+Tab: the next approval mode (ask → accept edits → all) */
   cycleMode(): void;
+  /** Ctrl-O: the last reasoning shown whole */
+  expand(): void;
   /** text entered at the approval prompt that is not an answer: it must not be lost */
   notAnswer(text: string): void;
   /** something changed: redraw */

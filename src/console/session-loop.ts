@@ -242,6 +242,10 @@ export class SessionLoop implements InputHandlers {
     if (this.running) this.cancel();
   }
 
+  expandReasoning(): void {
+    this.io.expandReasoning();
+  }
+
   /** Shift+Tab: ask → accept edits → all, from the next call on; the status line shows it at once. */
   cycleMode(): void {
     const next = nextApprovalPolicy(this.session.approvalMode);

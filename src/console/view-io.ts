@@ -101,6 +101,11 @@ export class ViewIo implements ConsoleIo {
     return change ? proposalLines(change.path, change.diff, this.s, this.screen.width) : [];
   }
 
+  expandReasoning(): void {
+    this.view.expandReasoning();
+    this.screen.invalidate();
+  }
+
   note(line: string): void {
     this.release();
     this.view.note(line);

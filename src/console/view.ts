@@ -45,6 +45,9 @@ export class ConsoleView {
   /** a finished compaction waiting for the budget reading that follows it */
   private compacted: { ev: Extract<AgentEvent, { type: "compaction" }>; took: string } | undefined;
   private gapped = true;
+  /** reasoning streaming now, and the last one that finished (Ctrl-O shows it) */
+  private thinking: { text: string; started: number } | undefined;
+  private lastReasoning = "";
   /** notes said while a tool ran, shown after its result */
   private held: string[] = [];
   /** the user cancelled what runs (reset when it has settled) */
@@ -155,6 +158,49 @@ export class ConsoleView {
     if (st.price) st.costUsd = (st.costUsd ?? 0) + (i * st.price.input + o * st.price.output) / 1e6;
   }
 
+  /** The model's reasoning streams: one live dim line (its latest words) under the activity. */
+  private reasoning(text: string): void {
+    if (!this.thinking) this.thinking = { text: "", started: Date.now() };
+    this.thinking.text += text;
+    this.activity.label = "reasoning";
+    const last = sanitize(this.thinking.text).replace(/\s+/g, " ").trim();
+    const room = Math.max(10, this.screen.width - 8);
+    this.activity.detail = [this.s.dim(last.length > room ? `…${last.slice(-(room - 1))}` : last)];
+    this.screen.invalidate();
+  }
+
+  /** The reasoning ended (the answer or a call begins): one collapsed dim line stays; Ctrl-O opens it. */
+  private endReasoning(): void {
+    const t = this.thinking;
+    if (!t) return;
+    this.thinking = undefined;
+    this.activity.detail = [];
+    this.lastReasoning = t.text;
+    const words = t.text.split(/\s+/).filter((w) => w !== "").length;
+    this.gap();
+    this.print(
+      this.s.dim(
+        `∴ reasoned for ${formatElapsed(Date.now() - t.started)} · ${words} words · Ctrl-O shows it`,
+      ),
+    );
+  }
+
+  /** Ctrl-O: the last reasoning whole, dimmed, in the transcript. */
+  expandReasoning(): void {
+    const text = this.lastReasoning;
+    if (!text) {
+      this.print(this.s.dim("no reasoning to show yet"));
+      return;
+    }
+    this.print(
+      this.s.dim("∴ the model's reasoning:"),
+      ...sanitize(text)
+        .trimEnd()
+        .split("\n")
+        .map((l) => this.s.dim(`  ${l}`)),
+    );
+  }
+
   /**
    * A line of our own said while something runs: while a tool runs it waits for the tool's result, so it
    * never lands between a call's header and its result.
@@ -186,6 +232,9 @@ export class ConsoleView {
     this.idle();
     this.releaseNotes();
   }
+
+  /** false: config.json says reasoning is not shown (it is still kept with the message) */
+  showReasoning = true;
 
   /** The user asked to stop what runs: a compaction failing now was cancelled, and its caller says so. */
   cancelRequested(): void {
@@ -261,7 +310,12 @@ export class ConsoleView {
         this.inTurn = true;
         this.busy("thinking");
         return;
+      case "reasoning_delta":
+        if (this.showReasoning) this.reasoning(ev.text);
+        return;
       case "text_delta":
+        this.endReasoning();
+        this.activity.detail = [];
         if (!this.streaming) this.gap();
         this.streaming = true;
         this.stream.push(ev.text);
@@ -272,11 +326,13 @@ export class ConsoleView {
         this.screen.invalidate();
         return;
       case "assistant":
+        this.endReasoning();
         this.endStream();
         this.addUsage(ev.message);
         this.screen.invalidate();
         return;
       case "tool_call":
+        this.endReasoning();
         this.endStream();
         this.gap();
         this.print(...toolCallLines(ev.name, ev.arguments, s, width));

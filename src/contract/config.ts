@@ -31,6 +31,8 @@ export const ConfigFile = z.strictObject({
    * codex); between 1 s and 1 h
    */
   stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
+  /** the console shows the model's reasoning (dimmed, one live line; Ctrl-O opens the last); default true */
+  show_reasoning: z.boolean().optional(),
   /** the console's terminal title: "i — TITLE (working)"; default true */
   terminal_title: z.boolean().optional(),
   /** how the console says a long turn ended or an approval waits, while you are in another window */

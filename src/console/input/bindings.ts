@@ -11,6 +11,8 @@ export type EditorAction =
   | "complete"
   /** Shift+Tab: the next approval mode */
   | "mode"
+  /** Ctrl-O: show the last reasoning whole */
+  | "expand"
   | "search"
   | "interrupt"
   | "eof"
@@ -55,6 +57,8 @@ function ctrlKey(ed: LineEditor, k: Key): EditorAction {
       return "search";
     case "l":
       return "redraw";
+    case "o":
+      return "expand";
     case "c":
       return "interrupt";
     case "d":

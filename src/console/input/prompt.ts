@@ -217,6 +217,9 @@ export class PromptController {
       case "mode":
         this.hooks.cycleMode();
         return;
+      case "expand":
+        this.hooks.expand();
+        return;
       case "history-prev": {
         const e = this.cursorInHistory.prev(this.editor.text);
         if (e !== undefined) this.editor.set(e);

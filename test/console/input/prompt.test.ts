@@ -20,6 +20,7 @@ function rig(entries: string[] = []) {
       eof: () => calls.push("eof"),
       notAnswer: (t) => calls.push(`steer:${t}`),
       cycleMode: () => calls.push("mode"),
+      expand: () => calls.push("expand"),
       changed: () => {},
     },
     history,
