@@ -17,6 +17,7 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   web: () => import("./web/index.ts").then((m) => m.loadWebModule()),
   responses: () => import("./responses/index.ts").then((m) => m.responsesModule),
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
+  plan: () => import("./plan/index.ts").then((m) => m.planModule),
 };
 
 /** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */

@@ -3,6 +3,7 @@ import { APPROVAL_LABELS, type ApprovalRequest } from "../agent/agent-session.ts
 import type { AgentEvent } from "../contract/events.ts";
 import { sanitize, sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
+import { lastPlan } from "./plan-view.ts";
 import type { ConsoleIo, ConsoleUi, SessionState } from "./ports.ts";
 import { proposalLines } from "./proposal-view.ts";
 import type { TerminalSignals } from "./terminal-signals.ts";
@@ -151,6 +152,8 @@ export class ViewIo implements ConsoleIo {
     if (session.id !== this.sessionId) {
       this.sessionId = session.id;
       this.view.countUsage(session.history, session.sessionUsage);
+      // The session's plan, as the model last sent it (a resumed session shows it again).
+      this.view.setPlan(lastPlan(session.history));
       // The context figure was the last session's; this one's comes with its next budget reading.
       delete st.context;
     }

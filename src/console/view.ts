@@ -9,6 +9,7 @@ import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
 import { MarkdownStream } from "./markdown/stream.ts";
+import { type PlanStep, PlanView, planProgress, planSteps } from "./plan-view.ts";
 import { formatTokens, StatusLine, type StatusState } from "./status-line.ts";
 
 /** A session's token totals and cost, as AgentSession.sessionUsage gives them. */
@@ -25,7 +26,7 @@ import type { Screen } from "./ui/screen.ts";
 type DiffEvent = Extract<AgentEvent, { type: "tool_diff" }>;
 
 /** Live-region order: the streaming block on top, then activity, status and (lowest) the input. */
-export const ORDER = { stream: 10, activity: 50, status: 80, input: 100 } as const;
+export const ORDER = { stream: 10, activity: 50, plan: 70, status: 80, input: 100 } as const;
 
 const TAIL_LINES = 5;
 /** The running tool's id while a `!command` runs (no model call has it). */
@@ -47,6 +48,7 @@ export class ConsoleView {
   private gapped = true;
   /** reasoning streaming now, and the last one that finished (Ctrl-O shows it) */
   private thinking: { text: string; started: number } | undefined;
+  private readonly plan: PlanView;
   private lastReasoning = "";
   /** notes said while a tool ran, shown after its result */
   private held: string[] = [];
@@ -68,6 +70,7 @@ export class ConsoleView {
     );
     this.activity = new Activity(screen, s);
     this.status = new StatusLine(status, s);
+    this.plan = new PlanView(s);
     screen.mount("stream", this.stream, ORDER.stream);
   }
 
@@ -156,6 +159,23 @@ export class ConsoleView {
     st.tokensIn += i;
     st.tokensOut += o;
     if (st.price) st.costUsd = (st.costUsd ?? 0) + (i * st.price.input + o * st.price.output) / 1e6;
+  }
+
+  /** A `plan` call's steps on the checklist above the prompt; false when its arguments are no plan. */
+  showPlan(args: string): boolean {
+    const steps = planSteps(args);
+    if (!steps) return false;
+    this.setPlan(steps);
+    return true;
+  }
+
+  /** The checklist shows these steps (none: it leaves the screen). */
+  setPlan(steps: PlanStep[] | undefined): void {
+    this.plan.steps = steps ?? [];
+    if (!this.screen.caps.cursor) return;
+    if (steps) this.screen.mount("plan", this.plan, ORDER.plan);
+    else this.screen.unmount("plan");
+    this.screen.invalidate();
   }
 
   /** The model's reasoning streams: one live dim line (its latest words) under the activity. */
@@ -335,6 +355,12 @@ export class ConsoleView {
         this.endReasoning();
         this.endStream();
         this.gap();
+        if (ev.name === "plan" && this.showPlan(ev.arguments)) {
+          this.print(`${s.cyan("⏺")} ${s.bold("plan")} ${s.dim(planProgress(this.plan.steps))}`);
+          this.tool = { id: ev.id, name: ev.name, tail: "", sanitizer: new StreamSanitizer() };
+          this.busy("plan");
+          return;
+        }
         this.print(...toolCallLines(ev.name, ev.arguments, s, width));
         this.tool = { id: ev.id, name: ev.name, tail: "", sanitizer: new StreamSanitizer() };
         this.busy(`${ev.name}`);
@@ -355,7 +381,8 @@ export class ConsoleView {
         this.diffs.delete(ev.id);
         this.tool = undefined;
         this.idle();
-        this.print(...toolResultLines(ev, diff, s, width));
+        // A plan that was taken is on the checklist: its echo for the model is not repeated here.
+        if (!(ev.name === "plan" && !ev.is_error)) this.print(...toolResultLines(ev, diff, s, width));
         this.releaseNotes();
         this.busy("thinking");
         return;

@@ -1,7 +1,16 @@
 // The six profiles a plugins.json may name. Membership is public; order follows the registry (pipeline order).
 import { MODULE_NAMES, type ModuleName } from "./registry.ts";
 
-const STANDARD: ModuleName[] = ["budget", "compact", "prompts", "skills", "memory", "cache", "search"];
+const STANDARD: ModuleName[] = [
+  "budget",
+  "compact",
+  "prompts",
+  "skills",
+  "memory",
+  "cache",
+  "search",
+  "plan",
+];
 
 const PROFILE_MEMBERS: Record<string, ModuleName[]> = {
   standard: STANDARD,

@@ -22,7 +22,7 @@ interface Case {
 const HELP = (cmd = "i") => `see \`${cmd} --help\``;
 const RUN = ["-p", "hi", "-m", "gpt-4o"];
 const PROFILES = "standard, full, compact, responses-compact, budget, responses-budget";
-const MODULES = "budget, prompts, compact, skills, memory, cache, search, web, responses, steering";
+const MODULES = "budget, prompts, compact, skills, memory, cache, search, web, responses, steering, plan";
 
 const CASES: Record<string, Case> = {
   // the root command's flags
@@ -65,7 +65,7 @@ const CASES: Record<string, Case> = {
   },
   "--approve maybe": {
     args: ["--approve=maybe", "-p", "hi"],
-    line: `i: flag --approve: "maybe" is not one of all, ask, none; ${HELP()}`,
+    line: `i: flag --approve: "maybe" is not one of all, edits, ask, none; ${HELP()}`,
   },
   "--base-url ftp": {
     args: ["--base-url", "ftp://x", ...RUN],

@@ -27,14 +27,14 @@ const names = (m: Manifest) => m.modules.map((x) => x.name);
 describe("i --runtime manifest", () => {
   test("standard lists budget and compact and validates against the schema", () => {
     const m = manifest("standard");
-    expect(names(m)).toEqual(["budget", "prompts", "compact", "skills", "memory", "cache", "search"]);
+    expect(names(m)).toEqual(["budget", "prompts", "compact", "skills", "memory", "cache", "search", "plan"]);
     expect(m.profile).toBe("standard");
     expect(m.protocol).toBe(1);
     expect(m.config_dir).toBe(dir);
     expect(m.hooks.compact_plan?.map((h) => h.module)).toEqual(["compact"]);
     // prompts runs before compact so the prompt it supplies reaches the compactor
     expect(m.hooks.before_compact?.map((h) => h.module)).toEqual(["prompts", "compact"]);
-    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "skill"]);
+    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "plan", "skill"]);
   });
 
   test("compact profile lists exactly budget and compact", () => {
@@ -52,6 +52,7 @@ describe("i --runtime manifest", () => {
       "search",
       "web",
       "responses",
+      "plan",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
     expect(names(manifest("budget"))).toEqual(["budget"]);
@@ -95,7 +96,7 @@ describe("i --runtime manifest", () => {
     // the remaining built-ins share one process, which no longer serves compact
     const budget = m.modules.find((x) => x.name === "budget");
     expect(budget?.builtin).toBe(true);
-    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search");
+    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search,plan");
     expect(budget?.cwd).toBe(dir);
   });
 
@@ -112,7 +113,10 @@ describe("i --runtime manifest", () => {
     const m = manifest("standard");
     const compact = m.modules.find((x) => x.name === "compact");
     expect(compact?.builtin).toBe(true);
-    expect(compact?.exec.slice(-2)).toEqual(["worker", "budget,prompts,compact,skills,memory,cache,search"]);
+    expect(compact?.exec.slice(-2)).toEqual([
+      "worker",
+      "budget,prompts,compact,skills,memory,cache,search,plan",
+    ]);
   });
 
   test("unknown profile is a clear error", () => {
