@@ -20,6 +20,7 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   hooks: () => import("./hooks/index.ts").then((m) => m.createHooksModule()),
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
   mcp: () => import("./mcp/index.ts").then((m) => m.createMcpModule()),
+  plan: () => import("./plan/index.ts").then((m) => m.planModule),
 };
 
 /** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */

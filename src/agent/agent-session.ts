@@ -13,15 +13,26 @@ import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
+import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
 import { type LoadedAgents, loadAgents } from "../lib/agent-definitions.ts";
+import { MODEL_TABLE } from "../provider/model-table.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
-import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+import { titleFrom } from "../session/title.ts";
+import {
+  APPROVAL_LABELS,
+  type ApprovalAnswer,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  nextApprovalPolicy,
+} from "../tools/approvals.ts";
+import { resolveInWorkspace } from "../tools/paths.ts";
 import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts";
+import { fileCandidates } from "./file-candidates.ts";
 import type { TurnResult } from "./loop.ts";
 import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
@@ -44,6 +55,7 @@ import {
 import type {
   CompactOutcome,
   ContextReading,
+  ModelChoice,
   ModelInfo,
   SessionOptions,
   SessionPorts,
@@ -64,6 +76,7 @@ export {
 export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,
+  ApprovalPolicy,
   ApprovalRequest,
   ConfirmOverwrite,
   Expanded,
@@ -76,6 +89,7 @@ export type {
   TurnResult,
   TurnRow,
 };
+export { APPROVAL_LABELS, nextApprovalPolicy };
 
 export class AgentSession {
   /** where sessions (and the console's input history) live */
@@ -98,8 +112,19 @@ export class AgentSession {
 
   private readonly emit = (ev: AgentEvent): void => {
     if (ev.type === "budget") this.reading = { total: ev.total, hard_limit: ev.hard_limit, ratio: ev.ratio };
+    if (ev.type === "assistant") this.countRequest(ev.message.meta?.usage as Usage | undefined);
     this.ports.emit(ev);
   };
+
+  /** A request's tokens join the session's totals, priced by the model that served it (the current one). */
+  private countRequest(u: Usage | undefined): void {
+    const rt = this.rt;
+    if (!rt || !u || typeof u.input_tokens !== "number") return;
+    const price = rt.agent.model.price;
+    const out = u.output_tokens ?? 0;
+    const cost = price ? (u.input_tokens * price.input + out * price.output) / 1e6 : undefined;
+    rt.session.addUsage(u.input_tokens, out, cost);
+  }
 
   private readonly ask = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
     const answer = await (this.ports.ask as NonNullable<SessionPorts["ask"]>)(req);
@@ -193,6 +218,14 @@ export class AgentSession {
     return this.live.agent.history;
   }
 
+  /**
+   * Tokens of every request of this session, across resumes and compactions, and their cost (each
+   * request at its own model's price); undefined for a session saved before they were counted.
+   */
+  get sessionUsage(): { input_tokens: number; output_tokens: number; cost_usd?: number } | undefined {
+    return this.live.session.usage;
+  }
+
   /** Tokens of every request this run made. */
   get usageTotals(): Usage {
     return this.live.agent.usageTotals;
@@ -239,6 +272,11 @@ export class AgentSession {
   /** The prompt templates of the workspace and config_dir, and why any were skipped. */
   promptTemplates(): { templates: PromptTemplate[]; problems: string[] } {
     return loadTemplates(this.live.workspace, configDir());
+  }
+
+  /** Workspace files and directories matching `query` fuzzily, best first (the `@` menu). */
+  findFiles(query: string): string[] {
+    return fileCandidates(resolveInWorkspace(this.workspace, "."), query);
   }
 
   /** Workspace paths that complete a partial `@path` (also before a session is open). */
@@ -289,6 +327,62 @@ export class AgentSession {
     enqueue(this.queue, text);
   }
 
+  /** config.json `show_reasoning` (default true): whether the console shows the model's reasoning. */
+  get showReasoning(): boolean {
+    return loadConfig(configDir()).config.show_reasoning !== false;
+  }
+
+  /** What bash, write and edit need now: ask, accept edits, all, read-only. */
+  get approvalMode(): ApprovalPolicy {
+    return this.live.approvals.policy;
+  }
+
+  /** Change what bash, write and edit need, from the next call on (Shift+Tab, `/approve MODE`). */
+  setApprovalMode(mode: ApprovalPolicy): void {
+    this.live.approvals.setPolicy(mode);
+  }
+
+  /** `/rename TITLE`: the session's title from now on (at most a line of ~60 characters). */
+  rename(title: string): string {
+    const clean = titleFrom(title);
+    if (!clean) throw new Error("a title needs some text: /rename TITLE");
+    this.live.session.rename(clean);
+    return clean;
+  }
+
+  /**
+   * The models /model offers: config.json's, the provider's own list (when it answers in time), and the
+   * built-in table, each once, with its window and price when known; `source` says where it came from.
+   */
+  async modelChoices(): Promise<ModelChoice[]> {
+    const rt = this.live;
+    const cfgDir = configDir();
+    const config = loadConfig(cfgDir).config;
+    const served = await rt.listModels();
+    const seen = new Set<string>();
+    const out: ModelChoice[] = [];
+    const add = (name: string, source: ModelChoice["source"]) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      let info: ModelInfo | undefined;
+      try {
+        info = resolveModel(name, config, cfgDir);
+      } catch {
+        info = undefined;
+      }
+      out.push({
+        name,
+        source,
+        ...(info?.context_window ? { context_window: info.context_window } : {}),
+        ...(info?.price ? { price: info.price } : {}),
+      });
+    };
+    for (const name of Object.keys(config.models ?? {})) add(name, "config");
+    for (const name of served) add(name, "provider");
+    for (const name of Object.keys(MODEL_TABLE)) add(name, "built-in");
+    return out;
+  }
+
   /** Switch the model for the next request (recorded in the session); throws on a name that is no model. */
   setModel(name: string): ModelInfo {
     const rt = this.live;
@@ -297,6 +391,18 @@ export class AgentSession {
     rt.agent.setModel(next);
     rt.session.recordModel(next.name, rt.provider, rt.baseUrl);
     return next;
+  }
+
+  /**
+   * The context measured again for the current model (after setModel), said as a `budget` event. A
+   * reading that fails says so as a notice: the figure stays the old one until the next request.
+   */
+  async measureContext(): Promise<void> {
+    try {
+      await this.live.agent.measureContext();
+    } catch (err) {
+      this.emit({ type: "notice", level: "warn", message: `context not measured: ${errorMessage(err)}` });
+    }
   }
 
   async compact(instructions?: string): Promise<CompactOutcome> {
@@ -336,18 +442,24 @@ export class AgentSession {
   }
 
   /** `!command`: run through the bash tool; its output joins the context for the next message. */
-  runShell(command: string): Promise<ShellOutcome> {
+  runShell(command: string, onOutput?: (text: string) => void): Promise<ShellOutcome> {
     const rt = this.live;
     return this.run(async (signal) => {
+      const started = Date.now();
+      let exitCode: number | null | undefined;
+      const watch = { output: (t: string) => onOutput?.(t), exit: (c: number | null) => (exitCode = c) };
       // The command may change files: the workspace is checkpointed first, like a turn's first change,
       // and its message carries the same time, so /undo and /rewind treat it as a turn of its own.
       const ts = new Date().toISOString();
       rt.checkpoints.beforeChange(ts);
       try {
-        const { result, text, message } = await runUserCommand(command, rt.toolContext, signal);
+        const { result, text, message } = await runUserCommand(command, rt.toolContext, signal, watch);
         const refused = text.startsWith("refused");
-        if (!refused) rt.agent.addUserContext(message, { shell_command: command, ts });
-        return { text, isError: result.is_error === true, refused };
+        const durationMs = Date.now() - started;
+        // Kept with the message, so a resumed session shows the exit and the time as they were.
+        const shown = { ...(exitCode !== undefined ? { exit_code: exitCode } : {}), duration_ms: durationMs };
+        if (!refused) rt.agent.addUserContext(message, { shell_command: command, ts, ...shown });
+        return { text, isError: result.is_error === true, refused, ...shown };
       } finally {
         rt.checkpoints.afterTurn();
       }

@@ -230,6 +230,11 @@ export class Agent {
     this.deps.controller.setModel(model);
   }
 
+  /** A budget reading of the history as it is, for the current model (a `budget` event; no compaction). */
+  measureContext(): Promise<void> {
+    return this.deps.controller.measure(this.history, this.tools());
+  }
+
   /** A message of the user's own that is not a request (the output of `!command`), kept in the context. */
   addUserContext(text: string, meta: Record<string, unknown>): void {
     this.history.push({ role: "user", content: text, meta: { ts: now(), ...meta } });
@@ -313,6 +318,7 @@ export class Agent {
           },
           (ev) => {
             if (ev.type === "text_delta") deps.emit({ type: "text_delta", text: ev.text });
+            else if (ev.type === "reasoning_delta") deps.emit({ type: "reasoning_delta", text: ev.text });
             else if (ev.type === "retry") deps.emit(ev);
           },
         );

@@ -32,4 +32,6 @@ export interface AgentCompaction {
   recompact(history: History): RestoreOutcome;
   recordUsage(usage: Usage, messagesCovered: number): void;
   setModel(model: ModelInfo & { name: string }): void;
+  /** a budget reading as a `budget` event, no compaction (after `/model`) */
+  measure(history: History, tools: ToolDecl[]): Promise<void>;
 }

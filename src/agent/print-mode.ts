@@ -1,8 +1,10 @@
 // `i -p PROMPT`: one non-interactive run. Prints the final assistant text (or, with --json, every event as
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
+
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { hookLine } from "../lib/hook-line.ts";
+import { retryText } from "../lib/retry-text.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
 import { AgentSession, type SessionOptions } from "./agent-session.ts";
 
@@ -35,7 +37,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
         else if (ev.type === "retry")
           writeLine(
             process.stderr,
-            `i: ${ev.reason}; retrying in ${Math.round(ev.delay_ms)} ms${ev.discarded ? " (the partial reply is discarded)" : ""}`,
+            `i: ${retryText(ev.reason, ev.attempt, ev.delay_ms)}${ev.discarded ? " (the partial reply is discarded)" : ""}`,
           );
       };
   const session = new AgentSession(opts, { emit });

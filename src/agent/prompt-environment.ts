@@ -96,6 +96,8 @@ export function gatherEnvironment(
 
 const APPROVAL_LINES: Record<ApprovalPolicy, string> = {
   all: "all: bash, write and edit run without asking the user",
+  edits:
+    "edits: write and edit run without asking; the user approves each command, and a refusal comes back as the tool's result with the user's reason",
   ask: "ask: the user approves each command and file change; a refusal comes back as the tool's result with the user's reason: adapt to it, do not repeat the same call",
   none: "none, read-only: bash, write and edit are refused. Do not try to write files or run commands",
 };

@@ -7,13 +7,19 @@ import { join } from "node:path";
 import { MAX_PROMPT_CHARS } from "../contract/config.ts";
 import { readBoundedText } from "../lib/text-files.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
+import { parseFrontMatter } from "./front-matter.ts";
 
 export interface PromptTemplate {
   name: string;
   /** where it was read from */
   path: string;
-  /** the first line, as its one line of help */
+  /** its front matter's `description`, else the body's first line: its one line of help */
   description: string;
+  /** how its arguments are written (front matter `argument-hint`), e.g. "[file] [focus]" */
+  argumentHint?: string;
+  /** the model its message is sent to (front matter `model`); the session's own model otherwise */
+  model?: string;
+  /** the message, front matter removed */
   body: string;
 }
 
@@ -48,9 +54,19 @@ export function loadTemplates(
   const problems: string[] = [];
   const add = (name: string, path: string) => {
     try {
-      const body = readBoundedText(path, MAX_PROMPT_CHARS);
-      if (body === undefined || body.trim() === "") return;
-      found.set(name, { name, path, description: describe(body), body });
+      const text = readBoundedText(path, MAX_PROMPT_CHARS);
+      if (text === undefined) return;
+      const { fields, body } = parseFrontMatter(text);
+      if (body.trim() === "") return;
+      const described = fields.description ? describe(fields.description) : describe(body);
+      found.set(name, {
+        name,
+        path,
+        description: described,
+        ...(fields["argument-hint"] ? { argumentHint: fields["argument-hint"] } : {}),
+        ...(fields.model ? { model: fields.model } : {}),
+        body,
+      });
     } catch (err) {
       problems.push((err as Error).message);
     }

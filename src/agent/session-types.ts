@@ -25,6 +25,11 @@ export interface ModelInfo {
   images?: "keep" | "omit" | "describe";
 }
 
+/** A model /model offers, and where it came from. */
+export interface ModelChoice extends ModelInfo {
+  source: "config" | "provider" | "built-in";
+}
+
 /** The last context reading of the budget: tokens the next request holds, against the hard limit. */
 export interface ContextReading {
   total: number;
@@ -54,4 +59,7 @@ export interface ShellOutcome {
   isError: boolean;
   /** not run (a read-only session); nothing joined the context */
   refused: boolean;
+  /** the exit code (null: killed), when it ran */
+  exit_code?: number | null;
+  duration_ms: number;
 }

@@ -8,6 +8,7 @@ import type { UserError } from "../contract/errors.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { NO_KEY } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
+import { listProviderModels } from "../provider/model-list.ts";
 import type { Provider } from "../provider/types.ts";
 import type { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
@@ -55,6 +56,8 @@ export interface AgentRuntime {
   runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
   /** prompts the modules offer (MCP prompts: the console's slash commands) */
   runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
+  /** the models the provider lists (GET /models), [] when it does not answer */
+  listModels(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -213,6 +216,14 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       ...(model.price ? { price: model.price } : {}),
       checkpoints: built.checkpoints,
       ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
+      listModels: () =>
+        typeof plan.apiKey === "string"
+          ? listProviderModels({
+              provider: target.provider,
+              apiKey: plan.apiKey,
+              ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+            })
+          : Promise.resolve([]),
       close,
     };
   } catch (err) {

@@ -11,9 +11,22 @@ export async function runUserCommand(
   command: string,
   ctx: Omit<ToolContext, "signal">,
   signal: AbortSignal,
+  /** the command's output as it arrives, and its exit code (null: killed) */
+  watch?: { output(text: string): void; exit(code: number | null): void },
 ): Promise<{ result: ToolResult; text: string; message: string }> {
   const approvals = new Approvals({ policy: ctx.approvals.policy === "none" ? "none" : "all" });
-  const result = await runCoreTool("bash", JSON.stringify({ command }), { ...ctx, approvals, signal });
+  const report: ToolContext["report"] = watch
+    ? (r) => {
+        if (r.kind === "output") watch.output(r.text);
+        else if (r.kind === "exit") watch.exit(r.code);
+      }
+    : undefined;
+  const result = await runCoreTool("bash", JSON.stringify({ command }), {
+    ...ctx,
+    approvals,
+    signal,
+    ...(report ? { report } : {}),
+  });
   const text = contentWithImageMarkers(result.content);
   const message = `I ran this shell command myself (not a request; its output is for your context):\n$ ${command}\n${text}`;
   return { result, text, message };

@@ -105,6 +105,29 @@ export class CompactionController {
     this.pipeline.model = model;
   }
 
+  /**
+   * A budget reading of `history` for the current model, emitted as a `budget` event and nothing more
+   * (after `/model`, so the context figure shows the new window at once). No compaction runs; without a
+   * budget module there is nothing to read.
+   */
+  async measure(history: History, tools: ToolDecl[]): Promise<void> {
+    if (!this.deps.hooks.hasHook("budget")) return;
+    this.emitReading((await this.read(history, tools)).budget);
+  }
+
+  private emitReading(b: BudgetReading["budget"]): number {
+    const total = effectiveTotal(b);
+    this.deps.emit({
+      type: "budget",
+      total,
+      hard_limit: b.hard_limit,
+      context_window: b.context_window ?? this.deps.model.context_window,
+      ratio: b.ratio ?? total / b.hard_limit,
+      recommendation: b.recommendation,
+    });
+    return total;
+  }
+
   /** Consecutive failed automatic compactions (3 opens the breaker). */
   get consecutiveFailures(): number {
     return this.failures;
@@ -150,15 +173,7 @@ export class CompactionController {
     const b = reading.budget;
     if (b.armed !== undefined) this.armed = b.armed;
     this.persist();
-    const total = effectiveTotal(b);
-    this.deps.emit({
-      type: "budget",
-      total,
-      hard_limit: b.hard_limit,
-      context_window: b.context_window ?? this.deps.model.context_window,
-      ratio: b.ratio ?? total / b.hard_limit,
-      recommendation: b.recommendation,
-    });
+    const total = this.emitReading(b);
     if (b.images_unknown) {
       this.tellOnce(
         "images-unknown",

@@ -1,6 +1,7 @@
 // The approval question, written once for both inputs (the live prompt and plain lines): what it asks,
 // the answers it offers, how a typed answer is read, and what is said to text that is not an answer.
 import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-session.ts";
+import { wrap } from "../terminal/width.ts";
 
 /** `a` typed where "yes for the session" is not offered (a compound command): neither an answer nor a message. */
 export const ALWAYS_NOT_OFFERED =
@@ -42,15 +43,23 @@ export function parseApproval(
   return undefined;
 }
 
-/** The question: its title line and the request's summary, one `│` line each (untrusted, so cleaned). */
-export function questionLines(req: ApprovalRequest, clean: (s: string) => string): string[] {
+/**
+ * The question: its title line and the request's summary (untrusted, so cleaned), each line behind a `│`
+ * gutter; a line wider than `width` wraps under the gutter, never back to column 0.
+ */
+export function questionLines(
+  req: ApprovalRequest,
+  clean: (s: string) => string,
+  width = Number.POSITIVE_INFINITY,
+): string[] {
+  const room = Number.isFinite(width) ? Math.max(8, width - 4) : Number.MAX_SAFE_INTEGER;
   return [
     req.tool === "bash"
       ? "? allow this command to run:"
       : req.tool === "tool"
         ? `? allow tool ${clean(req.title ?? req.name ?? "")}:`
         : `? allow ${req.tool}:`,
-    ...req.summary.split("\n").map((l) => `  │ ${clean(l)}`),
+    ...req.summary.split("\n").flatMap((l) => wrap(clean(l), room).map((w) => `  │ ${w}`)),
   ];
 }
 

@@ -26,6 +26,12 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "pick a session of this workspace to resume (replays it); /resume N or ID takes one directly",
   },
   { name: "sessions", help: "list this workspace's sessions" },
+  { name: "rename", args: "TITLE", help: "give this session a title of your own" },
+  {
+    name: "approve",
+    args: "[MODE]",
+    help: "show or set what bash, write and edit need: ask, edits, all, none (Shift+Tab cycles)",
+  },
   { name: "compact", args: "[instructions]", help: "summarise the conversation now to free context" },
   {
     name: "compactions",
@@ -62,7 +68,7 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
 ];
 
 export const KEYS_HELP =
-  "keys: Enter sends · Shift+Enter, Alt+Enter or \\ then Enter: new line · Esc or Ctrl-C cancels a running turn · Ctrl-C clears the line (twice on an empty line: exit) · Ctrl-D on an empty line exits · Up/Down history · Ctrl-R search · Tab completes /commands and @paths · @path attaches a file · !cmd runs a shell command";
+  "keys: Enter sends · Shift+Tab: approval mode · Shift+Enter, Alt+Enter or \\ then Enter: new line · Esc or Ctrl-C cancels a running turn · Ctrl-C clears the line (twice on an empty line: exit) · Ctrl-D on an empty line exits · Up/Down history · Ctrl-R search · Tab completes /commands and @paths · @path attaches a file · !cmd runs a shell command";
 
 export interface ParsedCommand {
   name: string;
@@ -100,6 +106,14 @@ export class CommandRegistry {
     return this.templates.find((t) => t.name === name);
   }
 
+  /** The `/` menu's rows: every command with its one line of help (a template's own description). */
+  menu(): Array<{ name: string; help: string }> {
+    return [
+      ...BUILTIN_COMMANDS.map((c) => ({ name: c.name, help: c.help })),
+      ...this.templates.map((t) => ({ name: t.name, help: `template: ${t.description || t.path}` })),
+    ];
+  }
+
   /** Every name Tab may complete. */
   names(): string[] {
     return [
@@ -119,7 +133,10 @@ export class CommandRegistry {
         const alias = c.aliases?.length ? ` (or ${c.aliases.map((a) => `/${a}`).join(", ")})` : "";
         return [`/${c.name}${c.args ? ` ${c.args}` : ""}`, `${c.help}${alias}`];
       }),
-      ...this.templates.map((t) => [`/${t.name} [args]`, `template: ${t.description || t.path}`]),
+      ...this.templates.map((t) => [
+        `/${t.name} ${t.argumentHint ?? "[args]"}`,
+        `template: ${t.description || t.path}`,
+      ]),
       ...this.dynamic().map((p) => [
         `/${p.name}${p.args ? ` ${p.args}` : ""}`,
         `MCP prompt: ${p.description}`,

@@ -87,7 +87,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     for (const l of keepUnsent(loop.unsent(), loop.session.workspace, loop.session.dataDir))
       io.ui.print(s.yellow(sanitize(l)));
   };
-  io.ui.print(...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), "");
+  // Shown with the first thing the console says: a console that cannot start (`i -r nope`) prints no logo.
+  io.preface([...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), ""]);
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
   loop.input.start();
   screen.flush();
@@ -101,7 +102,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     throw err;
   }
   if (live) signals.start(signalSettings(loop.session.consoleSettings(), process.env));
-  view.countUsage(loop.session.history);
+  view.countUsage(loop.session.history, loop.session.sessionUsage);
+  view.showReasoning = loop.session.showReasoning;
   view.showStatus();
   const tips = ["/help lists the commands and keys", "Esc or Ctrl-C cancels a running turn"];
   const oneLine = tips.join(" · ");

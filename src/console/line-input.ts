@@ -90,13 +90,13 @@ export class LineInput implements InputSide {
     this.rl.close();
   }
 
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+  ask(req: ApprovalRequest, proposal: readonly string[]): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
       const { ui } = this;
-      const [title = "", ...summary] = questionLines(req, sanitizeLine);
+      const [title = "", ...summary] = questionLines(req, sanitizeLine, ui.width());
       const choices = answerChoices(req, sanitizeLine, "Ctrl-C");
       const answers = packChoices(choices, ui.width(), visibleWidth).map((l) => ui.yellow(l));
-      ui.print(ui.yellow(title), ...summary, ...answers);
+      ui.print(ui.yellow(title), ...summary, ...proposal, ...answers);
       this.approval = { req, resolve };
     });
   }

@@ -32,13 +32,32 @@ export class LiveInput implements InputSide {
         submit: (text) => loop.line(text),
         interrupt: () => loop.interrupt(),
         escape: () => loop.escape(),
+        cycleMode: () => loop.cycleMode(),
+        expand: () => loop.expandReasoning(),
         eof: () => loop.close(),
         notAnswer: (text) => loop.steer(text),
         changed: () => screen.invalidate(),
       },
       history,
-      { charWidth, clean: sanitizeLine, dim: s.dim, yellow: s.yellow, width: visibleWidth, fit: truncate },
-      { commands: () => loop.commandNames(), paths: (partial) => loop.completePath(partial) },
+      {
+        charWidth,
+        clean: sanitizeLine,
+        dim: s.dim,
+        yellow: s.yellow,
+        // Marked by more than colour: without colours the highlighted answer still stands out.
+        mark: (t) => s.inverse(`▸${t.slice(1)}`),
+        width: visibleWidth,
+        fit: truncate,
+      },
+      {
+        commands: () => loop.commandNames(),
+        paths: (partial) => loop.completePath(partial),
+        menu: {
+          commands: () => loop.commandMenu(),
+          paths: (partial) => loop.completePath(partial),
+          files: (query) => loop.findFiles(query),
+        },
+      },
     );
     if (history.problem) this.prompt.hint = history.problem;
     const images = new ImageInput({
@@ -69,8 +88,8 @@ export class LiveInput implements InputSide {
     this.screen.flush();
   }
 
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
-    const answer = this.prompt.ask(req);
+  ask(req: ApprovalRequest, proposal: readonly string[]): Promise<ApprovalAnswer> {
+    const answer = this.prompt.ask(req, proposal);
     this.screen.flush();
     return answer;
   }

@@ -21,7 +21,10 @@ export interface ConsoleUi {
 }
 
 /** What the status line shows of the session. */
-export type SessionState = Pick<AgentSession, "id" | "title" | "model" | "provider" | "history">;
+export type SessionState = Pick<
+  AgentSession,
+  "id" | "title" | "model" | "provider" | "history" | "approvalMode" | "sessionUsage"
+>;
 
 /** How the loop shows things; implemented over the console's render model. */
 export interface ConsoleIo {
@@ -34,10 +37,20 @@ export interface ConsoleIo {
   replayEnded(): void;
   /** what the user sent (or sent earlier, when a resumed session is replayed), for the transcript */
   userLine(text: string, replayed: boolean): void;
-  /** an approval question is about to be asked: show what it would change, pause the activity */
-  approvalAsked(req: ApprovalRequest): void;
+  /** an approval question is about to be asked: the activity pauses; returns the proposed change's lines */
+  approvalAsked(req: ApprovalRequest): string[];
   /** the approval question was answered */
   approvalAnswered(): void;
+  /** the last reasoning the model streamed, shown whole (dimmed) */
+  expandReasoning(): void;
+  /** a line of our own (styled, safe) that must not split a running tool's header from its result */
+  note(line: string): void;
+  /** `!command` started, printed output, ended: shown like the model's bash while it runs */
+  shellStarted(command: string): void;
+  shellOutput(text: string): void;
+  shellEnded(): void;
+  /** the user asked the running operation to stop: what fails now fails by their choice, not in red */
+  cancelRequested(): void;
   /** the session changed (status line: model, title) */
   sessionChanged(session: SessionState): void;
 }
@@ -48,7 +61,8 @@ export interface InputSide {
   start(): void;
   /** stop taking them; a question still waiting is answered no */
   stop(): void;
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer>;
+  /** `proposal`: the change the request would make, styled, shown with the question */
+  ask(req: ApprovalRequest, proposal: readonly string[]): Promise<ApprovalAnswer>;
   /** a list to choose from, where the input can draw one (the live prompt; plain lines cannot) */
   pick?(req: PickRequest): Promise<number | undefined>;
   /** a transient hint under the input ("press Ctrl-C again to exit"); "" clears it */
@@ -69,10 +83,18 @@ export interface InputHandlers {
   interrupt(): void;
   /** Esc */
   escape(): void;
+  /** Shift+Tab: the next approval mode */
+  cycleMode(): void;
+  /** Ctrl-O: the last reasoning shown whole */
+  expandReasoning(): void;
   /** Ctrl-D on an empty line, or the input ended */
   close(): void;
   /** the commands Tab completes */
   commandNames(): string[];
+  /** the commands the `/` menu offers, each with its one line of help */
+  commandMenu(): Array<{ name: string; help: string }>;
+  /** workspace files matching a query fuzzily (the `@` menu) */
+  findFiles(query: string): string[];
   /** the workspace paths that complete a partial `@path` */
   completePath(partial: string): string[];
   /** a turn or a command runs */
@@ -89,6 +111,10 @@ export interface PromptHooks {
   escape(): void;
   /** Ctrl-D on an empty draft */
   eof(): void;
+  /** Shift+Tab: the next approval mode (ask → accept edits → all) */
+  cycleMode(): void;
+  /** Ctrl-O: the last reasoning shown whole */
+  expand(): void;
   /** text entered at the approval prompt that is not an answer: it must not be lost */
   notAnswer(text: string): void;
   /** something changed: redraw */

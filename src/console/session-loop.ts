@@ -3,8 +3,10 @@
 // while a turn runs, approvals, switching sessions and the replay of a resumed one.
 import {
   AgentSession,
+  APPROVAL_LABELS,
   type ApprovalAnswer,
   type ApprovalRequest,
+  nextApprovalPolicy,
   type SessionOptions,
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
@@ -15,7 +17,7 @@ import { keepUnsent } from "./keep-unsent.ts";
 import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
 import { runSafetySlash } from "./safety-commands.ts";
-import { parseBang } from "./shell-command.ts";
+import { parseBang, shellResultLines } from "./shell-command.ts";
 import { runSlash } from "./slash.ts";
 
 export interface LoopOptions {
@@ -31,6 +33,7 @@ export type MakeInput = (handlers: InputHandlers, session: AgentSession) => Inpu
 
 /** Two Ctrl-C on an empty prompt within this time exit. */
 export const EXIT_CONFIRM_MS = 3000;
+const EXIT_HINT = "press Ctrl-C again to exit";
 
 export class SessionLoop implements InputHandlers {
   readonly session: AgentSession;
@@ -43,6 +46,8 @@ export class SessionLoop implements InputHandlers {
   private exitArmedAt = 0;
   private stuckPresses = 0;
   private registry = new CommandRegistry();
+  /** template problems already said in this session */
+  private readonly told = new Set<string>();
   private firstSent = false;
   private halted = false;
   /** the console ended by Ctrl-C twice at an idle prompt (exit status 130, as for an interrupt) */
@@ -72,10 +77,10 @@ export class SessionLoop implements InputHandlers {
   }
 
   private async ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
-    this.io.approvalAsked(req);
+    const proposal = this.io.approvalAsked(req);
     let answer: ApprovalAnswer;
     try {
-      answer = await this.input.ask(req);
+      answer = await this.input.ask(req, proposal);
     } finally {
       this.io.approvalAnswered();
     }
@@ -96,12 +101,8 @@ export class SessionLoop implements InputHandlers {
 
   /** A session was opened: its templates, the status line, the replay of a resumed one. */
   private opened(): void {
-    const { templates, problems } = this.session.promptTemplates();
-    this.registry = new CommandRegistry(templates, () => this.session.mcpPrompts());
-    const { ui } = this.io;
-    for (const p of problems) ui.print(ui.yellow(`! prompt template skipped: ${ui.clean(p)}`));
-    for (const p of this.registry.shadowed)
-      ui.print(ui.yellow(`! prompt template ${ui.clean(p)} is hidden by the built-in command of that name`));
+    this.told.clear();
+    this.loadTemplates();
     this.io.sessionChanged(this.session);
     if (this.session.resumed) this.showReplay();
   }
@@ -114,8 +115,23 @@ export class SessionLoop implements InputHandlers {
     for (const item of r.items) {
       if (item.kind === "user") this.io.userLine(item.text, true);
       else if (item.kind === "summary")
-        ui.print(ui.dim(`[summary of the earlier conversation] ${ui.clean(item.text.split("\n")[0] ?? "")}`));
+        ui.print(ui.dim(`[summary of the earlier conversation] ${ui.clean(item.text)}`));
       else if (item.kind === "event") this.io.event(item.event);
+      else if (item.kind === "note")
+        ui.print(item.level === "yellow" ? ui.yellow(ui.clean(item.text)) : ui.dim(ui.clean(item.text)));
+      else if (item.kind === "shell")
+        ui.print(
+          ...shellResultLines(
+            {
+              text: item.text,
+              isError: false,
+              refused: false,
+              duration_ms: item.duration_ms,
+              ...(item.exit_code !== undefined ? { exit_code: item.exit_code } : {}),
+            },
+            ui,
+          ),
+        );
       else this.io.replyEnded(true);
     }
     // Replayed tool calls and replies start the live activity as the live ones do; none of them runs now.
@@ -136,9 +152,37 @@ export class SessionLoop implements InputHandlers {
     this.close();
   }
 
-  /** The commands Tab completes. */
+  /**
+   * The prompt templates read again: one added or changed during the session is a command at once (no
+   * /new). A problem is said once per session, not at every reading.
+   */
+  private loadTemplates(): void {
+    const { templates, problems } = this.session.promptTemplates();
+    this.registry = new CommandRegistry(templates, () => this.session.mcpPrompts());
+    const { ui } = this.io;
+    const say = (key: string, line: string) => {
+      if (this.told.has(key)) return;
+      this.told.add(key);
+      ui.print(ui.yellow(line));
+    };
+    for (const p of problems) say(p, `! prompt template skipped: ${ui.clean(p)}`);
+    for (const p of this.registry.shadowed)
+      say(`shadowed ${p}`, `! prompt template ${ui.clean(p)} is hidden by the built-in command of that name`);
+  }
+
+  /** The commands Tab completes (templates read again: a new one completes at once). */
   commandNames(): string[] {
+    this.loadTemplates();
     return this.registry.names();
+  }
+
+  commandMenu(): Array<{ name: string; help: string }> {
+    this.loadTemplates();
+    return this.registry.menu();
+  }
+
+  findFiles(query: string): string[] {
+    return this.session.findFiles(query);
   }
 
   completePath(partial: string): string[] {
@@ -169,7 +213,9 @@ export class SessionLoop implements InputHandlers {
   steer(text: string): void {
     this.session.steer(text);
     const { ui } = this.io;
-    ui.print(ui.dim(`(queued for the model at the next safe point: ${ui.clean(text.split("\n")[0] ?? "")})`));
+    this.io.note(
+      ui.dim(`(queued for the model at the next safe point: ${ui.clean(text.split("\n")[0] ?? "")})`),
+    );
   }
 
   interrupt(): void {
@@ -182,12 +228,31 @@ export class SessionLoop implements InputHandlers {
       this.close();
       return;
     }
-    this.exitArmedAt = Date.now();
-    this.input.hint("press Ctrl-C again to exit");
+    const armed = Date.now();
+    this.exitArmedAt = armed;
+    this.input.hint(EXIT_HINT);
+    // The hint is true only while a second press would exit: it goes when the window closes.
+    setTimeout(() => {
+      if (this.exitArmedAt !== armed) return;
+      this.exitArmedAt = 0;
+      this.input.hint("");
+    }, EXIT_CONFIRM_MS).unref?.();
   }
 
   escape(): void {
     if (this.running) this.cancel();
+  }
+
+  expandReasoning(): void {
+    this.io.expandReasoning();
+  }
+
+  /** Shift+Tab: ask → accept edits → all, from the next call on; the status line shows it at once. */
+  cycleMode(): void {
+    const next = nextApprovalPolicy(this.session.approvalMode);
+    this.session.setApprovalMode(next);
+    this.io.sessionChanged(this.session);
+    this.input.hint(`approvals: ${APPROVAL_LABELS[next]} (Shift+Tab: next mode)`);
   }
 
   /** Ctrl-D on an empty prompt, or the input ended. */
@@ -212,6 +277,7 @@ export class SessionLoop implements InputHandlers {
       return;
     }
     this.stuckPresses = 0;
+    this.io.cancelRequested();
     this.session.cancel();
     ui.print(ui.yellow("cancelling…"));
   }
@@ -250,6 +316,7 @@ export class SessionLoop implements InputHandlers {
     const slash = parseSlash(text);
     if (slash) {
       this.io.userLine(text, false);
+      this.loadTemplates();
       this.running = true;
       let outcome: Awaited<ReturnType<typeof runSlash>>;
       try {
@@ -266,12 +333,15 @@ export class SessionLoop implements InputHandlers {
         return undefined;
       } finally {
         this.running = false;
+        // A command may have changed what the status line shows (/model): it shows it now, not at the
+        // next reply.
+        this.io.sessionChanged(this.session);
       }
       // A compaction showed live activity: end it like a turn.
       if (slash.name === "compact") this.replyEnded();
       if (outcome.kind === "exit") return "exit";
       if (outcome.kind === "done" && outcome.draft !== undefined) this.setDraft(outcome.draft);
-      if (outcome.kind === "send") await this.turn(outcome.text);
+      if (outcome.kind === "send") await this.templateTurn(outcome.text, outcome.model);
       if (outcome.kind === "switch") await this.switchTo(outcome.resume, outcome.clear === true);
       return undefined;
     }
@@ -325,18 +395,36 @@ export class SessionLoop implements InputHandlers {
       ui.print(ui.yellow("cancelled; the model will see that it was interrupted, and the session is saved"));
   }
 
+  /** A template's message; one that names its model is sent to it, and the session's model comes back. */
+  private async templateTurn(text: string, model: string | undefined): Promise<void> {
+    const before = this.session.model.name;
+    if (!model || model === before) return this.turn(text);
+    const { ui } = this.io;
+    try {
+      this.session.setModel(model);
+    } catch (err) {
+      ui.print(ui.red(`✗ the template's model: ${ui.clean(errorMessage(err))}; not sent`));
+      return;
+    }
+    this.io.sessionChanged(this.session);
+    try {
+      await this.turn(text);
+    } finally {
+      this.session.setModel(before);
+      this.io.sessionChanged(this.session);
+    }
+  }
+
   private async shell(command: string): Promise<void> {
     const { ui } = this.io;
     this.running = true;
+    this.io.shellStarted(command);
     try {
-      const { text, isError, refused } = await this.session.runShell(command);
-      const shown = text.split("\n");
-      ui.print(...shown.slice(0, 40).map((l) => `  ${isError ? ui.red("│") : ui.dim("│")} ${ui.clean(l)}`));
-      if (shown.length > 40)
-        ui.print(ui.dim(`  … ${shown.length - 40} more lines (all of it is in the context)`));
-      if (refused) return;
-      ui.print(ui.dim("  (the output is in the context for the next message)"));
+      const out = await this.session.runShell(command, (t) => this.io.shellOutput(t));
+      this.io.shellEnded();
+      ui.print(...shellResultLines(out, ui));
     } finally {
+      this.io.shellEnded();
       this.running = false;
     }
   }

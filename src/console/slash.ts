@@ -1,6 +1,11 @@
 // What each built-in slash command does. Handlers print through the console's UI and return what the
 // console loop must do next (nothing, exit, switch sessions, or send a message to the model).
-import type { AgentSession, SessionMeta } from "../agent/agent-session.ts";
+import {
+  type AgentSession,
+  APPROVAL_LABELS,
+  type ApprovalPolicy,
+  type SessionMeta,
+} from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
@@ -20,7 +25,8 @@ export type SlashOutcome =
   | { kind: "exit" }
   /** a fresh session (resume absent) or this saved one; clear: wipe the screen first */
   | { kind: "switch"; resume?: string; clear?: boolean }
-  | { kind: "send"; text: string };
+  /** model: the template's own, for this message only */
+  | { kind: "send"; text: string; model?: string };
 
 export interface SlashContext {
   session: AgentSession;
@@ -86,24 +92,54 @@ export function pickerLines(list: SessionMeta[], current: string, ui: ConsoleUi)
 /** Sessions the picker offers at most (newest first); older ones are reached with /resume ID. */
 const PICK_MAX = 200;
 
-function model(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
+async function model(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { session, ui } = ctx;
-  if (!cmd.args) {
+  let name = cmd.args;
+  if (!name) {
     const m = session.model;
     ui.print(
       ui.dim(
         `model ${ui.clean(m.name)} · provider ${session.provider} · context window ${m.context_window ?? "unknown"} tokens`,
       ),
     );
-    return DONE;
+    if (!ctx.pick) return DONE;
+    const choices = await session.modelChoices();
+    const index = await ctx.pick({
+      title: "switch the model for the next request:",
+      action: "switch",
+      rows: choices.map((c) => ({
+        label: `${c.name}${c.name === m.name ? " (this one)" : ""}`,
+        detail: [
+          c.source === "built-in"
+            ? "built-in table"
+            : c.source === "config"
+              ? "config.json"
+              : "the provider lists it",
+          c.context_window ? `window ${c.context_window}` : "window unknown",
+          ...(c.price ? [`$${c.price.input} / $${c.price.output} per M`] : []),
+        ].join(" · "),
+      })),
+      initial: Math.max(
+        0,
+        choices.findIndex((c) => c.name === m.name),
+      ),
+    });
+    const chosen = index === undefined ? undefined : choices[index];
+    if (!chosen || chosen.name === m.name) {
+      ui.print(ui.dim(chosen ? "that is the model in use" : "no model chosen"));
+      return DONE;
+    }
+    name = chosen.name;
   }
   try {
-    const next = session.setModel(cmd.args);
+    const next = session.setModel(name);
     ui.print(
       ui.dim(
         `model switched to ${ui.clean(next.name)} for the next request (context window ${next.context_window})`,
       ),
     );
+    // The status line's context figure is against the new window at once, not after the next reply.
+    await session.measureContext();
   } catch (err) {
     ui.print(ui.red(`✗ /model: ${ui.clean(errorMessage(err))}`));
   }
@@ -227,6 +263,7 @@ function cost(ctx: SlashContext): SlashOutcome {
   const { session, ui } = ctx;
   const run = session.usageTotals;
   const kept = historyUsage(session.history);
+  const all = session.sessionUsage;
   const price = session.model.price;
   const usd = (u: Usage) =>
     price ? ` · ${formatCost((u.input_tokens * price.input + u.output_tokens * price.output) / 1e6)}` : "";
@@ -235,6 +272,13 @@ function cost(ctx: SlashContext): SlashOutcome {
     ui.dim(
       `session (requests still in the history): ${kept.input_tokens} in · ${kept.output_tokens} out over ${kept.requests} requests${usd(kept)}`,
     ),
+    ...(all
+      ? [
+          ui.dim(
+            `session, every request (compacted ones too, each at its own model's price): ${all.input_tokens} in · ${all.output_tokens} out${all.cost_usd !== undefined ? ` · ${formatCost(all.cost_usd)}` : ""}`,
+          ),
+        ]
+      : []),
     ui.dim(
       price
         ? `at the list price of ${ui.clean(session.model.name)}: $${price.input} in / $${price.output} out per million tokens (cached input counted at full price)`
@@ -250,12 +294,44 @@ async function mcpPrompt(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOu
   return text === undefined ? DONE : { kind: "send", text };
 }
 
+const MODES: Record<string, ApprovalPolicy> = {
+  ask: "ask",
+  edits: "edits",
+  "accept-edits": "edits",
+  all: "all",
+  none: "none",
+  "read-only": "none",
+};
+
+function approve(args: string, ctx: SlashContext): void {
+  const { session, ui } = ctx;
+  if (!args) {
+    ui.print(
+      ui.dim(`approvals: ${APPROVAL_LABELS[session.approvalMode]} (${session.status().approvals})`),
+      ui.dim("/approve ask | edits | all | none — or Shift+Tab to cycle ask → accept edits → all"),
+    );
+    return;
+  }
+  const mode = MODES[args.toLowerCase()];
+  if (!mode) {
+    ui.print(ui.red(`✗ /approve: no mode "${ui.clean(args)}"; give ask, edits, all or none`));
+    return;
+  }
+  session.setApprovalMode(mode);
+  ui.print(ui.dim(`approvals: ${APPROVAL_LABELS[mode]} from the next call on`));
+}
+
 export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { ui, registry } = ctx;
   const builtin = registry.builtin(cmd.name);
   if (!builtin) {
     const t = registry.template(cmd.name);
-    if (t) return { kind: "send", text: expandTemplate(t, cmd.args, ctx.session.workspace) };
+    if (t)
+      return {
+        kind: "send",
+        text: expandTemplate(t, cmd.args, ctx.session.workspace),
+        ...(t.model ? { model: t.model } : {}),
+      };
     // Commands are read in lower case; a prompt's name may not be.
     const prompt = ctx.session.mcpPrompts().find((p) => p.name.toLowerCase() === cmd.name);
     if (prompt) return mcpPrompt({ ...cmd, name: prompt.name }, ctx);
@@ -280,6 +356,16 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       else ui.print(...pickerLines(list, ctx.session.id, ui));
       return DONE;
     }
+    case "approve":
+      approve(cmd.args, ctx);
+      return DONE;
+    case "rename":
+      try {
+        ui.print(ui.dim(`session renamed: ${ui.clean(ctx.session.rename(cmd.args))}`));
+      } catch (err) {
+        ui.print(ui.red(`✗ /rename: ${ui.clean(errorMessage(err))}`));
+      }
+      return DONE;
     case "compact":
       return compact(cmd, ctx);
     case "compactions":

@@ -12,6 +12,10 @@ export interface StatusState {
   tokensIn: number;
   tokensOut: number;
   title?: string;
+  /** what bash, write and edit need now ("ask", "accept edits", "allow all", "read-only") */
+  approval?: string;
+  /** the session's cost so far, each request at its own model's price (absent: no price known) */
+  costUsd?: number;
   /** USD per million tokens in / out, when the model table or config.json knows it */
   price?: { input: number; output: number };
 }
@@ -45,9 +49,10 @@ export class StatusLine implements Component {
       parts.push(pct >= 85 ? s.red(meter) : pct >= 60 ? s.yellow(meter) : meter);
     }
     let tokens = `↑${formatTokens(st.tokensIn)} ↓${formatTokens(st.tokensOut)}`;
-    if (st.price)
-      tokens += ` ${formatCost((st.tokensIn * st.price.input + st.tokensOut * st.price.output) / 1e6)}`;
+    // Each request at the price of the model that served it: a /model switch never re-prices the past.
+    if (st.costUsd !== undefined) tokens += ` ${formatCost(st.costUsd)}`;
     parts.push(tokens);
+    if (st.approval) parts.push(st.approval === "ask first" ? st.approval : s.yellow(st.approval));
     if (st.title) parts.push(s.italic(sanitizeLine(st.title)));
     return truncate(s.dim(parts.join(" · ")), width);
   }

@@ -89,6 +89,19 @@ export function preview(
   return shown;
 }
 
+/** The last `n` lines of `text` (a failed command's errors are at its end), after a "… N earlier lines" note. */
+export function previewTail(
+  text: string,
+  n: number,
+  width: number,
+  paint: (t: string) => string,
+  s: Style,
+): string[] {
+  const lines = sanitize(text).replace(/\n+$/, "").split("\n");
+  const shown = lines.slice(-n).map((l) => truncate(`    ${paint(l)}`, width));
+  return lines.length > n ? [s.dim(`    … ${lines.length - n} earlier lines`), ...shown] : shown;
+}
+
 const EXIT_NOTE = /\n?\[exit code -?\d+\]$/;
 
 export function toolResultLines(
@@ -105,7 +118,9 @@ export function toolResultLines(
     const body = ev.content.replace(EXIT_NOTE, "");
     return [
       truncate(`  ${s.dim("⎿")} ${status} ${s.dim(`· ${took}`)}`, width),
-      ...preview(body, PREVIEW_LINES, width, code === 0 ? s.dim : s.red, s),
+      ...(code === 0
+        ? preview(body, PREVIEW_LINES, width, s.dim, s)
+        : previewTail(body, PREVIEW_LINES, width, s.red, s)),
     ];
   }
   // Refused (declined, read-only, cancelled at the question): nothing ran, so nothing "failed".

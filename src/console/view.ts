@@ -5,27 +5,34 @@
 import type { AgentEvent } from "../contract/events.ts";
 import type { Message } from "../contract/history.ts";
 import { hookLine } from "../lib/hook-line.ts";
+import { retryText } from "../lib/retry-text.ts";
 import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
 import { MarkdownStream } from "./markdown/stream.ts";
+import { type PlanStep, PlanView, planProgress, planSteps } from "./plan-view.ts";
 import { formatTokens, StatusLine, type StatusState } from "./status-line.ts";
 import { TaskLines } from "./task-view.ts";
-import { diffLines, tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
+
+/** A session's token totals and cost, as AgentSession.sessionUsage gives them. */
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd?: number;
+}
+
+import { tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
 import { Activity, formatElapsed } from "./ui/components.ts";
 import type { Screen } from "./ui/screen.ts";
 
 type DiffEvent = Extract<AgentEvent, { type: "tool_diff" }>;
-type DiffShape = Pick<DiffEvent, "added" | "removed" | "hunks" | "omitted">;
-
-function diffKey(path: string, d: DiffShape): string {
-  return JSON.stringify([path, d.added, d.removed, d.omitted, d.hunks]);
-}
 
 /** Live-region order: the streaming block on top, then activity, status and (lowest) the input. */
-export const ORDER = { stream: 10, activity: 50, tasks: 55, status: 80, input: 100 } as const;
+export const ORDER = { stream: 10, activity: 50, tasks: 55, plan: 70, status: 80, input: 100 } as const;
 
 const TAIL_LINES = 5;
+/** The running tool's id while a `!command` runs (no model call has it). */
+const SHELL_ID = "\u0000user-shell";
 const TAIL_KEEP_CHARS = 4096;
 
 export class ConsoleView {
@@ -37,13 +44,19 @@ export class ConsoleView {
   private streamedChars = 0;
   private tool: { id: string; name: string; tail: string; sanitizer: StreamSanitizer } | undefined;
   private readonly diffs = new Map<string, DiffEvent>();
-  /** diffKey of the change the last approval question showed */
-  private askedDiff: string | undefined;
   private compactionStarted = 0;
   private inTurn = false;
   /** a finished compaction waiting for the budget reading that follows it */
   private compacted: { ev: Extract<AgentEvent, { type: "compaction" }>; took: string } | undefined;
   private gapped = true;
+  /** reasoning streaming now, and the last one that finished (Ctrl-O shows it) */
+  private thinking: { text: string; started: number } | undefined;
+  private readonly plan: PlanView;
+  private lastReasoning = "";
+  /** notes said while a tool ran, shown after its result */
+  private held: string[] = [];
+  /** the user cancelled what runs (reset when it has settled) */
+  private cancelling = false;
   /** a reply's text is arriving */
   private streaming = false;
 
@@ -61,6 +74,7 @@ export class ConsoleView {
     this.activity = new Activity(screen, s);
     this.tasks = new TaskLines(s);
     this.status = new StatusLine(status, s);
+    this.plan = new PlanView(s);
     screen.mount("stream", this.stream, ORDER.stream);
   }
 
@@ -115,33 +129,147 @@ export class ConsoleView {
     this.streaming = false;
   }
 
-  /** The diff an approval question showed, to tell the result's own diff apart from a repeat of it. */
-  diffAsked(path: string, diff: DiffShape): void {
-    this.askedDiff = diffKey(path, diff);
-  }
-
   /** An approval question waits for the user: the running tool's clock is not what matters now. */
   approval(waiting: boolean): void {
     if (waiting) this.screen.unmount("activity");
     else if (this.tool) this.busy(this.tool.name);
   }
 
-  /** Tokens of the session so far (a resumed session counts its earlier replies; a new one starts at 0). */
-  countUsage(history: readonly Message[]): void {
-    this.status.state.tokensIn = 0;
-    this.status.state.tokensOut = 0;
+  /**
+   * Tokens (and cost) of the session so far: the session's own totals, which count requests compaction
+   * dropped from the history; a session saved before those were kept counts its history's replies.
+   */
+  countUsage(history: readonly Message[], totals?: UsageTotals): void {
+    const st = this.status.state;
+    st.tokensIn = 0;
+    st.tokensOut = 0;
+    delete st.costUsd;
+    if (totals) {
+      st.tokensIn = totals.input_tokens;
+      st.tokensOut = totals.output_tokens;
+      if (totals.cost_usd !== undefined) st.costUsd = totals.cost_usd;
+      return;
+    }
     for (const m of history) this.addUsage(m);
   }
 
+  /** A reply's tokens, and its cost at the price of the model that served it (the current one). */
   private addUsage(m: Message): void {
     const u = m.meta?.usage as { input_tokens?: number; output_tokens?: number } | undefined;
     if (!u) return;
-    this.status.state.tokensIn += u.input_tokens ?? 0;
-    this.status.state.tokensOut += u.output_tokens ?? 0;
+    const st = this.status.state;
+    const i = u.input_tokens ?? 0;
+    const o = u.output_tokens ?? 0;
+    st.tokensIn += i;
+    st.tokensOut += o;
+    if (st.price) st.costUsd = (st.costUsd ?? 0) + (i * st.price.input + o * st.price.output) / 1e6;
+  }
+
+  /** A `plan` call's steps on the checklist above the prompt; false when its arguments are no plan. */
+  showPlan(args: string): boolean {
+    const steps = planSteps(args);
+    if (!steps) return false;
+    this.setPlan(steps);
+    return true;
+  }
+
+  /** The checklist shows these steps (none: it leaves the screen). */
+  setPlan(steps: PlanStep[] | undefined): void {
+    this.plan.steps = steps ?? [];
+    if (!this.screen.caps.cursor) return;
+    if (steps) this.screen.mount("plan", this.plan, ORDER.plan);
+    else this.screen.unmount("plan");
+    this.screen.invalidate();
+  }
+
+  /** The model's reasoning streams: one live dim line (its latest words) under the activity. */
+  private reasoning(text: string): void {
+    if (!this.thinking) this.thinking = { text: "", started: Date.now() };
+    this.thinking.text += text;
+    this.activity.label = "reasoning";
+    const last = sanitize(this.thinking.text).replace(/\s+/g, " ").trim();
+    const room = Math.max(10, this.screen.width - 8);
+    this.activity.detail = [this.s.dim(last.length > room ? `…${last.slice(-(room - 1))}` : last)];
+    this.screen.invalidate();
+  }
+
+  /** The reasoning ended (the answer or a call begins): one collapsed dim line stays; Ctrl-O opens it. */
+  private endReasoning(): void {
+    const t = this.thinking;
+    if (!t) return;
+    this.thinking = undefined;
+    this.activity.detail = [];
+    this.lastReasoning = t.text;
+    const words = t.text.split(/\s+/).filter((w) => w !== "").length;
+    this.gap();
+    this.print(
+      this.s.dim(
+        `∴ reasoned for ${formatElapsed(Date.now() - t.started)} · ${words} words · Ctrl-O shows it`,
+      ),
+    );
+  }
+
+  /** Ctrl-O: the last reasoning whole, dimmed, in the transcript. */
+  expandReasoning(): void {
+    const text = this.lastReasoning;
+    if (!text) {
+      this.print(this.s.dim("no reasoning to show yet"));
+      return;
+    }
+    this.print(
+      this.s.dim("∴ the model's reasoning:"),
+      ...sanitize(text)
+        .trimEnd()
+        .split("\n")
+        .map((l) => this.s.dim(`  ${l}`)),
+    );
+  }
+
+  /**
+   * A line of our own said while something runs: while a tool runs it waits for the tool's result, so it
+   * never lands between a call's header and its result.
+   */
+  note(line: string): void {
+    if (this.tool) this.held.push(line);
+    else this.print(line);
+  }
+
+  private releaseNotes(): void {
+    if (this.held.length === 0) return;
+    const lines = this.held;
+    this.held = [];
+    this.print(...lines);
+  }
+
+  /** `!command` runs: the same activity line and live output tail as the model's bash. */
+  shellStarted(command: string): void {
+    this.tool = { id: SHELL_ID, name: "bash", tail: "", sanitizer: new StreamSanitizer() };
+    this.busy(`! ${sanitize(command).split("\n")[0] ?? ""}`);
+  }
+
+  shellOutput(text: string): void {
+    this.onEvent({ type: "tool_output", id: SHELL_ID, text });
+  }
+
+  shellEnded(): void {
+    this.tool = undefined;
+    this.idle();
+    this.releaseNotes();
+  }
+
+  /** false: config.json says reasoning is not shown (it is still kept with the message) */
+  showReasoning = true;
+
+  /** The user asked to stop what runs: a compaction failing now was cancelled, and its caller says so. */
+  cancelRequested(): void {
+    this.cancelling = true;
   }
 
   /** Nothing is running: the stream closed, no activity, no tool. */
   settle(): void {
+    this.cancelling = false;
+    this.tool = undefined;
+    this.releaseNotes();
     this.endStream();
     this.idle();
     this.inTurn = false;
@@ -206,7 +334,12 @@ export class ConsoleView {
         this.inTurn = true;
         this.busy("thinking");
         return;
+      case "reasoning_delta":
+        if (this.showReasoning) this.reasoning(ev.text);
+        return;
       case "text_delta":
+        this.endReasoning();
+        this.activity.detail = [];
         if (!this.streaming) this.gap();
         this.streaming = true;
         this.stream.push(ev.text);
@@ -217,13 +350,21 @@ export class ConsoleView {
         this.screen.invalidate();
         return;
       case "assistant":
+        this.endReasoning();
         this.endStream();
         this.addUsage(ev.message);
         this.screen.invalidate();
         return;
       case "tool_call":
+        this.endReasoning();
         this.endStream();
         this.gap();
+        if (ev.name === "plan" && this.showPlan(ev.arguments)) {
+          this.print(`${s.cyan("⏺")} ${s.bold("plan")} ${s.dim(planProgress(this.plan.steps))}`);
+          this.tool = { id: ev.id, name: ev.name, tail: "", sanitizer: new StreamSanitizer() };
+          this.busy("plan");
+          return;
+        }
         this.print(...toolCallLines(ev.name, ev.arguments, s, width));
         this.tool = { id: ev.id, name: ev.name, tail: "", sanitizer: new StreamSanitizer() };
         this.busy(`${ev.name}`);
@@ -244,19 +385,9 @@ export class ConsoleView {
         this.diffs.delete(ev.id);
         this.tool = undefined;
         this.idle();
-        // The change the user just approved, made as shown: its header alone, not the same diff twice.
-        const asked = this.askedDiff;
-        this.askedDiff = undefined;
-        if (diff && !ev.is_error && asked === diffKey(diff.path, diff)) {
-          this.print(
-            ...diffLines({ ...diff, hunks: [], omitted: 0 }, s, width).map((l, i) =>
-              i === 0 ? `${l}${s.dim(" · applied as shown")}` : l,
-            ),
-          );
-          this.busy("thinking");
-          return;
-        }
-        this.print(...toolResultLines(ev, diff, s, width));
+        // A plan that was taken is on the checklist: its echo for the model is not repeated here.
+        if (!(ev.name === "plan" && !ev.is_error)) this.print(...toolResultLines(ev, diff, s, width));
+        this.releaseNotes();
         this.busy("thinking");
         return;
       }
@@ -268,7 +399,7 @@ export class ConsoleView {
         this.screen.invalidate();
         return;
       case "retry":
-        this.say(s.yellow, `↻ ${ev.reason}; retry ${ev.attempt} in ${Math.round(ev.delay_ms)} ms`);
+        this.say(s.yellow, `↻ ${retryText(ev.reason, ev.attempt, ev.delay_ms)}`);
         return;
       case "notice":
         this.say(
@@ -315,6 +446,8 @@ export class ConsoleView {
         return;
       case "failed": {
         this.resume();
+        // Cancelled by the user: not a failure; the turn's or /compact's own line says it was cancelled.
+        if (this.cancelling) return;
         // The pipeline's own error starts "compaction failed at STEP: …"; said once, not twice.
         const error = ev.error ?? "unknown error";
         const m = /^compaction failed (at \S+?): ([\s\S]*)$/.exec(error);

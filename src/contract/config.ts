@@ -40,6 +40,8 @@ export const ConfigFile = z.strictObject({
    * TERM=dumb still turn colour off
    */
   theme: z.enum(["dark", "light", "auto", "high-contrast"]).optional(),
+  /** the console shows the model's reasoning (dimmed, one live line; Ctrl-O opens the last); default true */
+  show_reasoning: z.boolean().optional(),
   /** the console's terminal title: "i — TITLE (working)"; default true */
   terminal_title: z.boolean().optional(),
   /** how the console says a long turn ended or an approval waits, while you are in another window */

@@ -28,6 +28,8 @@ export const AgentEvent = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("session"), id: z.string(), resumed: z.boolean(), workspace: z.string() }),
   z.strictObject({ type: z.literal("turn_start"), turn: Count }),
   z.strictObject({ type: z.literal("text_delta"), text: z.string() }),
+  /** the model's reasoning as it streams (shown dimmed; never part of the answer's text) */
+  z.strictObject({ type: z.literal("reasoning_delta"), text: z.string() }),
   z.strictObject({ type: z.literal("assistant"), message: Message }),
   z.strictObject({ type: z.literal("tool_call"), id: z.string(), name: z.string(), arguments: z.string() }),
   /** output of a running command as it arrives (raw: a display sanitises it) */

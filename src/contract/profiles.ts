@@ -12,6 +12,7 @@ const STANDARD: ModuleName[] = [
   "mcp",
   "hooks",
   "agents",
+  "plan",
 ];
 
 const PROFILE_MEMBERS: Record<string, ModuleName[]> = {

@@ -18,6 +18,7 @@ export const MODULE_NAMES = [
   "agents",
   "steering",
   "mcp",
+  "plan",
 ] as const;
 export const ModuleName = z.enum(MODULE_NAMES);
 export type ModuleName = z.infer<typeof ModuleName>;
@@ -81,6 +82,23 @@ export const MemoryInput = z.strictObject({
   text: z.string().optional().describe("the note to remember (add)"),
   id: z.string().optional().describe("the note id (remove)"),
 });
+/** A plan step's state: codex's update_plan and Claude Code's todo list use the same three. */
+export const PlanStatus = z.enum(["pending", "in_progress", "done"]);
+export const PlanInput = z.strictObject({
+  steps: z
+    .array(
+      z.strictObject({
+        step: z.string().min(1).max(300).describe("what the step does, in a few words"),
+        status: PlanStatus.describe("pending, in_progress (at most one) or done"),
+      }),
+    )
+    .min(1)
+    .max(50)
+    .describe("the whole plan, every step, in order: each call replaces the previous plan"),
+  explanation: z.string().max(500).optional().describe("why the plan changed, when it did"),
+});
+export type PlanInput = z.infer<typeof PlanInput>;
+
 export const GrepInput = z.strictObject({
   pattern: z
     .string()
@@ -125,6 +143,7 @@ export { TaskInput };
 export const TOOL_INPUTS = {
   skill: SkillInput,
   memory: MemoryInput,
+  plan: PlanInput,
   grep: GrepInput,
   find: FindInput,
   web_fetch: WebFetchInput,
@@ -264,6 +283,19 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     tools: [],
     runtimeTools: { namespace: "mcp__" },
     ownProcess: true,
+  },
+  plan: {
+    name: "plan",
+    summary: "a visible plan of the work: steps with their status, updated as the work goes",
+    hooks: [],
+    tools: [
+      {
+        name: "plan",
+        description:
+          "Show the user your plan for a task of several steps, and keep it current: send the whole list each time, with each step pending, in_progress (one at a time) or done.",
+        input: PlanInput,
+      },
+    ],
   },
 };
 

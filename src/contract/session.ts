@@ -26,6 +26,17 @@ export const SessionMeta = z.object({
   messages: z.number().int().nonnegative(),
   compactions: z.number().int().nonnegative(),
   /**
+   * Tokens of every model request of the session, compacted ones included (the history alone forgets
+   * those), and their cost, each request priced by the model that served it, when its price was known.
+   */
+  usage: z
+    .object({
+      input_tokens: z.number().int().nonnegative(),
+      output_tokens: z.number().int().nonnegative(),
+      cost_usd: z.number().nonnegative().optional(),
+    })
+    .optional(),
+  /**
    * The automatic-compaction state, so a resumed session keeps it: whether the budget trigger is armed
    * (high-watermark hysteresis) and how many automatic compactions failed in a row (the circuit breaker).
    */
@@ -85,6 +96,13 @@ export const ModelEvent = z.looseObject({
   provider: z.string().optional(),
   /** the endpoint in use from here on; absent in older logs (then the previous one still holds) */
   base_url: z.string().optional(),
+});
+
+/** The user named the session (`/rename`): a session rebuilt from the log keeps that title. */
+export const TitleEvent = z.looseObject({
+  ts: z.string(),
+  type: z.literal("title"),
+  title: z.string().min(1),
 });
 
 /** history[index] became `message`; anything after it was dropped (replay: length = index, then push). */

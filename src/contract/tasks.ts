@@ -57,7 +57,7 @@ export const TaskContext = z.strictObject({
   model: z.string(),
   base_url: z.string().optional(),
   /** the parent's bash policy; a child never asks, so what would be asked is refused */
-  approve: z.enum(["all", "ask", "none"]),
+  approve: z.enum(["all", "edits", "ask", "none"]),
   /** the parent's --sandbox mode */
   sandbox: z.string().optional(),
   /** the parent's own tools: a child gets no tool its parent lacks */

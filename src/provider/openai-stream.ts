@@ -20,7 +20,13 @@ export const OpenAiChunk = z.object({
       z.object({
         index: z.number().int().nullish(),
         delta: z
-          .object({ content: z.string().nullish(), tool_calls: z.array(ToolCallDelta).nullish() })
+          .object({
+            content: z.string().nullish(),
+            /** reasoning models behind compatible servers (DeepSeek, vLLM, llama.cpp; OpenRouter's name) */
+            reasoning_content: z.string().nullish(),
+            reasoning: z.string().nullish(),
+            tool_calls: z.array(ToolCallDelta).nullish(),
+          })
           .nullish(),
         finish_reason: z.string().nullish(),
       }),
@@ -67,6 +73,8 @@ export class OpenAiDecoder extends ReplyDecoder<ModelResponse> {
     if (chunk.usage) this.usage = usageOf(chunk.usage);
     for (const choice of chunk.choices ?? []) {
       if ((choice.index ?? 0) !== 0) continue; // we never ask for n > 1
+      const thought = choice.delta?.reasoning_content ?? choice.delta?.reasoning;
+      if (thought) this.reply.reasoning(thought);
       if (choice.delta?.content) this.reply.text(choice.delta.content);
       for (const d of choice.delta?.tool_calls ?? []) this.toolDelta(d);
       if (choice.finish_reason) this.finishReason = choice.finish_reason;

@@ -14,6 +14,7 @@ export const MISSING_TOOL_NAME = "missing_tool_name";
 export class ReplyBuilder {
   private readonly ids: ToolIdAllocator;
   private textOut = "";
+  private reasoningOut = "";
   private readonly calls: ToolCall[] = [];
 
   constructor(
@@ -21,6 +22,13 @@ export class ReplyBuilder {
     private readonly emit: (ev: StreamEvent) => void,
   ) {
     this.ids = new ToolIdAllocator(history);
+  }
+
+  /** Reasoning text: shown as it streams and kept with the message's meta, never in its content. */
+  reasoning(delta: string): void {
+    if (!delta) return;
+    this.reasoningOut += delta;
+    this.emit({ type: "reasoning_delta", text: delta });
   }
 
   text(delta: string): void {
@@ -55,6 +63,7 @@ export class ReplyBuilder {
   message(): Message {
     const msg: Message = { role: "assistant", content: this.textOut };
     if (this.calls.length > 0) msg.tool_calls = this.calls.map((c) => ({ ...c }));
+    if (this.reasoningOut !== "") msg.meta = { reasoning: this.reasoningOut };
     return msg;
   }
 }

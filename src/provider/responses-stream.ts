@@ -68,6 +68,9 @@ export class ResponsesDecoder extends ReplyDecoder<ResponsesStreamResult> {
       case "response.refusal.delta":
         this.reply.text(this.parse(TextDelta, raw, data).delta);
         break;
+      case "response.reasoning_summary_text.delta":
+        this.reply.reasoning(this.parse(TextDelta, raw, data).delta);
+        break;
       case "response.output_item.added": {
         const e = this.parse(ItemEvent, raw, data);
         if (e.item.type === "function_call") this.openCall(e.output_index ?? this.calls.size, e.item);

@@ -19,6 +19,9 @@ export interface ModelRequest {
 
 export type StreamEvent =
   | { type: "text_delta"; text: string }
+  /** the model's reasoning as it streams (reasoning_content, a Responses reasoning summary): shown, never
+   * part of the answer's text */
+  | { type: "reasoning_delta"; text: string }
   | { type: "tool_call"; id: string; name: string }
   | { type: "tool_call_delta"; id: string; arguments: string }
   | {

@@ -529,6 +529,31 @@ export class Session {
     this.writeMeta();
   }
 
+  /** Tokens (and cost, when priced) of every request so far, compacted ones included. */
+  get usage(): NonNullable<SessionMeta["usage"]> | undefined {
+    return this.meta.usage;
+  }
+
+  /** One more model request's tokens, and its cost when its model's price is known. */
+  addUsage(input: number, output: number, costUsd?: number): void {
+    const u = this.meta.usage ?? { input_tokens: 0, output_tokens: 0 };
+    const cost = costUsd === undefined ? u.cost_usd : (u.cost_usd ?? 0) + costUsd;
+    this.meta.usage = {
+      input_tokens: u.input_tokens + input,
+      output_tokens: u.output_tokens + output,
+      ...(cost !== undefined ? { cost_usd: cost } : {}),
+    };
+    this.writeMeta();
+  }
+
+  /** The user's own title for the session (`/rename`), logged so a rebuilt meta.json keeps it. */
+  rename(title: string): void {
+    this.meta.title = title;
+    const lines = [{ ts: now(), type: "title", title }];
+    this.logAppended(lines, this.events.append(lines));
+    this.writeMeta();
+  }
+
   /**
    * Record the model (and provider, and base URL) later requests use, so -c/-r resume with what the user
    * switched to rather than what the session started with.

@@ -3,12 +3,11 @@
 import { existsSync, readdirSync, readFileSync, realpathSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { UserError } from "../contract/errors.ts";
-import type { History } from "../contract/history.ts";
-import { contentText } from "../contract/history.ts";
-import { ModelEvent, SessionMeta, SessionStartEvent } from "../contract/session.ts";
+import { ModelEvent, SessionMeta, SessionStartEvent, TitleEvent } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
 import { withLogTail } from "./meta-tail.ts";
 import { SESSION_ID_PATTERN } from "./session-id.ts";
+import { sessionTitle } from "./title.ts";
 
 export const META_FILE = "meta.json";
 export const HISTORY_FILE = "history.json";
@@ -88,7 +87,10 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
   const m = switched && ModelEvent.safeParse(switched);
   const target = m?.success ? m.data : s.data;
   const { history } = replayEvents(events);
-  const title = sessionTitle(history);
+  // A title the user gave (/rename) wins over the one the first request gives.
+  const renamed = events.findLast((e) => e.type === "title");
+  const given = renamed && TitleEvent.safeParse(renamed);
+  const title = given?.success ? given.data.title : sessionTitle(history);
   return {
     meta: {
       id,
@@ -106,22 +108,10 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
   };
 }
 
-const MAX_TITLE_CHARS = 100;
-
-/** The first line of the first user message, trimmed (and shortened when very long). */
-export function sessionTitle(h: History): string | undefined {
-  const first = h.find((m) => m.role === "user");
-  if (!first) return undefined;
-  const line = contentText(first.content)
-    .split("\n")
-    .map((l) => l.trim())
-    .find((l) => l !== "");
-  if (!line) return undefined;
-  return line.length > MAX_TITLE_CHARS ? `${line.slice(0, MAX_TITLE_CHARS - 1)}…` : line;
-}
+export { sessionTitle };
 
 /** Log events that change no history: a log of only these holds no conversation. */
-const NO_HISTORY_EVENTS = new Set(["session", "model"]);
+const NO_HISTORY_EVENTS = new Set(["session", "model", "title"]);
 
 /**
  * True when the session never held a message: a console opened and left, or `/new` followed by nothing.

@@ -1,12 +1,30 @@
 // Approvals for the tools that change things: bash, write and edit, and tools declared at run time (an MCP
-// server's), which are approved like bash. The policy decides (`all` runs
-// everything, `none` is read-only, `ask` asks the user); answers that cover the rest of the session are
+// server's), which are approved like bash. The policy decides (`all` runs everything, `edits` runs write
+// and edit and asks for the rest, `none` is read-only, `ask` asks the user) and may change during a
+// session (the console's Shift+Tab, /approve); answers that cover the rest of the session are
 // remembered here, per bash command prefix or per file tool. When no one can be asked (no terminal), an
 // approval that would be asked is refused at once — never a wait that cannot end.
 
 import type { FileDiff } from "./diff.ts";
 
-export type ApprovalPolicy = "all" | "ask" | "none";
+export type ApprovalPolicy = "all" | "edits" | "ask" | "none";
+
+/** The modes the console cycles through (Shift+Tab): each allows more than the one before. */
+export const APPROVAL_CYCLE: readonly ApprovalPolicy[] = ["ask", "edits", "all"];
+
+/** The mode after `p` in the console's cycle (read-only joins it at `ask`). */
+export function nextApprovalPolicy(p: ApprovalPolicy): ApprovalPolicy {
+  const i = APPROVAL_CYCLE.indexOf(p);
+  return APPROVAL_CYCLE[(i + 1) % APPROVAL_CYCLE.length] as ApprovalPolicy;
+}
+
+/** How a mode is named on the status line. */
+export const APPROVAL_LABELS: Record<ApprovalPolicy, string> = {
+  ask: "ask first",
+  edits: "accept edits",
+  all: "allow all",
+  none: "read-only",
+};
 
 /** "tool": a tool declared at run time by a module (an MCP server's), named in `name` */
 export type ApprovalTool = "bash" | "write" | "edit" | "tool";
@@ -51,8 +69,48 @@ export function commandPrefix(command: string): string | undefined {
   const words = c.split(/\s+/);
   const [first, second] = words;
   if (!first || /[='"\\$*?]/.test(first)) return undefined;
-  return second && /^[a-z][a-z0-9:_-]*$/i.test(second) ? `${first} ${second}` : first;
+  const program = first.split("/").at(-1) ?? first;
+  // Only a program known to take subcommands has its second word kept: for any other (`echo hi`, `cat
+  // notes.md`) that word is data, and "yes for the session" covers the program.
+  const sub = second && /^[a-z][a-z0-9:_-]*$/i.test(second) && SUBCOMMAND_PROGRAMS.has(program);
+  return sub ? `${first} ${second}` : first;
 }
+
+/** Programs whose second word is a subcommand (`git status`, `npm test`, `cargo build`). */
+const SUBCOMMAND_PROGRAMS = new Set([
+  "apt",
+  "brew",
+  "bun",
+  "bundle",
+  "cargo",
+  "cmake",
+  "composer",
+  "deno",
+  "docker",
+  "dotnet",
+  "gh",
+  "git",
+  "go",
+  "gradle",
+  "helm",
+  "just",
+  "kubectl",
+  "make",
+  "mix",
+  "mvn",
+  "npm",
+  "pip",
+  "pip3",
+  "pnpm",
+  "poetry",
+  "rake",
+  "rustup",
+  "swift",
+  "systemctl",
+  "terraform",
+  "uv",
+  "yarn",
+]);
 
 /** True when `command` is a simple command that starts with every word of `prefix`. */
 export function prefixCovers(prefix: string, command: string): boolean {
@@ -85,17 +143,28 @@ export class Approvals {
   /** runtime tools, and their groups, the user allowed for the rest of the session */
   private readonly runtimeNames = new Set<string>();
   private readonly groups = new Set<string>();
+  private mode: ApprovalPolicy;
 
-  constructor(private readonly opts: ApprovalsOptions) {}
+  constructor(private readonly opts: ApprovalsOptions) {
+    this.mode = opts.policy;
+  }
 
   get policy(): ApprovalPolicy {
-    return this.opts.policy;
+    return this.mode;
+  }
+
+  /** The mode from the next call on (answers already given for the session are kept). */
+  setPolicy(p: ApprovalPolicy): void {
+    this.mode = p;
   }
 
   /** Undefined when `req` may go ahead, else the reason it may not, worded for the model. */
   async check(req: ApprovalRequest, command?: string): Promise<string | undefined> {
-    const { policy, ask, warn } = this.opts;
+    const { ask, warn } = this.opts;
+    const policy = this.mode;
     if (policy === "all") return undefined;
+    // Accept edits: file changes run without asking; commands and other tools still ask.
+    if (policy === "edits" && (req.tool === "write" || req.tool === "edit")) return undefined;
     const label = req.tool === "tool" ? (req.name ?? "tool") : req.tool;
     if (policy === "none") {
       warn?.(
@@ -139,13 +208,16 @@ export class Approvals {
 
   /** What the session already allows without asking (for /status). */
   describe(): string {
-    if (this.opts.policy !== "ask") return this.opts.policy === "all" ? "everything" : "read-only";
+    const p = this.mode;
+    if (p === "all" || p === "none") return p === "all" ? "everything" : "read-only";
     const parts = [
       ...this.tools,
       ...[...this.prefixes].map((p) => `bash ${p} …`),
       ...this.runtimeNames,
       ...[...this.groups].map((g) => `every tool of ${g}`),
     ];
+    if (p === "edits")
+      return `write and edit allowed; asks for the rest${parts.length ? `, except: ${parts.join(", ")}` : ""}`;
     return parts.length ? `asks, except: ${parts.join(", ")}` : "asks for bash, write and edit";
   }
 }

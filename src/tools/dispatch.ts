@@ -110,6 +110,8 @@ export class ToolDispatch {
 
 export class ToolTurn {
   private changed = false;
+  /** time spent waiting for the user's approval answers: not part of a call's duration */
+  private askedMs = 0;
 
   constructor(
     private readonly dispatch: ToolDispatch,
@@ -169,7 +171,9 @@ export class ToolTurn {
     try {
       const prepared = await tool.prepare(info.args, ctx, info.id);
       if (prepared.change) {
+        const asked = Date.now();
         const refused = await ctx.approvals.check(prepared.change.request, prepared.change.command);
+        this.askedMs += Date.now() - asked;
         if (refused) return error(refused);
       }
       const blocked = await this.beforeChange(tool, info);
@@ -219,6 +223,7 @@ export class ToolTurn {
     {
       let result: ToolResult;
       const started = Date.now();
+      const askedBefore = this.askedMs;
       let exitCode: number | null | undefined;
       if (this.signal?.aborted) {
         result = error("cancelled by the user before it ran");
@@ -230,20 +235,22 @@ export class ToolTurn {
           else emit({ type: "tool_diff", id: call.id, path: r.path, ...r.diff });
         });
       }
+      const duration = Math.max(0, Date.now() - started - (this.askedMs - askedBefore));
+      const shown = { duration_ms: duration, ...(exitCode !== undefined ? { exit_code: exitCode } : {}) };
       emit({
         type: "tool_result",
         id: call.id,
         name: call.name,
         is_error: result.is_error,
         content: contentWithImageMarkers(result.content),
-        duration_ms: Date.now() - started,
-        ...(exitCode !== undefined ? { exit_code: exitCode } : {}),
+        ...shown,
       });
+      // The time and exit code are kept with the result (never sent): a resumed session shows them.
       return {
         role: "tool",
         tool_call_id: call.id,
         content: result.content,
-        ...(result.is_error ? { meta: { is_error: true } } : {}),
+        meta: { ...(result.is_error ? { is_error: true } : {}), ...shown },
       };
     }
   }

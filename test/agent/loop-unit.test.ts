@@ -139,6 +139,7 @@ class MemoryCompaction implements AgentCompaction {
   }
   recordUsage(): void {}
   setModel(): void {}
+  async measure(): Promise<void> {}
   private cut(history: History): History {
     const summary: Message = { role: "user", content: "[summary]", meta: { summary: true } };
     return [history[0] as Message, summary, ...history.slice(-1)];

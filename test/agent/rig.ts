@@ -36,6 +36,8 @@ export interface RigOptions {
   profile?: string;
   files?: Record<string, string>;
   config?: Record<string, unknown>;
+  /** the models the mock lists at GET /v1/models */
+  served?: string[];
 }
 
 export async function makeRig(opts: RigOptions): Promise<Rig> {
@@ -61,7 +63,10 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
     }),
   );
   if (opts.profile) writeFileSync(join(configDir, "plugins.json"), JSON.stringify({ profile: opts.profile }));
-  const mock = await startMockServer({ script: opts.script });
+  const mock = await startMockServer({
+    script: opts.script,
+    ...(opts.served ? { models: opts.served } : {}),
+  });
   const provider = opts.provider ?? "openai";
   const env: Record<string, string> = {
     I_CONFIG_DIR: configDir,

@@ -23,7 +23,7 @@ const HELP = (cmd = "i") => `see \`${cmd} --help\``;
 const RUN = ["-p", "hi", "-m", "gpt-4o"];
 const PROFILES = "standard, full, compact, responses-compact, budget, responses-budget";
 const MODULES =
-  "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp";
+  "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp, plan";
 
 const CASES: Record<string, Case> = {
   // the root command's flags
@@ -66,7 +66,7 @@ const CASES: Record<string, Case> = {
   },
   "--approve maybe": {
     args: ["--approve=maybe", "-p", "hi"],
-    line: `i: flag --approve: "maybe" is not one of all, ask, none; ${HELP()}`,
+    line: `i: flag --approve: "maybe" is not one of all, edits, ask, none; ${HELP()}`,
   },
   "--base-url ftp": {
     args: ["--base-url", "ftp://x", ...RUN],

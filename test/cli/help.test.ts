@@ -30,11 +30,13 @@ test("every --help into a pipe fits 80 columns, flags at the left, descriptions 
     "--json",
     "-m, --model <name>",
     "-r, --resume <id>",
-    "--approve <all|ask|none>",
+    "--approve <all|edits|ask|none>",
   ])
     expect(root).toContain(flag);
   // The long --approve description wraps under itself.
-  expect(root).toMatch(/--approve <all\|ask\|none> +who allows bash, write and edit: all runs\n {20,}\S/);
+  expect(root).toMatch(
+    /--approve <all\|edits\|ask\|none>\n +who allows bash, write and edit: all runs everything;\n {20,}\S/,
+  );
   expect(flat(root)).toContain("none is read-only (print mode default)");
   expect(runCli(["sessions", "--help"]).stdout).toContain("USAGE\n  i sessions [OPTIONS]\n");
   // The launcher's own help, not the root's it would pass the flag on to; `i help X` is `i X --help`.
@@ -53,5 +55,5 @@ test("i --help in a 60-column terminal wraps to 60 columns", async () => {
   });
   const screen = await pty.waitFor("tells more about a command");
   checkLayout(screen.replace(/Pane is dead.*/, "").trimEnd(), 60);
-  expect(screen).toContain("--approve <all|ask|none>");
+  expect(screen).toContain("--approve <all|edits|ask|none>");
 }, 60_000);

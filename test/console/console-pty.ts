@@ -1,6 +1,8 @@
 // The one way PTY console tests start the console: a rig (mock model, config and data directories) with
 // its script, the real CLI in a tmux pane for it, and a wait for the help line the console prints once
 // its setup is done. The caller owns both and closes them after the test.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
 import { consoleIn, Pty } from "../helpers/pty.ts";
@@ -15,6 +17,10 @@ export interface ConsoleOptions {
   files?: Record<string, string>;
   /** config.json keys besides the rig's model table */
   config?: Record<string, unknown>;
+  /** the models the mock model server lists (GET /v1/models) */
+  served?: string[];
+  /** further files written into the rig's config directory (e.g. compact.json) */
+  configFiles?: Record<string, string>;
 }
 
 export async function startConsole(
@@ -25,7 +31,10 @@ export async function startConsole(
     script,
     ...(opts.files ? { files: opts.files } : {}),
     ...(opts.config ? { config: opts.config } : {}),
+    ...(opts.served ? { served: opts.served } : {}),
   });
+  for (const [name, text] of Object.entries(opts.configFiles ?? {}))
+    writeFileSync(join(rig.configDir, name), text);
   let pty: Pty | undefined;
   try {
     pty = await Pty.start(

@@ -113,14 +113,14 @@ test(
     await p.type("make a file");
     await p.press("Enter");
     await p.waitFor("allow? ›");
-    await p.type("and also update the docs");
+    await p.type("please also update the docs");
     await p.press("Enter");
     await p.waitFor("that is not an answer");
     await p.type("y");
     await p.press("Enter");
     await p.waitFor("done");
     expect(existsSync(join(rig?.workspace ?? "", "ran.txt"))).toBe(true);
-    expect(body(1)).toContain("and also update the docs");
+    expect(body(1)).toContain("please also update the docs");
   },
   PTY_TEST_MS,
 );

@@ -332,15 +332,9 @@ test(
       lines.findIndex((l) => l.startsWith("allow? ›")),
     );
     expect(answers.length).toBeGreaterThan(1);
-    for (const l of answers) expect(l).toMatch(/^ {2}\S/);
+    for (const l of answers) expect(l).toMatch(/^ {2,3}\S/);
     const text = answers.join("\n");
-    for (const a of [
-      "y = yes",
-      "a = yes to every edit this session",
-      "n = no",
-      "n REASON = no, and tell the model why",
-      "Esc = no, and cancel the turn",
-    ])
+    for (const a of ["y yes", "a always edit", "n no (then a reason)", "Esc no, cancel the turn"])
       expect(text).toContain(a);
     await p.type("n");
     await p.press("Enter");
@@ -407,7 +401,7 @@ test(
 );
 
 test(
-  "an approved edit's diff is shown once, at the question; the result says it was applied as shown",
+  "an approved edit's diff is shown once in the transcript: as the result (the question showed the proposal)",
   async () => {
     const p = await consoleWith(
       [
@@ -417,13 +411,14 @@ test(
       { cols: 80, rows: 40, files: { "a.txt": "one\ntwo\n" } },
     );
     await send(p, "edit it");
-    await p.waitFor("allow? ›");
+    const asked = await p.waitFor("allow? ›");
+    expect(asked).toMatch(/proposed: a\.txt \+1 -1 \(not applied yet\)/);
     await p.type("y");
-    await p.press("Enter");
     const screen = await p.waitFor("edited it");
     expect(screen.match(/1 - one/g)).toHaveLength(1);
     expect(screen.match(/1 \+ uno/g)).toHaveLength(1);
-    expect(screen).toMatch(/⎿ a\.txt \+1 -1 · applied as shown/);
+    expect(screen).toMatch(/⎿ a\.txt \+1 -1/);
+    expect(screen).not.toContain("proposed:");
   },
   PTY_TEST_MS,
 );

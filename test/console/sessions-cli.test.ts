@@ -94,9 +94,9 @@ test("/new starts a fresh session, /sessions lists both, /resume N replays the c
   expect(third).toContain("third question");
   expect(third).not.toContain("second question");
   // The status line follows the session: its own title and tokens, none carried over from the other.
-  expect(r.stdout).toContain("↑1.0k ↓10 · first question\n› /new");
-  expect(r.stdout).toContain("↑2.0k ↓20 · second question\n› /sessions");
-  expect(r.stdout).toContain("↑4.0k ↓40 · first question\n› /exit");
+  expect(r.stdout).toContain("↑1.0k ↓10 · ask first · first question\n› /new");
+  expect(r.stdout).toContain("↑2.0k ↓20 · ask first · second question\n› /sessions");
+  expect(r.stdout).toContain("↑4.0k ↓40 · ask first · first question\n› /exit");
 }, 60_000);
 
 test("/cost shows the tokens in and out of this run and of the session", async () => {

@@ -7,7 +7,7 @@ import { makeStyle } from "../../src/terminal/style.ts";
 
 const s = makeStyle({ color: false, cursor: false });
 
-test("all the figures, cost from the price per million tokens", () => {
+test("all the figures, the cost as counted (each request at its own model's price)", () => {
   const line = new StatusLine(
     {
       model: "gpt-4o",
@@ -16,6 +16,7 @@ test("all the figures, cost from the price per million tokens", () => {
       tokensIn: 200_000,
       tokensOut: 10_000,
       price: { input: 2.5, output: 10 },
+      costUsd: 0.6,
       title: "fix the \u001b[2Jtests",
     },
     s,

@@ -9,6 +9,7 @@ import {
   type ApprovalRequest,
   Approvals,
   commandPrefix,
+  nextApprovalPolicy,
   prefixCovers,
 } from "../../src/tools/approvals.ts";
 import { makeSandbox, run, type Sandbox } from "./helpers.ts";
@@ -43,6 +44,29 @@ describe("command prefixes", () => {
     expect(commandPrefix("echo $(whoami)")).toBeUndefined();
     expect(commandPrefix("echo hi > f")).toBeUndefined();
     expect(commandPrefix("FOO=1 make")).toBeUndefined();
+    // A second word is a subcommand only for programs that take one: otherwise it is data.
+    expect(commandPrefix("echo hi")).toBe("echo");
+    expect(commandPrefix("cat notes")).toBe("cat");
+    expect(commandPrefix("cargo build --release")).toBe("cargo build");
+    expect(commandPrefix("/usr/bin/git log")).toBe("/usr/bin/git log");
+  });
+
+  test("the mode changes during a session: accept edits runs write and edit, still asks for bash", async () => {
+    const { ask, asked } = answering({ kind: "no" });
+    const a = new Approvals({ policy: "ask", ask });
+    a.setPolicy("edits");
+    expect(a.policy).toBe("edits");
+    expect(await a.check({ tool: "edit", summary: "x" })).toBeUndefined();
+    expect(await a.check({ tool: "write", summary: "x" })).toBeUndefined();
+    expect(await a.check({ tool: "bash", summary: "ls", prefix: "ls" }, "ls")).toContain("refused");
+    expect(asked.map((r) => r.tool)).toEqual(["bash"]);
+    expect(a.describe()).toBe("write and edit allowed; asks for bash");
+    a.setPolicy("all");
+    expect(await a.check({ tool: "bash", summary: "rm x" }, "rm x")).toBeUndefined();
+    expect(nextApprovalPolicy("ask")).toBe("edits");
+    expect(nextApprovalPolicy("edits")).toBe("all");
+    expect(nextApprovalPolicy("all")).toBe("ask");
+    expect(nextApprovalPolicy("none")).toBe("ask");
   });
 
   test("a prefix covers only simple commands that start with it", () => {

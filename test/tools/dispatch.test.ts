@@ -213,7 +213,8 @@ describe("seams", () => {
       role: "tool",
       tool_call_id: "c1",
       content: "write was blocked before it ran: writes are frozen during the release",
-      meta: { is_error: true },
+      // The time is kept with the result for a resumed session's replay (never sent to the model).
+      meta: { is_error: true, duration_ms: expect.any(Number) },
     });
     expect(existsSync(join(sb.workspace, "blocked.txt"))).toBe(false);
     expect(log).toEqual(["before write"]);

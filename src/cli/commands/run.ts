@@ -24,9 +24,9 @@ export const RUN_ARGS = {
   },
   approve: {
     type: "enum",
-    options: ["all", "ask", "none"],
+    options: ["all", "edits", "ask", "none"],
     description:
-      "who allows bash, write and edit: all runs everything; ask asks each time (console default; refused at once without a terminal); none is read-only (print mode default)",
+      "who allows bash, write and edit: all runs everything; edits runs write and edit and asks for bash; ask asks each time (console default; refused at once without a terminal); none is read-only (print mode default)",
   },
   sandbox: {
     type: "string",

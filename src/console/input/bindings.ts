@@ -9,6 +9,10 @@ export type EditorAction =
   | "history-prev"
   | "history-next"
   | "complete"
+  /** Shift+Tab: the next approval mode */
+  | "mode"
+  /** Ctrl-O: show the last reasoning whole */
+  | "expand"
   | "search"
   | "interrupt"
   | "eof"
@@ -53,6 +57,8 @@ function ctrlKey(ed: LineEditor, k: Key): EditorAction {
       return "search";
     case "l":
       return "redraw";
+    case "o":
+      return "expand";
     case "c":
       return "interrupt";
     case "d":
@@ -110,7 +116,7 @@ export function applyInput(ed: LineEditor, ev: InputEvent): EditorAction {
     case "enter":
       return enter(ed, k);
     case "tab":
-      return k.shift ? "ignored" : "complete";
+      return k.shift ? "mode" : "complete";
     case "backspace":
       if (word) ed.killWordBack();
       else ed.backspace();

@@ -41,7 +41,8 @@ export class LineEditor {
 
   /** A paste: inserted as is when small, else as a token standing for the whole text. */
   paste(s: string): void {
-    const lines = s.split("\n").length;
+    // A paste that ends with a newline has as many lines as newlines: the last one is not a line.
+    const lines = s.replace(/\n$/, "").split("\n").length;
     if (lines <= PASTE_COLLAPSE_LINES && s.length <= PASTE_COLLAPSE_CHARS) {
       this.insert(s);
       return;

@@ -2,22 +2,15 @@
 // question, as a live-region component (render(width) / cursor()) that the Screen draws. Keys come in
 // decoded (keys.ts); what the console must act on goes out through PromptHooks.
 import type { ApprovalAnswer, ApprovalRequest } from "../../agent/agent-session.ts";
-import {
-  ALWAYS_NOT_OFFERED,
-  answerChoices,
-  canAlways,
-  isUnofferedAlways,
-  NOT_AN_ANSWER,
-  packChoices,
-  parseApproval,
-  questionLines,
-} from "../approval-question.ts";
+import { NOT_AN_ANSWER } from "../approval-question.ts";
 import type { PromptHooks } from "../ports.ts";
+import { ApprovalPrompt } from "./approval-prompt.ts";
 import { applyInput } from "./bindings.ts";
 import { commonPrefix, complete } from "./complete.ts";
 import { LineEditor } from "./editor.ts";
 import { HistoryCursor, type InputHistory } from "./history.ts";
 import type { InputEvent } from "./keys.ts";
+import { type Menu, type MenuRow, type MenuSource, menuFor, menuLines } from "./menu.ts";
 import { Picker, type PickerText, type PickRequest } from "./picker.ts";
 
 /** How the prompt measures and cleans text (the terminal module's functions). */
@@ -27,15 +20,15 @@ export interface PromptText extends PickerText {
   clean(s: string): string;
   dim(s: string): string;
   yellow(s: string): string;
+  /** the highlighted answer of an approval */
+  mark(s: string): string;
 }
 
 export const PROMPT = "› ";
 
 interface Approval {
-  req: ApprovalRequest;
+  prompt: ApprovalPrompt;
   resolve(a: ApprovalAnswer): void;
-  /** the draft the user had when the question came up, given back after */
-  draft: string;
 }
 
 interface Search {
@@ -55,12 +48,21 @@ export class PromptController {
   hint = "";
   /** the line cursor() refers to */
   private caret = { row: 0, col: 0 };
+  /** the completion menu open under the input, and its marked row */
+  private menu: { menu: Menu; at: number } | undefined;
+  /** the text the menu was closed on with Esc: it stays closed until the text changes */
+  private menuClosedOn: string | undefined;
 
   constructor(
     private readonly hooks: PromptHooks,
     private readonly history: InputHistory,
     private readonly text: PromptText,
-    private readonly completion: { commands: () => string[]; paths: (partial: string) => string[] },
+    private readonly completion: {
+      commands: () => string[];
+      paths: (partial: string) => string[];
+      /** where the menu that opens as you type takes its rows (no menu without it) */
+      menu?: MenuSource;
+    },
   ) {
     this.cursorInHistory = new HistoryCursor(history);
   }
@@ -69,11 +71,14 @@ export class PromptController {
     return this.approval !== undefined;
   }
 
-  /** Show the approval question and wait for the answer; the draft is kept aside meanwhile. */
-  ask(req: ApprovalRequest): Promise<ApprovalAnswer> {
+  /**
+   * Show the approval question (with the proposed change, styled, inside it) and wait for the answer;
+   * the draft is kept aside meanwhile.
+   */
+  ask(req: ApprovalRequest, proposal: readonly string[] = []): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
       this.approval?.resolve({ kind: "no" });
-      this.approval = { req, resolve, draft: this.editor.submit() };
+      this.approval = { prompt: new ApprovalPrompt(req, proposal, this.editor.submit()), resolve };
       this.hint = "";
       this.hooks.changed();
     });
@@ -107,7 +112,7 @@ export class PromptController {
     const a = this.approval;
     if (!a) return;
     this.approval = undefined;
-    this.editor.set(a.draft);
+    this.editor.set(a.prompt.draft);
     a.resolve(answer);
     this.hooks.changed();
   }
@@ -123,7 +128,69 @@ export class PromptController {
     this.hooks.changed();
   }
 
+  /** A key while the menu is open: true when the menu took it. */
+  private menuKey(ev: InputEvent): boolean {
+    const m = this.menu;
+    if (!m || ev.type !== "key" || ev.ctrl || ev.alt) return false;
+    const n = m.menu.rows.length;
+    if (ev.name === "up" || ev.name === "down") {
+      m.at = (m.at + (ev.name === "up" ? n - 1 : 1)) % n;
+      return true;
+    }
+    if (ev.name === "escape") {
+      this.menu = undefined;
+      this.menuClosedOn = this.editor.text;
+      return true;
+    }
+    if ((ev.name === "tab" && !ev.shift) || (ev.name === "enter" && !ev.shift)) {
+      const row = m.menu.rows[m.at] as MenuRow;
+      const ed = this.editor;
+      const dir = row.value.endsWith("/");
+      const tail = dir ? "" : " ";
+      const rest = ed.text.slice(m.menu.to).replace(/^ /, "");
+      ed.text = ed.text.slice(0, m.menu.from) + row.value + tail + rest;
+      ed.cursor = m.menu.from + row.value.length + tail.length;
+      this.menu = undefined;
+      // Enter on a command runs it; on a path it only completes (the message goes on).
+      if (ev.name === "enter" && m.menu.kind === "command") {
+        this.editKey({ type: "key", name: "enter", ctrl: false, alt: false, shift: false });
+        return true;
+      }
+      this.refreshMenu();
+      return true;
+    }
+    return false;
+  }
+
+  /** The menu for the text as it is now (none once closed with Esc, until the text changes). */
+  private refreshMenu(): void {
+    const src = this.completion.menu;
+    const ed = this.editor;
+    if (!src || this.approval || this.search || this.picking) {
+      this.menu = undefined;
+      return;
+    }
+    if (this.menuClosedOn !== undefined && this.menuClosedOn === ed.text) return;
+    this.menuClosedOn = undefined;
+    const menu = menuFor(ed.text, ed.cursor, src);
+    if (!menu) {
+      this.menu = undefined;
+      return;
+    }
+    const keep = this.menu?.menu.rows[this.menu.at]?.value;
+    const at = Math.max(0, keep === undefined ? 0 : menu.rows.findIndex((r) => r.value === keep));
+    this.menu = { menu, at };
+  }
+
   private editKey(ev: InputEvent): void {
+    if (this.menuKey(ev)) return;
+    const before = `${this.editor.cursor}:${this.editor.text}`;
+    this.editAction(ev);
+    if (`${this.editor.cursor}:${this.editor.text}` !== before) this.refreshMenu();
+    else if (this.editor.isEmpty) this.menu = undefined;
+  }
+
+  private editAction(ev: InputEvent): void {
     const action = applyInput(this.editor, ev);
     switch (action) {
       case "submit": {
@@ -146,6 +213,12 @@ export class PromptController {
         return;
       case "escape":
         this.hooks.escape();
+        return;
+      case "mode":
+        this.hooks.cycleMode();
+        return;
+      case "expand":
+        this.hooks.expand();
         return;
       case "history-prev": {
         const e = this.cursorInHistory.prev(this.editor.text);
@@ -225,42 +298,28 @@ export class PromptController {
 
   private approvalKey(ev: InputEvent): void {
     const a = this.approval as Approval;
-    if (ev.type === "key" && (ev.name === "escape" || (ev.ctrl && ev.ch === "c"))) {
-      this.settle({ kind: "cancel" });
+    if (ev.type === "key" && ev.name === "tab" && ev.shift && this.editor.isEmpty && !a.prompt.reasoning) {
+      this.hooks.cycleMode();
       return;
     }
-    const action = applyInput(this.editor, ev);
-    if (action !== "submit") return;
-    const text = this.editor.submit();
-    if (text.trim() === "") return;
-    const always = canAlways(a.req);
-    const answer = parseApproval(text, always, a.req);
-    if (answer) {
-      this.settle(answer);
-      return;
+    const step = a.prompt.handle(ev, this.editor);
+    if (!step) return;
+    if (step.kind === "answer") this.settle(step.answer);
+    else if (step.kind === "hint") this.hint = step.text;
+    else {
+      this.hooks.notAnswer(step.text);
+      this.hint = NOT_AN_ANSWER;
     }
-    if (isUnofferedAlways(text, always)) {
-      this.hint = ALWAYS_NOT_OFFERED;
-      return;
-    }
-    this.hooks.notAnswer(text);
-    this.hint = NOT_AN_ANSWER;
   }
 
-  /** The question shown above the input while an approval waits. */
-  private questionLines(width: number): string[] {
-    const a = this.approval;
-    if (!a) return [];
-    const t = this.text;
-    const [title = "", ...summary] = questionLines(a.req, t.clean);
-    const choices = answerChoices(a.req, t.clean, "Esc");
-    return [t.yellow(title), ...summary, ...packChoices(choices, width, t.width).map((l) => t.dim(l))];
+  /** The question shown above the input while an approval waits, and its input line's prompt. */
+  private question(width: number): { head: string[]; prompt: string } | undefined {
+    return this.approval?.prompt.lines(width, this.text);
   }
 
   private promptText(): string {
     // While searching, the match is the line's content (see render).
     if (this.search) return `(search) '${this.text.clean(this.search.query)}': `;
-    if (this.approval) return "allow? › ";
     return PROMPT;
   }
 
@@ -309,8 +368,9 @@ export class PromptController {
       this.caret = { row: lines.length - 1, col: Math.min(width - 1, this.text.width(lines.at(-1) ?? "")) };
       return lines;
     }
-    const head = this.questionLines(width);
-    const prompt = this.promptText();
+    const q = this.question(width);
+    const head = q?.head ?? [];
+    const prompt = q?.prompt ?? this.promptText();
     let body: string;
     let at: number;
     if (this.search) {
@@ -331,7 +391,9 @@ export class PromptController {
     const { rows, row, col } = this.layout(prompt + cleanBody, prompt.length + before.length, width);
     const hint = this.hint ? [this.text.dim(this.hint.slice(0, Math.max(0, width)))] : [];
     this.caret = { row: head.length + row, col };
-    return [...head, ...rows, ...hint];
+    const menu =
+      this.menu && !q && !this.search ? menuLines(this.menu.menu, this.menu.at, width, this.text) : [];
+    return [...head, ...rows, ...menu, ...hint];
   }
 
   cursor(): { row: number; col: number } {

@@ -19,6 +19,8 @@ function rig(entries: string[] = []) {
       escape: () => calls.push("escape"),
       eof: () => calls.push("eof"),
       notAnswer: (t) => calls.push(`steer:${t}`),
+      cycleMode: () => calls.push("mode"),
+      expand: () => calls.push("expand"),
       changed: () => {},
     },
     history,
@@ -33,6 +35,7 @@ function rig(entries: string[] = []) {
           .join(""),
       dim: (s) => s,
       yellow: (s) => s,
+      mark: (s) => `[${s.trim()}]`,
       width: (s) => Array.from(s).length,
       fit: (s, w) => Array.from(s).slice(0, w).join(""),
     },
@@ -112,17 +115,46 @@ describe("approval prompt", () => {
     const lines = p.render(100);
     expect(lines[0]).toBe("? allow this command to run:");
     expect(lines[1]).toBe("  │ rm -rf build");
-    expect(lines[2]).toContain("a = yes, and don't ask again for `rm …`");
-    type("a\r");
+    expect(lines[2]).toContain("a always `rm …`");
+    // One key, no Enter.
+    type("a");
     expect(await asked).toEqual({ kind: "always" } satisfies ApprovalAnswer);
     expect(p.editor.text).toBe("my draft");
+  });
+
+  test("one key: y at once; Enter takes the highlighted answer; n then a reason; Esc in a reason goes back", async () => {
+    const { p, type } = rig();
+    expect(
+      await (async () => {
+        const a = p.ask({ tool: "bash", summary: "npm test", prefix: "npm test" });
+        type("y");
+        return a;
+      })(),
+    ).toEqual({ kind: "yes" });
+    let asked = p.ask({ tool: "bash", summary: "npm test", prefix: "npm test" });
+    expect(p.render(100).join("\n")).toContain("[y yes]");
+    type("\x1b[C"); // → moves the highlight to "always"
+    expect(p.render(100).join("\n")).toContain("[a always `npm test …`]");
+    type("\r");
+    expect(await asked).toEqual({ kind: "always" });
+    asked = p.ask({ tool: "edit", summary: "a.ts: replace 1 occurrence" });
+    type("n");
+    expect(p.render(100).at(-1)).toContain("why not?");
+    type("x\x1b"); // Esc while typing a reason: back to the answers, nothing decided
+    expect(p.asking).toBe(true);
+    expect(p.render(100).at(-1)).toContain("allow? ›");
+    type("nuse the helper instead\r");
+    expect(await asked).toEqual({ kind: "no", reason: "use the helper instead" });
+    asked = p.ask({ tool: "edit", summary: "a.ts: replace 1 occurrence" });
+    type("n\r");
+    expect(await asked).toEqual({ kind: "no" });
   });
 
   test("text that is not an answer is handed on (queued), never taken as no; Esc cancels", async () => {
     const { p, calls, type } = rig();
     const asked = p.ask({ tool: "edit", summary: "a.ts: replace 1 occurrence" });
-    type("also fix the docs\r");
-    expect(calls).toEqual(["steer:also fix the docs"]);
+    type("please fix the docs too\r");
+    expect(calls).toEqual(["steer:please fix the docs too"]);
     expect(p.asking).toBe(true);
     expect(p.render(120).at(-1)).toContain("that is not an answer: it was queued for the model");
     type("\x1b");
@@ -133,8 +165,8 @@ describe("approval prompt", () => {
   test("a where yes-for-the-session is not offered is refused with a hint, never queued", async () => {
     const { p, calls, type } = rig();
     const asked = p.ask({ tool: "bash", summary: "ls && rm x" });
-    expect(p.render(120).join("\n")).not.toContain("a = yes");
-    type("a\r");
+    expect(p.render(120).join("\n")).not.toContain("always");
+    type("a");
     expect(calls).toEqual([]);
     expect(p.render(200).at(-1)).toContain("a (yes for the session) is not offered for this command");
     type("n\r");
