@@ -21,9 +21,22 @@ import { SessionExport } from "../src/contract/export.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
 import { Manifest } from "../src/contract/manifest.ts";
+import { McpFile } from "../src/contract/mcp.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
+import {
+  CancelRequestData,
+  ProgressReplyData,
+  ProgressRequestData,
+  PromptReplyData,
+  PromptRequestData,
+  RuntimePromptDecl,
+  RuntimeToolDecl,
+  ToolsReplyData,
+  ToolsRequestData,
+} from "../src/contract/runtime-tools.ts";
 import { AnyCompactionEvent, EventLine, SessionMeta } from "../src/contract/session.ts";
 import { SteerMessage } from "../src/contract/steering.ts";
+import { TrustFile } from "../src/contract/trust.ts";
 import { Usage } from "../src/contract/usage.ts";
 
 const root = join(import.meta.dirname, "..", "schemas");
@@ -66,6 +79,8 @@ const files = write(root, {
   "session-rewind-event.json": RewindEvent,
   "session-fork-event.json": ForkEvent,
   "session-export.json": SessionExport,
+  "trust.json": TrustFile,
+  "mcp.json": McpFile,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,
@@ -75,6 +90,15 @@ const protocol = write(join(root, "protocol"), {
   "tool-result.json": ToolResult,
   "usage.json": Usage,
   "history-summary.json": HistorySummary,
+  "runtime-tool-decl.json": RuntimeToolDecl,
+  "tools-request.json": ToolsRequestData,
+  "tools-reply.json": ToolsReplyData,
+  "cancel-request.json": CancelRequestData,
+  "progress-request.json": ProgressRequestData,
+  "progress-reply.json": ProgressReplyData,
+  "runtime-prompt-decl.json": RuntimePromptDecl,
+  "prompt-request.json": PromptRequestData,
+  "prompt-reply.json": PromptReplyData,
 });
 const hookSchemas: Record<string, z.ZodType> = {
   "before-compact-model-route.json": ModelRouteReply,

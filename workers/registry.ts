@@ -1,5 +1,5 @@
 // The default worker modules built into the `i` executable, loaded only when `i worker` names them.
-import type { ModuleName } from "../src/contract/registry.ts";
+import { MODULES, type ModuleName } from "../src/contract/registry.ts";
 import type { WorkerModule } from "./sdk/module.ts";
 import { serve } from "./sdk/serve.ts";
 
@@ -16,11 +16,19 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   search: () => import("./search/index.ts").then((m) => m.createSearchModule()),
   web: () => import("./web/index.ts").then((m) => m.loadWebModule()),
   responses: () => import("./responses/index.ts").then((m) => m.responsesModule),
+  agents: () => import("./agents/index.ts").then((m) => m.createAgentsModule()),
+  hooks: () => import("./hooks/index.ts").then((m) => m.createHooksModule()),
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
   plan: () => import("./plan/index.ts").then((m) => m.planModule),
+  mcp: () => import("./mcp/index.ts").then((m) => m.createMcpModule()),
 };
 
 /** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */
 export async function serveBuiltins(names: readonly ModuleName[]): Promise<void> {
-  await serve(await Promise.all(names.map((name) => BUILTIN_WORKERS[name]())));
+  const modules = await Promise.all(names.map((name) => BUILTIN_WORKERS[name]()));
+  await serve(
+    modules,
+    undefined,
+    names.some((n) => MODULES[n].ownProcess),
+  );
 }

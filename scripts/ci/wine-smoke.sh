@@ -89,7 +89,7 @@ config=$(find "$WINEPREFIX/drive_c/users" -path '*/.i/config/config.json' | head
   const c = JSON.parse(fs.readFileSync(f, "utf8"));
   c.models = { "mock-model": { context_window: 100000, max_output_tokens: 4096 } };
   fs.writeFileSync(f, JSON.stringify(c));' "$config" || fail "cannot add the mock model to $config"
-run "doctor --online" "all 8 modules ok" "$exe" doctor --online "${target[@]}"
+run "doctor --online" "all checks ok" "$exe" doctor --online "${target[@]}"
 WINEPATH=$(winpath "$work/bin") run "-p with a bash tool call (bash.exe via PATHEXT)" \
   'bash.exe test double ran: echo hello from the tool' "$exe" -p "run it" --approve all --json "${target[@]}"
 run "sessions" "run it" "$exe" sessions

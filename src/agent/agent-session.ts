@@ -13,11 +13,11 @@ import type { RestoreOutcome } from "../compaction/uncompact.ts";
 import { loadConfig } from "../config/load.ts";
 import { configDir, dataDir } from "../config/paths.ts";
 import type { CompactionsReport } from "../contract/compactions.ts";
-import type { ConfigFile } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
-import type { History } from "../contract/history.ts";
+import type { History, Message } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
+import { type LoadedAgents, loadAgents } from "../lib/agent-definitions.ts";
 import { MODEL_TABLE } from "../provider/model-table.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
@@ -31,11 +31,14 @@ import {
   nextApprovalPolicy,
 } from "../tools/approvals.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
+import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts";
 import { fileCandidates } from "./file-candidates.ts";
 import type { TurnResult } from "./loop.ts";
+import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import { type Expanded, expandMentions } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
+import { acceptPending, pendingProjectFiles } from "./project-files.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
 import {
   type ConfirmOverwrite,
@@ -63,6 +66,13 @@ import type { AgentRuntime, SetupOptions } from "./setup.ts";
 import { enqueue, queuePath, removeQueue } from "./steering-queue.ts";
 import { runUserCommand } from "./user-command.ts";
 
+export {
+  type ConsoleSettings,
+  readConsoleSettings,
+  readKeybindings,
+  saveTheme,
+  type ThemeSetting,
+} from "./console-settings.ts";
 export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,
@@ -70,6 +80,7 @@ export type {
   ApprovalRequest,
   ConfirmOverwrite,
   Expanded,
+  McpView,
   PromptTemplate,
   RestoreOutcome,
   RewindMode,
@@ -240,6 +251,24 @@ export class AgentSession {
     return Session.list(this.dataDir, this.live.workspace);
   }
 
+  /**
+   * Accept this workspace's own hooks and agents (what `i trust` does) and reopen this session so they
+   * apply now; returns what was accepted, one line per file, hook and agent (empty: nothing pending).
+   */
+  async trustProjectFiles(): Promise<string[]> {
+    const pending = pendingProjectFiles(configDir(), this.workspace);
+    if (pending.files.length === 0) return [];
+    acceptPending(configDir(), this.workspace, pending);
+    // A session with nothing in it yet is not kept when it closes: a fresh one takes its place.
+    if (this.rt) await this.switchTo(this.rt.agent.history.length > 1 ? this.rt.session.id : undefined);
+    return pending.lines;
+  }
+
+  /** The sub-agents the task tool can run here (built-in, config_dir/agents, an accepted .i/agents). */
+  agentDefinitions(): LoadedAgents {
+    return loadAgents(configDir(), this.workspace);
+  }
+
   /** The prompt templates of the workspace and config_dir, and why any were skipped. */
   promptTemplates(): { templates: PromptTemplate[]; problems: string[] } {
     return loadTemplates(this.live.workspace, configDir());
@@ -287,7 +316,7 @@ export class AgentSession {
    * A turn: the message, the model's replies and its tool calls, until it ends or is cancelled. `typed`:
    * what the user typed, when `content` differs from it (attachments added).
    */
-  send(content: string, typed?: string): Promise<TurnResult> {
+  send(content: Message["content"], typed?: string): Promise<TurnResult> {
     const rt = this.live;
     return this.run((signal) => rt.agent.send(content, signal, typed));
   }
@@ -407,13 +436,9 @@ export class AgentSession {
     return this.live.agent.recompact();
   }
 
-  /** What config.json says about the console itself (title, notifications). */
-  consoleSettings(): Pick<ConfigFile, "terminal_title" | "notifications"> {
-    const { terminal_title, notifications } = loadConfig(configDir()).config;
-    return {
-      ...(terminal_title !== undefined ? { terminal_title } : {}),
-      ...(notifications ? { notifications } : {}),
-    };
+  /** What config.json says about the console itself (title, notifications, theme). */
+  consoleSettings(): ConsoleSettings {
+    return readConsoleSettings();
   }
 
   /** `!command`: run through the bash tool; its output joins the context for the next message. */
@@ -474,6 +499,35 @@ export class AgentSession {
   /** `/export [FILE]`: the conversation written to a new file; returns its path. */
   exportTo(file?: string): string {
     return exportConversation(this.live, file);
+  }
+
+  // ---- MCP ------------------------------------------------------------------------------------------
+
+  /** `/mcp`: the configured MCP servers and where each stands. */
+  mcpServers(): Promise<McpView> {
+    const rt = this.live;
+    return mcpView(rt.workspace, rt.runtimeStatus);
+  }
+
+  /** MCP prompts, offered as slash commands `/NAME ARGS`: name, description, arguments (as of the last ask). */
+  mcpPrompts(): { name: string; description: string; args: string }[] {
+    return (this.rt?.runtimePrompts?.prompts() ?? []).map((p) => ({
+      name: p.name,
+      description: p.description,
+      args: p.arguments.map((a) => (a.required ? a.name.toUpperCase() : `[${a.name}]`)).join(" "),
+    }));
+  }
+
+  /** The text of MCP prompt `name` with the words typed after it, to send as the user's message. */
+  expandMcpPrompt(name: string, argsText: string): Promise<string> {
+    const p = this.live.runtimePrompts;
+    if (!p) return Promise.reject(new Error(`no prompt /${name}`));
+    return p.expandPrompt(name, argsText);
+  }
+
+  /** `/mcp trust`: accept this workspace's .mcp.json as it is now (its servers start before the next request). */
+  trustProjectMcp(): { file: string; accepted: boolean; servers: string[] } {
+    return trustProjectMcp(this.live.workspace);
   }
 
   /** `@path` mentions: the files' text attached to the message, with a note per mention. */

@@ -12,14 +12,17 @@ import type { Provider } from "../provider/types.ts";
 import { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
+import type { DeclaredTools } from "../tools/declared-tools.ts";
 import { FileTimes } from "../tools/file-times.ts";
 import { NestedInstructions } from "../tools/nested-instructions.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import { SavedOutputs } from "../tools/saved-output.ts";
 import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
-import { Agent } from "./loop.ts";
+import { Agent, type AgentDeps } from "./loop.ts";
 import type { RunPlan } from "./resolve-run.ts";
+import { CHILD_CANNOT_ASK } from "./task-setup.ts";
+import type { UserHooks } from "./user-hooks.ts";
 
 export interface BuildOptions {
   approve: ApprovalPolicy;
@@ -53,9 +56,17 @@ export function buildAgent(
     tools: ToolDecl[];
     coreToolNames: ReadonlySet<string>;
     resultTokenCap: number;
+    /** tools declared at run time (MCP): refreshed before each request, answered through the dispatch */
+    runtimeTools?: { refresh: () => Promise<void>; declared: DeclaredTools };
+    /** the user's hooks (hooks.json) */
+    userHooks?: UserHooks;
+    /** a child task's agent: SubagentStop hooks, and no one to ask for approvals */
+    subagent?: boolean;
+    toolBatch?: AgentDeps["toolBatch"];
   },
   opts: BuildOptions,
 ): BuiltAgent {
+  const { userHooks } = parts;
   const { budget } = plan.config;
   const controller = new CompactionController({
     hooks: parts.host,
@@ -71,10 +82,24 @@ export function buildAgent(
     emit: opts.emit,
     manifest: plan.manifest,
     compactor: compactorIdentity(plan.manifest, plan.configDir),
+    ...(userHooks ? { beforeCompaction: (r, i) => userHooks.preCompact(r, i) } : {}),
   });
+  const ask = opts.ask;
   const approvals = new Approvals({
     policy: opts.approve,
-    ...(opts.ask ? { ask: opts.ask } : {}),
+    // A sub-agent can never ask the user: its parent's policy applies, and what would be asked is refused.
+    ...(parts.subagent ? { noOneToAsk: CHILD_CANNOT_ASK } : {}),
+    // The user's Notification hooks hear that `i` waits for them.
+    ...(ask
+      ? {
+          ask: userHooks
+            ? async (...a: Parameters<AskApproval>) => {
+                await userHooks.notification("i needs your permission to go on");
+                return ask(...a);
+              }
+            : ask,
+        }
+      : {}),
     // Not consola.warn: a warning stays one `i: …` line on stderr, without a badge or a TTY-only icon.
     warn: (line) => process.stderr.write(`i: ${line}\n`),
   });
@@ -111,13 +136,21 @@ export function buildAgent(
       maxTurns: opts.maxTurns,
       beforeRequest: beforeRequestWanted(plan.manifest.hooks.before_request ?? [], plan.target.provider),
       resultTokenCap: parts.resultTokenCap,
-      // The workspace is recorded before the first call of a turn that may change files, and after it.
+      ...(parts.runtimeTools
+        ? { refreshTools: parts.runtimeTools.refresh, declaredTools: parts.runtimeTools.declared }
+        : {}),
+      ...(userHooks ? { userHooks } : {}),
+      // The user's hooks run around every tool call; the workspace is recorded before the first call of a
+      // turn that may change files, and after it.
       toolSeams: {
+        ...(userHooks ? userHooks.seams() : {}),
         beforeFirstChange: async () => {
           if (agent.turnTs) checkpoints.beforeChange(agent.turnTs);
         },
       },
       onTurnEnd: () => checkpoints.afterTurn(),
+      ...(parts.subagent ? { subagent: true } : {}),
+      ...(parts.toolBatch ? { toolBatch: parts.toolBatch } : {}),
     },
     parts.history,
   );

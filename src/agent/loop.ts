@@ -13,7 +13,9 @@ import type { HookRunner } from "../worker/types.ts";
 import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import type { AgentCompaction, AgentSession } from "./ports.ts";
-import { agentDispatch } from "./tool-calls.ts";
+import { agentDispatch, type ToolBatchDeps } from "./tool-calls.ts";
+import { hookContextMessage, stopHookMessage } from "./user-hook-messages.ts";
+import type { UserHooks } from "./user-hooks.ts";
 
 export interface AgentDeps {
   provider: Provider;
@@ -39,8 +41,16 @@ export interface AgentDeps {
   beforeRequest?: boolean;
   /** estimated tokens one tool result may take (result-cap.ts) */
   resultTokenCap?: number;
+  /** the user's hooks (hooks.json) on prompts, tool calls and stops */
+  userHooks?: UserHooks;
+  /** this agent is a child session (a `task`): its stop runs SubagentStop hooks */
+  subagent?: boolean;
+  /** what tool batches run with beyond the basics: parallel calls, session tools, a narrower tool set */
+  toolBatch?: Pick<ToolBatchDeps, "allowed" | "parallel" | "sessionTools" | "onUsage">;
   /** tools declared at run time (offered after `tools`, answered through the same dispatch) */
   declaredTools?: DeclaredTools;
+  /** brings `declaredTools` up to date with what the modules declare now (before each model request) */
+  refreshTools?: () => Promise<void>;
   /** where hooks and checkpoints plug into every tool call */
   toolSeams?: DispatchSeams;
   /** called when a turn ends, however it ended (the workspace checkpoint after a turn that changed files) */
@@ -49,7 +59,9 @@ export interface AgentDeps {
 
 export interface TurnResult {
   text: string;
-  stop: "end" | "max_turns" | "cancelled" | "length";
+  stop: "end" | "max_turns" | "cancelled" | "length" | "blocked";
+  /** stop "blocked": why a UserPromptSubmit hook did not let the prompt be sent */
+  blocked?: string;
   turns: number;
   usage: Usage;
 }
@@ -64,6 +76,8 @@ export const CONTINUE_PROMPT =
 
 export class Agent {
   private usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  /** what SessionStart hooks said, added to the context with the next prompt */
+  private sessionContext: string[] = [];
 
   private readonly dispatch: ToolDispatch;
 
@@ -79,6 +93,7 @@ export class Agent {
       ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
       ...(deps.declaredTools ? { declared: deps.declaredTools } : {}),
       ...(deps.toolSeams ? { seams: deps.toolSeams } : {}),
+      ...deps.toolBatch,
     });
   }
 
@@ -165,7 +180,13 @@ export class Agent {
     return data.hints ?? {};
   }
 
-  private addUsage(u: Usage | undefined): void {
+  /** Text SessionStart hooks printed: it goes into the context just before the next prompt. */
+  addSessionContext(texts: readonly string[]): void {
+    this.sessionContext.push(...texts.filter((t) => t.trim() !== ""));
+  }
+
+  /** Token use of work done for this session elsewhere (a child task's), counted in `/cost`. */
+  addUsage(u: Usage | undefined): void {
     if (!u) return;
     this.usage.input_tokens += u.input_tokens;
     this.usage.output_tokens += u.output_tokens;
@@ -250,13 +271,21 @@ export class Agent {
     const { deps } = this;
     // Lines still queued from before (typed as a cancelled turn ended) come first: the order typed.
     await this.steer();
+    const verdict = await deps.userHooks?.userPromptSubmit(contentText(content));
+    // A blocked prompt is not sent, and not kept: the hook's reason is what the user sees.
+    if (verdict?.blocked !== undefined) return this.finish("", "blocked", 0, verdict.blocked);
+    for (const text of this.sessionContext.splice(0))
+      this.history.push(hookContextMessage("SessionStart", text, now()));
     this.turnTs = now();
     this.history.push({
       role: "user",
       content,
       meta: { ts: this.turnTs, ...(typed !== undefined ? { typed } : {}) },
     });
+    for (const text of verdict?.context ?? [])
+      this.history.push(hookContextMessage("UserPromptSubmit", text, now()));
     this.checkpoint("user");
+    let stopHookActive = false;
     let recovered = false;
     let turns = 0;
     // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
@@ -268,6 +297,7 @@ export class Agent {
       if (turns > 0 || recovered) await this.steer();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
+      if (deps.refreshTools) await deps.refreshTools();
       const tools = this.tools();
       this.history = await deps.controller.prepareRequest(this.history, tools, signal);
       if (signal?.aborted) return this.interrupted("", turns);
@@ -339,6 +369,16 @@ export class Agent {
         this.checkpoint("final");
         // The end of a turn is a safe point too: what the user typed meanwhile is answered, not left queued.
         if (!signal?.aborted && (await this.steer()) > 0) continue;
+        const goOn = signal?.aborted
+          ? undefined
+          : await deps.userHooks?.stop(text, stopHookActive, deps.subagent === true);
+        if (goOn !== undefined) {
+          // A Stop hook blocked the stop: the agent goes on, told why.
+          stopHookActive = true;
+          this.history.push(stopHookMessage(goOn, deps.subagent === true, now()));
+          this.checkpoint("stop_hook");
+          continue;
+        }
         if (res.stop === "length") {
           deps.emit({
             type: "notice",
@@ -363,9 +403,9 @@ export class Agent {
     return this.finish("", "max_turns", turns);
   }
 
-  private finish(text: string, stop: TurnResult["stop"], turns: number): TurnResult {
+  private finish(text: string, stop: TurnResult["stop"], turns: number, blocked?: string): TurnResult {
     const usage = { ...this.usage };
     this.deps.emit({ type: "done", text, turns, usage });
-    return { text, stop, turns, usage };
+    return { text, stop, turns, usage, ...(blocked !== undefined ? { blocked } : {}) };
   }
 }

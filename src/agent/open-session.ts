@@ -5,7 +5,7 @@ import { dataDir } from "../config/paths.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import { lockSession } from "../session/lock.ts";
-import { Session } from "../session/session.ts";
+import { Session, type SessionMeta } from "../session/session.ts";
 import type { RunPlan } from "./resolve-run.ts";
 import { shortenOversizedResults } from "./result-cap.ts";
 
@@ -17,7 +17,7 @@ export interface OpenedSession {
 }
 
 /** The plan's session to resume, or a new one for its workspace and target; locked for this process. */
-export function openRunSession(plan: RunPlan): OpenedSession {
+export function openRunSession(plan: RunPlan, parent?: SessionMeta["parent"]): OpenedSession {
   const session =
     plan.existing ??
     Session.create({
@@ -25,6 +25,8 @@ export function openRunSession(plan: RunPlan): OpenedSession {
       workspace: plan.workspace,
       ...plan.target,
       model: plan.model.name,
+      // a child task's session names the session and the call it ran for
+      ...(parent ? { parent } : {}),
     });
   const resumed = plan.existing !== undefined;
   const unlock = lockSession(session.dir, session.id);

@@ -3,6 +3,7 @@
 
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
+import { hookLine } from "../lib/hook-line.ts";
 import { retryText } from "../lib/retry-text.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
 import { AgentSession, type SessionOptions } from "./agent-session.ts";
@@ -30,6 +31,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     : (ev: AgentEvent) => {
         if (ev.type !== "notice") release();
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
+        else if (ev.type === "hook") writeLine(process.stderr, `i: ${hookLine(ev)}`);
         else if (ev.type === "compaction" && ev.phase === "failed")
           heldFailure = ev.error ?? "compaction failed";
         else if (ev.type === "retry")
@@ -55,6 +57,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
       return 130;
     }
     release();
+    if (result.stop === "blocked") return 1;
     // The answer goes out exactly as the model wrote it into a pipe or file, and inert onto a terminal.
     if (!opts.json) process.stdout.write(`${process.stdout.isTTY ? sanitize(result.text) : result.text}\n`);
     if (result.stop === "max_turns") return 1;

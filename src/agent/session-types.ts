@@ -21,6 +21,8 @@ export interface ModelInfo {
   context_window?: number;
   /** USD per million tokens, when known */
   price?: { input: number; output: number };
+  /** keep: the model takes images; omit or describe (or absent): it gets none */
+  images?: "keep" | "omit" | "describe";
 }
 
 /** A model /model offers, and where it came from. */

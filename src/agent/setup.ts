@@ -13,19 +13,26 @@ import type { Provider } from "../provider/types.ts";
 import type { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import type { Approvals } from "../tools/approvals.ts";
-import { coreToolDecls } from "../tools/index.ts";
+import { DeclaredTools } from "../tools/declared-tools.ts";
+import { CORE_TOOL_NAMES, coreToolDecls } from "../tools/index.ts";
 import type { ToolContext } from "../tools/types.ts";
-import { WorkerHost } from "../worker/host.ts";
+import { type RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-agent.ts";
 import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
 import { gatherEnvironment } from "./prompt-environment.ts";
 import { type ResolveOptions, type RunPlan, resolveRun } from "./resolve-run.ts";
 import { resultTokenCap } from "./result-cap.ts";
+import { mcpSetup, type Refresher, runtimeToolsRefresher } from "./runtime-tools.ts";
 import { probeSteering } from "./steering-probe.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
+import { type ChildSetup, childSystemPrompt, childTools, prestartedHost, taskSetup } from "./task-setup.ts";
+import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 
-export interface SetupOptions extends ResolveOptions, BuildOptions {}
+export interface SetupOptions extends ResolveOptions, BuildOptions {
+  /** this run is a child task's session (`i task-child`) */
+  child?: ChildSetup;
+}
 
 export interface AgentRuntime {
   agent: Agent;
@@ -47,6 +54,10 @@ export interface AgentRuntime {
   checkpoints: Checkpointer;
   /** the models the provider lists (GET /models), [] when it does not answer */
   listModels(): Promise<string[]>;
+  /** what each module declaring tools at run time said of its groups (MCP servers), freshly asked */
+  runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
+  /** prompts the modules offer (MCP prompts: the console's slash commands) */
+  runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
   close(): Promise<void>;
 }
 
@@ -87,17 +98,37 @@ async function orClose<T>(host: WorkerHost, step: () => T | Promise<T>): Promise
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const plan = resolveRun(opts);
   const { workspace, model, target } = plan;
-  // The host starts no process until a hook runs.
-  const host = new WorkerHost(plan.manifest, { workspace, configDir: plan.configDir });
+  // hooks.json is checked before anything starts; a project file not accepted is named once the session is.
+  const ignoredHooks = checkHooksConfig(plan.manifest, plan.configDir, workspace);
+  // The host starts no process until a hook runs (a child task's may have started while it waited). MCP
+  // servers are configured for the mcp module through its environment (the accepted project file
+  // included); core tool names are never a module's.
+  const mcp = mcpSetup(plan.manifest, plan.configDir, workspace);
+  const host =
+    prestartedHost(opts.child, plan.manifest, workspace) ??
+    new WorkerHost(plan.manifest, {
+      workspace,
+      configDir: plan.configDir,
+      reservedToolNames: CORE_TOOL_NAMES,
+      moduleEnv: { mcp: mcp.env },
+    });
   const provider = await orClose(host, () => startProvider(plan, host));
   const core = coreToolDecls(model.edit_tool);
-  const tools = [...core, ...host.toolDecls()];
+  const maxParallel = plan.config.config.tasks?.max_parallel;
+  const tasks = taskSetup(plan.manifest, plan.configDir, workspace, {
+    ...(opts.child ? { child: opts.child } : {}),
+    ...(maxParallel ? { maxParallelTasks: maxParallel } : {}),
+  });
+  const tools = childTools(tasks.describe([...core, ...host.toolDecls()]), opts.child);
   const nestedInstructions = withProjectInstructions(plan.manifest);
-  const buildPrompt = () =>
-    buildSystemPrompt(
-      host,
-      { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
-      gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
+  const buildPrompt = async () =>
+    childSystemPrompt(
+      await buildSystemPrompt(
+        host,
+        { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
+        gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
+      ),
+      opts.child,
     );
   // A new session's system prompt is built before the session exists: a failing system_prompt hook is
   // that worker's error and leaves no half-made session behind (every saved session stays loadable).
@@ -107,9 +138,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const queue = opts.steeringQueue;
   if (queue) await orClose(host, () => probeSteering(host, plan.manifest, queue));
   // The probe may have started a worker: a session in use (or any refusal here) stops it.
-  const opened = await orClose(host, () => openRunSession(plan));
+  const opened = await orClose(host, () => openRunSession(plan, opts.child?.parent));
   const { session } = opened;
-  const close = () => opened.close(() => host.close());
+  const close = () =>
+    opened.close(() => {
+      tasks.close();
+      return host.close();
+    });
   try {
     const resultCap = resultTokenCap(model);
     const history = await startingHistory(
@@ -119,6 +154,22 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       async () => system ?? (await buildPrompt()),
       opts.emit,
     );
+    for (const line of [...mcp.notices, ignoredHooks, tasks.notice()])
+      if (line) opts.emit({ type: "notice", level: "warn", message: line });
+    // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
+    // tools before each model request.
+    const declaredTools = new DeclaredTools();
+    const refreshTools = runtimeToolsRefresher(
+      host,
+      declaredTools,
+      opts.approve,
+      opts.emit,
+      model.images !== "omit",
+      mcp.idle ? ["mcp"] : [],
+    );
+    const userHooks = userHooksFor(host, session.id, opts.emit);
+    // The agent is built below; its tool batches ask it for the model and give it a task's token use.
+    let agent: Agent | undefined;
     const built = buildAgent(
       plan,
       {
@@ -129,9 +180,28 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
         tools,
         coreToolNames: new Set(core.map((t) => t.name)),
         resultTokenCap: resultCap,
+        ...(refreshTools ? { runtimeTools: { refresh: refreshTools.refresh, declared: declaredTools } } : {}),
+        ...(userHooks ? { userHooks } : {}),
+        ...(opts.child ? { subagent: true } : {}),
+        toolBatch: tasks.batchDeps({
+          sessionId: session.id,
+          workspace,
+          provider: target.provider,
+          model: () => agent?.model.name ?? model.name,
+          ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
+          approve: opts.approve,
+          ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+          tools: tools.map((t) => t.name),
+          emit: opts.emit,
+          onUsage: (u) => agent?.addUsage(u),
+          ...(opts.child ? { allowed: new Set(tools.map((t) => t.name)) } : {}),
+        }),
       },
       opts,
     );
+    agent = built.agent;
+    if (userHooks)
+      agent.addSessionContext(await userHooks.sessionStart(opened.resumed ? "resume" : "startup"));
     return {
       agent: built.agent,
       session,
@@ -153,6 +223,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
               ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
             })
           : Promise.resolve([]),
+      ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
       close,
     };
   } catch (err) {

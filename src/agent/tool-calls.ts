@@ -2,12 +2,14 @@
 // at run time, when the run has any), all through the one tool dispatch.
 import type { EmitEvent } from "../contract/events.ts";
 import type { Message, ToolCall } from "../contract/history.ts";
+import type { Usage } from "../contract/usage.ts";
 import { coreToolAdapter } from "../tools/core-adapter.ts";
 import type { DeclaredTools } from "../tools/declared-tools.ts";
 import { type DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import { CORE_TOOLS } from "../tools/index.ts";
 import { type ModuleTools, moduleToolAdapter } from "../tools/module-adapter.ts";
 import type { ToolContext } from "../tools/types.ts";
+import type { SessionTools } from "./session-tools.ts";
 
 export { MODULE_OUTPUT_MAX_CHARS } from "../tools/output-cap.ts";
 
@@ -20,6 +22,14 @@ export interface ToolBatchDeps {
   resultTokenCap?: number;
   declared?: DeclaredTools;
   seams?: DispatchSeams;
+  /** the tools offered to the model: a call to any other is refused (a child agent's narrower set) */
+  allowed?: ReadonlySet<string>;
+  /** tools whose calls in one message may run at once, and how many at a time */
+  parallel?: { names: ReadonlySet<string>; max: number };
+  /** module tools that are told about their session, and hear of a cancel (the `task` tool) */
+  sessionTools?: SessionTools;
+  /** token use a tool reports for itself (a child task's), for the session's totals */
+  onUsage?: (usage: Usage) => void;
 }
 
 /** The dispatch for a run: core tools named in `coreNames`, then module tools, then declared ones. */
@@ -30,13 +40,18 @@ export function agentDispatch(
   return new ToolDispatch({
     adapters: [
       coreToolAdapter(core),
-      moduleToolAdapter(deps.hooks),
+      moduleToolAdapter(deps.hooks, {
+        ...(deps.sessionTools ? { session: deps.sessionTools } : {}),
+        ...(deps.onUsage ? { onUsage: deps.onUsage } : {}),
+      }),
       ...(deps.declared ? [deps.declared] : []),
     ],
     ctx: deps.ctx,
     emit: deps.emit,
     ...(deps.resultTokenCap !== undefined ? { resultTokenCap: deps.resultTokenCap } : {}),
     ...(deps.seams ? { seams: deps.seams } : {}),
+    ...(deps.allowed ? { allowed: deps.allowed } : {}),
+    ...(deps.parallel ? { parallel: deps.parallel } : {}),
   });
 }
 

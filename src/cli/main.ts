@@ -12,22 +12,29 @@ type Loader = () => Promise<CliCommand>;
 /** Every subcommand, imported only when named (or when `i --help` lists them). */
 const SUBCOMMANDS: Record<string, Loader> = {
   init: () => import("./commands/init.ts").then((m) => m.command),
+  auth: () => import("./commands/auth.ts").then((m) => m.command),
   worker: () => import("./commands/worker.ts").then((m) => m.command),
+  "task-child": () => import("./commands/task-child.ts").then((m) => m.command),
   doctor: () => import("./commands/doctor.ts").then((m) => m.command),
   compact: () => import("./commands/compact.ts").then((m) => m.command),
   sessions: () => import("./commands/sessions.ts").then((m) => m.command),
+  mcp: () => import("./commands/mcp.ts").then((m) => m.command),
+  trust: () => import("./commands/trust.ts").then((m) => m.command),
   start: () => import("./commands/start.ts").then((m) => m.command),
   "--runtime": () => import("./commands/runtime.ts").then((m) => m.command),
 };
 const runCommand: Loader = () => import("./commands/run.ts").then((m) => m.command);
+/** Commands `i` runs for itself (a sub-agent's child process): runnable, but not listed to the user. */
+const INTERNAL = new Set(["task-child"]);
+const LISTED = Object.keys(SUBCOMMANDS).filter((name) => !INTERNAL.has(name));
 
 async function help(): Promise<number> {
   const [{ renderHelp }, run, ...subs] = await Promise.all([
     import("./help.ts"),
     runCommand(),
-    ...Object.values(SUBCOMMANDS).map((load) => load()),
+    ...LISTED.map((name) => (SUBCOMMANDS[name] as Loader)()),
   ]);
-  const commands = Object.keys(SUBCOMMANDS).map((name, i) => {
+  const commands = LISTED.map((name, i) => {
     const meta = subs[i]?.meta as { description?: string } | undefined;
     return [name, meta?.description ?? ""] as const;
   });
@@ -44,7 +51,7 @@ async function help(): Promise<number> {
 }
 
 /** First arguments after which `i` starts no worker and no command: no credential hand-off needed. */
-const CHILDLESS = new Set(["--version", "-V", "--help", "-h", "help", "init", "sessions", "worker"]);
+const CHILDLESS = new Set(["--version", "-V", "--help", "-h", "help", "init", "auth", "sessions", "worker"]);
 
 export async function main(argv: string[]): Promise<number> {
   const first = argv[0];
@@ -57,7 +64,7 @@ export async function main(argv: string[]): Promise<number> {
     // `i help doctor` is `i doctor --help`, as in git and cargo.
     if (SUBCOMMANDS[argv[1]]) return main([argv[1], "--help"]);
     throw new UserError(
-      `i help: no command "${argv[1]}"; commands are ${Object.keys(SUBCOMMANDS).join(", ")} (\`i --help\` lists them)`,
+      `i help: no command "${argv[1]}"; commands are ${LISTED.join(", ")} (\`i --help\` lists them)`,
     );
   }
   if (first === "--help" || first === "-h" || first === "help") return help();

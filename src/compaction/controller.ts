@@ -48,6 +48,8 @@ export interface ControllerDeps {
    * at start: the failures were that compactor's.
    */
   compactor?: string;
+  /** awaited before an announced compaction starts (the user's PreCompact hooks) */
+  beforeCompaction?: (reason: CompactionReason, instructions?: string) => Promise<void>;
 }
 
 export class CompactionController {
@@ -343,6 +345,7 @@ export class CompactionController {
       emit({ type: "compaction", phase: "start", reason });
     };
     if (!opts.quiet) announce();
+    if (!opts.quiet) await this.deps.beforeCompaction?.(reason, opts.instructions);
     let outcome: Awaited<ReturnType<typeof runCompaction>>;
     try {
       // runCompaction refuses first thing when no budget module could give a comparable estimate.

@@ -6,6 +6,8 @@ import { UserError } from "../contract/errors.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ModuleName } from "../contract/registry.ts";
 import { loadCompactFile, loadWebFile } from "../lib/config-files.ts";
+import { loadUserHooksFile } from "../lib/hooks-config.ts";
+import { readMcpFile, userMcpFile } from "../lib/mcp-config.ts";
 import { loadBudgetFile } from "./load.ts";
 
 /** Each module's own file and the check a run makes of it (throws a UserError). */
@@ -15,6 +17,8 @@ export const MODULE_CONFIG_FILES: Partial<
   budget: { file: "budget.json", check: loadBudgetFile },
   compact: { file: "compact.json", check: loadCompactFile },
   web: { file: "web.json", check: loadWebFile },
+  mcp: { file: "mcp.json", check: (dir) => readMcpFile(userMcpFile(dir), "user") },
+  hooks: { file: "hooks.json", check: loadUserHooksFile },
 };
 
 /** Why this module's own config file is unusable, or undefined (bound modules read what they like). */

@@ -24,10 +24,18 @@ export function isUnofferedAlways(text: string, always: boolean): boolean {
   return !always && /^(a|always)$/i.test(text.trim());
 }
 
-/** Parses an answer typed at the approval prompt; undefined when the text is not an answer. */
-export function parseApproval(text: string, always: boolean): ApprovalAnswer | undefined {
+/**
+ * Parses an answer typed at the approval prompt; undefined when the text is not an answer. For a tool
+ * declared at run time (an MCP server's) with a group, `s` allows every tool of that server.
+ */
+export function parseApproval(
+  text: string,
+  always: boolean,
+  req?: ApprovalRequest,
+): ApprovalAnswer | undefined {
   const t = text.trim();
   if (/^(y|yes)$/i.test(t)) return { kind: "yes" };
+  if (req?.tool === "tool" && req.group && /^(s|server)$/i.test(t)) return { kind: "always_group" };
   if (always && /^(a|always)$/i.test(t)) return { kind: "always" };
   if (/^(n|no)$/i.test(t)) return { kind: "no" };
   const why = /^(?:n|no)[:,]?\s+(\S[\s\S]*)$/i.exec(t);
@@ -46,9 +54,20 @@ export function questionLines(
 ): string[] {
   const room = Number.isFinite(width) ? Math.max(8, width - 4) : Number.MAX_SAFE_INTEGER;
   return [
-    req.tool === "bash" ? "? allow this command to run:" : `? allow ${req.tool}:`,
+    req.tool === "bash"
+      ? "? allow this command to run:"
+      : req.tool === "tool"
+        ? `? allow tool ${clean(req.title ?? req.name ?? "")}:`
+        : `? allow ${req.tool}:`,
     ...req.summary.split("\n").flatMap((l) => wrap(clean(l), room).map((w) => `  │ ${w}`)),
   ];
+}
+
+/** The "always" answers of a runtime tool (an MCP server's): this tool, or every tool of its server. */
+function runtimeAlways(req: ApprovalRequest, clean: (s: string) => string): string[] {
+  const out = [`a = yes to ${clean(req.name ?? "this tool")} this session`];
+  if (req.group) out.push(`s = yes to every tool of ${clean(req.group)} this session`);
+  return out;
 }
 
 /** The answers on offer, each "KEY = meaning"; `cancelKey` is how this input cancels the turn. */
@@ -62,7 +81,9 @@ export function answerChoices(
       ? req.prefix
         ? [`a = yes, and don't ask again for \`${clean(req.prefix)} …\``]
         : []
-      : [`a = yes to every ${req.tool} this session`];
+      : req.tool === "tool"
+        ? runtimeAlways(req, clean)
+        : [`a = yes to every ${req.tool} this session`];
   return [
     "y = yes",
     ...always,

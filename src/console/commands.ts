@@ -4,6 +4,7 @@
 import type { PromptTemplate } from "../agent/agent-session.ts";
 import { columns } from "../terminal/columns.ts";
 import { wrap } from "../terminal/width.ts";
+import { FEATURE_COMMANDS } from "./feature-commands.ts";
 import { SAFETY_COMMANDS } from "./safety-command-list.ts";
 
 export interface SlashCommand {
@@ -47,7 +48,21 @@ export const BUILTIN_COMMANDS: readonly SlashCommand[] = [
     help: "model, provider, profile, modules, session, context, approvals",
     aliases: ["session"],
   },
+  {
+    name: "mcp",
+    args: "[trust]",
+    help: "the MCP servers and their status; trust accepts this workspace's .mcp.json",
+  },
+  {
+    name: "trust",
+    help: "accept this workspace's own hooks, agents and MCP servers (.i/hooks.json, .i/agents/, .mcp.json), shown first",
+  },
+  {
+    name: "agents",
+    help: "list the sub-agents the task tool can run (built-in, config_dir/agents, .i/agents)",
+  },
   { name: "cost", help: "tokens in and out for this session, and the cost when known", aliases: ["usage"] },
+  ...FEATURE_COMMANDS,
   ...SAFETY_COMMANDS,
   { name: "exit", help: "save the session and leave", aliases: ["quit"] },
 ];
@@ -72,7 +87,11 @@ export class CommandRegistry {
   /** templates that a built-in of the same name hides */
   readonly shadowed: string[];
 
-  constructor(templates: PromptTemplate[] = []) {
+  constructor(
+    templates: PromptTemplate[] = [],
+    /** commands that come and go while the console runs (MCP prompts) */
+    private readonly dynamic: () => { name: string; description: string; args: string }[] = () => [],
+  ) {
     const taken = new Set(BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]));
     this.templates = templates.filter((t) => !taken.has(t.name));
     this.shadowed = templates.filter((t) => taken.has(t.name)).map((t) => t.path);
@@ -100,6 +119,7 @@ export class CommandRegistry {
     return [
       ...BUILTIN_COMMANDS.flatMap((c) => [c.name, ...(c.aliases ?? [])]),
       ...this.templates.map((t) => t.name),
+      ...this.dynamic().map((p) => p.name),
     ];
   }
 
@@ -116,6 +136,10 @@ export class CommandRegistry {
       ...this.templates.map((t) => [
         `/${t.name} ${t.argumentHint ?? "[args]"}`,
         `template: ${t.description || t.path}`,
+      ]),
+      ...this.dynamic().map((p) => [
+        `/${p.name}${p.args ? ` ${p.args}` : ""}`,
+        `MCP prompt: ${p.description}`,
       ]),
     ];
     const fit = Number.isFinite(width) ? width : Number.MAX_SAFE_INTEGER;

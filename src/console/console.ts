@@ -2,16 +2,19 @@
 // Screen (src/console/ui/screen.ts). With a live region the input is the prompt editor (raw keys); without
 // one (a pipe, TERM=dumb) it is plain lines. While a turn runs, typed lines go to the steering queue.
 
-import type { SessionOptions } from "../agent/agent-session.ts";
+import { readKeybindings, type SessionOptions } from "../agent/agent-session.ts";
 import { sanitize } from "../terminal/sanitize.ts";
 import { detectCaps, makeStyle } from "../terminal/style.ts";
 import { onExitSignals } from "./exit-signals.ts";
+import { KeyMap } from "./input/keymap.ts";
 import { keepUnsent } from "./keep-unsent.ts";
+import { useKeyMap } from "./keys-command.ts";
 import { LineInput } from "./line-input.ts";
 import { LiveInput } from "./live-input.ts";
 import { logoLines } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
 import { signalSettings, TerminalSignals } from "./terminal-signals.ts";
+import { applyConfiguredTheme } from "./theme.ts";
 import { processTerminal, Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
 import { ViewIo } from "./view-io.ts";
@@ -22,8 +25,13 @@ export interface ConsoleOptions extends SessionOptions {
 
 export async function runConsole(opts: ConsoleOptions): Promise<number> {
   const out = process.stdout;
+  // A bad keybindings.json is one line and exit 2, before anything is drawn or the terminal is raw.
+  const keymap = new KeyMap(readKeybindings());
+  useKeyMap(keymap);
   const caps = detectCaps(out);
   const s = makeStyle(caps);
+  const interactiveIn = !!process.stdin.isTTY;
+  if (interactiveIn) await applyConfiguredTheme(s, process.stdin, (t) => out.write(t));
   const screen = new Screen(processTerminal(out), caps);
   const interactive = !!process.stdin.isTTY;
   const live = caps.cursor && interactive;
@@ -42,7 +50,13 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
     sessionOptions,
     (handlers, session) =>
       live
-        ? new LiveInput(screen, s, handlers, { dataDir: session.dataDir, workspace: session.workspace })
+        ? new LiveInput(
+            screen,
+            s,
+            handlers,
+            { dataDir: session.dataDir, workspace: session.workspace },
+            keymap,
+          )
         : new LineInput(io.ui, interactive, handlers),
     {
       ...(firstMessage ? { firstMessage } : {}),

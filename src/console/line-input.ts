@@ -65,7 +65,7 @@ export class LineInput implements InputSide {
       return;
     }
     const always = canAlways(a.req);
-    const answer = parseApproval(line, always);
+    const answer = parseApproval(line, always, a.req);
     if (answer) {
       this.approval = undefined;
       a.resolve(answer);

@@ -4,7 +4,9 @@ import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-session.ts"
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { charWidth, truncate, visibleWidth } from "../terminal/width.ts";
+import { ImageInput } from "./images/image-input.ts";
 import { InputHistory } from "./input/history.ts";
+import { KeyMap } from "./input/keymap.ts";
 import type { PickRequest } from "./input/picker.ts";
 import { PromptController } from "./input/prompt.ts";
 import { TerminalInput } from "./input/terminal.ts";
@@ -21,6 +23,8 @@ export class LiveInput implements InputSide {
     loop: InputHandlers,
     /** the input history's file is kept per workspace under the data directory */
     where: { dataDir: string; workspace: string },
+    /** keybindings.json's keys, translated to the defaults the prompt knows */
+    keymap: KeyMap = new KeyMap(undefined),
   ) {
     const history = InputHistory.forWorkspace(where.dataDir, where.workspace);
     this.prompt = new PromptController(
@@ -56,10 +60,18 @@ export class LiveInput implements InputSide {
       },
     );
     if (history.problem) this.prompt.hint = history.problem;
+    const images = new ImageInput({
+      workspace: where.workspace,
+      insert: (text) => this.prompt.handle({ type: "paste", text }),
+      hint: (text) => this.hint(text),
+    });
     this.terminal = new TerminalInput(
       process.stdin,
       (t) => process.stdout.write(t),
-      (ev) => this.prompt.handle(ev),
+      (ev) => {
+        for (const k of keymap.translate(ev, this.prompt.asking))
+          for (const e of this.prompt.asking ? [k] : images.filter(k)) this.prompt.handle(e);
+      },
     );
   }
 

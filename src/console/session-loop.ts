@@ -10,7 +10,9 @@ import {
   type SessionOptions,
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
+import type { Content } from "../contract/history.ts";
 import { CommandRegistry, parseSlash } from "./commands.ts";
+import { prepareImages, withImages } from "./images/submit-images.ts";
 import { keepUnsent } from "./keep-unsent.ts";
 import type { ConsoleIo, InputHandlers, InputSide } from "./ports.ts";
 import { replay } from "./replay.ts";
@@ -87,8 +89,7 @@ export class SessionLoop implements InputHandlers {
     if (answer.kind === "cancel") return answer;
     if (answer.kind === "no") {
       ui.print(ui.dim(`  declined${answer.reason ? `: ${ui.clean(answer.reason)}` : ""}`));
-    } else
-      ui.print(ui.dim(answer.kind === "always" ? "  approved for the rest of the session" : "  approved"));
+    } else ui.print(ui.dim(answer.kind === "yes" ? "  approved" : "  approved for the rest of the session"));
     return answer;
   }
 
@@ -157,7 +158,7 @@ export class SessionLoop implements InputHandlers {
    */
   private loadTemplates(): void {
     const { templates, problems } = this.session.promptTemplates();
-    this.registry = new CommandRegistry(templates);
+    this.registry = new CommandRegistry(templates, () => this.session.mcpPrompts());
     const { ui } = this.io;
     const say = (key: string, line: string) => {
       if (this.told.has(key)) return;
@@ -351,13 +352,18 @@ export class SessionLoop implements InputHandlers {
       return undefined;
     }
     this.io.userLine(text, false);
-    const { text: content, notes } = this.session.attachMentions(text);
-    for (const n of notes) ui.print(ui.dim(`  ${ui.clean(n)}`));
-    await this.turn(content, text);
+    const imgs = prepareImages(text, this.session.workspace, this.session.model);
+    if ("refused" in imgs) {
+      ui.print(ui.red(`✗ ${ui.clean(imgs.refused)}`));
+      return undefined;
+    }
+    const { text: content, notes } = this.session.attachMentions(imgs.text);
+    for (const n of [...imgs.notes, ...notes]) ui.print(ui.dim(`  ${ui.clean(n)}`));
+    await this.turn(withImages(content, imgs.images), text);
     return undefined;
   }
 
-  private async turn(content: string, typed = content): Promise<void> {
+  private async turn(content: Content, typed = typeof content === "string" ? content : ""): Promise<void> {
     const { ui } = this.io;
     this.running = true;
     const before = this.session.history.length;
@@ -376,7 +382,12 @@ export class SessionLoop implements InputHandlers {
       // point): what was typed is shown and kept, never lost with the error.
       const recorded = this.session.history
         .slice(before)
-        .some((m) => m.role === "user" && m.content === content);
+        .some(
+          (m) =>
+            m.role === "user" &&
+            (m.content === content ||
+              (typeof content !== "string" && JSON.stringify(m.content) === JSON.stringify(content))),
+        );
       if (!recorded)
         for (const l of keepUnsent([typed], this.session.workspace, this.session.dataDir))
           ui.print(ui.yellow(ui.clean(l)));

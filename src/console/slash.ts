@@ -12,7 +12,9 @@ import type { Usage } from "../contract/usage.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
+import { runFeatureCommand } from "./feature-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
+import { mcpCommand, mcpPromptText } from "./mcp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { formatCost } from "./status-line.ts";
 import { expandTemplate } from "./templates.ts";
@@ -206,6 +208,35 @@ async function compact(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutc
   return DONE;
 }
 
+async function trust(ctx: SlashContext): Promise<SlashOutcome> {
+  const { ui } = ctx;
+  const lines = await ctx.session.trustProjectFiles();
+  if (lines.length === 0)
+    ui.print(ui.dim("nothing to accept: .i/hooks.json and .i/agents/ are absent or accepted"));
+  else
+    ui.print(...lines.map((l) => ui.clean(l)), ui.dim("accepted for this workspace; they apply from now on"));
+  return DONE;
+}
+
+function agents(ctx: SlashContext): SlashOutcome {
+  const { ui } = ctx;
+  const found = ctx.session.agentDefinitions();
+  for (const a of found.agents) {
+    const tools = a.tools ? a.tools.join(", ") : "the session's tools";
+    const model = a.model ? ` · model ${ui.clean(a.model)}` : "";
+    ui.print(`${ui.bold(ui.clean(a.name))} ${ui.dim(`— ${ui.clean(a.description)}`)}`);
+    ui.print(ui.dim(`  tools: ${ui.clean(tools)}${model} · ${ui.clean(a.source)}`));
+  }
+  for (const p of found.problems) ui.print(ui.yellow(`! ${ui.clean(p)}`));
+  if (found.projectIgnored)
+    ui.print(
+      ui.yellow(
+        `! ${ui.clean(found.projectIgnored)}: not accepted for this workspace; its agents are not used`,
+      ),
+    );
+  return DONE;
+}
+
 function status(ctx: SlashContext): SlashOutcome {
   const { ui } = ctx;
   const st = ctx.session.status();
@@ -284,6 +315,12 @@ function approve(args: string, ctx: SlashContext): void {
   ui.print(ui.dim(`approvals: ${APPROVAL_LABELS[mode]} from the next call on`));
 }
 
+/** `/mcp__server__prompt args`: the prompt's text becomes the message; a failure is said, nothing sent. */
+async function mcpPrompt(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
+  const text = await mcpPromptText(cmd.name, cmd.args, ctx.session, ctx.ui);
+  return text === undefined ? DONE : { kind: "send", text };
+}
+
 export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { ui, registry } = ctx;
   const builtin = registry.builtin(cmd.name);
@@ -295,6 +332,9 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
         text: expandTemplate(t, cmd.args, ctx.session.workspace),
         ...(t.model ? { model: t.model } : {}),
       };
+    // Commands are read in lower case; a prompt's name may not be.
+    const prompt = ctx.session.mcpPrompts().find((p) => p.name.toLowerCase() === cmd.name);
+    if (prompt) return mcpPrompt({ ...cmd, name: prompt.name }, ctx);
     ui.print(ui.yellow(`unknown command /${ui.clean(cmd.name)}; /help lists the commands`));
     return DONE;
   }
@@ -338,9 +378,18 @@ export async function runSlash(cmd: ParsedCommand, ctx: SlashContext): Promise<S
       return status(ctx);
     case "cost":
       return cost(ctx);
+    case "mcp":
+      await mcpCommand(cmd.args, ctx.session, ui);
+      return DONE;
+    case "agents":
+      return agents(ctx);
+    case "trust":
+      return trust(ctx);
     case "exit":
       return { kind: "exit" };
-    default:
-      return DONE;
+    default: {
+      const r = await runFeatureCommand(builtin.name, cmd.args, ctx);
+      return typeof r === "object" ? { kind: "send", text: r.send } : DONE;
+    }
   }
 }

@@ -148,14 +148,14 @@ export function toolResultLines(
 }
 
 export function diffLines(d: ToolDiffEvent, s: Style, width: number): string[] {
-  const head = `  ${s.dim("⎿")} ${sanitizeLine(d.path)} ${s.green(`+${d.added}`)} ${s.red(`-${d.removed}`)}`;
+  const head = `  ${s.dim("⎿")} ${sanitizeLine(d.path)} ${s.added(`+${d.added}`)} ${s.removed(`-${d.removed}`)}`;
   const out = [truncate(head, width)];
   const numWidth = Math.max(1, ...d.hunks.flatMap((h) => h.map((l) => String(l.new ?? l.old ?? 0).length)));
   const fmt = (l: DiffLine): string => {
     const no = String(l.op === "-" ? l.old : l.new).padStart(numWidth);
     const text = sanitize(l.text);
     const body = `${no} ${l.op} ${text}`;
-    const paint = l.op === "+" ? s.green : l.op === "-" ? s.red : s.dim;
+    const paint = l.op === "+" ? s.added : l.op === "-" ? s.removed : s.dim;
     return truncate(`    ${paint(body)}`, width);
   };
   let shown = 0;

@@ -4,6 +4,7 @@
 // it is styled.
 import type { AgentEvent } from "../contract/events.ts";
 import type { Message } from "../contract/history.ts";
+import { hookLine } from "../lib/hook-line.ts";
 import { retryText } from "../lib/retry-text.ts";
 import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
@@ -19,6 +20,7 @@ export interface UsageTotals {
   cost_usd?: number;
 }
 
+import { TaskLines } from "./task-view.ts";
 import { tailLines, toolCallLines, toolResultLines } from "./tool-view.ts";
 import { Activity, formatElapsed } from "./ui/components.ts";
 import type { Screen } from "./ui/screen.ts";
@@ -26,7 +28,7 @@ import type { Screen } from "./ui/screen.ts";
 type DiffEvent = Extract<AgentEvent, { type: "tool_diff" }>;
 
 /** Live-region order: the streaming block on top, then activity, status and (lowest) the input. */
-export const ORDER = { stream: 10, activity: 50, plan: 70, status: 80, input: 100 } as const;
+export const ORDER = { stream: 10, activity: 50, tasks: 55, plan: 70, status: 80, input: 100 } as const;
 
 const TAIL_LINES = 5;
 /** The running tool's id while a `!command` runs (no model call has it). */
@@ -37,6 +39,7 @@ export class ConsoleView {
   readonly md: MarkdownRenderer;
   private readonly stream: MarkdownStream;
   private readonly activity: Activity;
+  private readonly tasks: TaskLines;
   readonly status: StatusLine;
   private streamedChars = 0;
   private tool: { id: string; name: string; tail: string; sanitizer: StreamSanitizer } | undefined;
@@ -69,6 +72,7 @@ export class ConsoleView {
       () => screen.width,
     );
     this.activity = new Activity(screen, s);
+    this.tasks = new TaskLines(s);
     this.status = new StatusLine(status, s);
     this.plan = new PlanView(s);
     screen.mount("stream", this.stream, ORDER.stream);
@@ -405,6 +409,21 @@ export class ConsoleView {
         return;
       case "error":
         this.say(s.red, `✗ ${ev.message}`);
+        return;
+      case "task": {
+        const ended = this.tasks.onEvent(ev);
+        if (ended) this.print(ended);
+        if (this.tasks.size > 0 && this.screen.caps.cursor)
+          this.screen.mount("tasks", this.tasks, ORDER.tasks);
+        else this.screen.unmount("tasks");
+        this.screen.invalidate();
+        return;
+      }
+      case "hook":
+        this.say(
+          ev.outcome === "block" ? s.red : s.yellow,
+          `${ev.outcome === "block" ? "⊘" : "!"} ${hookLine(ev)}`,
+        );
         return;
       case "done":
         return;

@@ -1,7 +1,10 @@
 // zod schemas for every file in config_dir. Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
+import { HooksFile } from "./hooks-file.ts";
+import { KeybindingsFile } from "./keybindings.ts";
 import { ModuleName } from "./registry.ts";
+import { MAX_PARALLEL_TASKS } from "./tasks.ts";
 
 /** `$schema` (editor validation) and `$comment` (notes) are allowed in every file. */
 const Annotations = { $schema: z.string().optional(), $comment: z.string().optional() };
@@ -33,6 +36,12 @@ export const ConfigFile = z.strictObject({
   stream_idle_timeout_ms: z.number().int().min(1000).max(3_600_000).optional(),
   /** the console shows the model's reasoning (dimmed, one live line; Ctrl-O opens the last); default true */
   show_reasoning: z.boolean().optional(),
+  /**
+   * the console's colours: dark (default), light, auto (asks the terminal for its background, else
+   * COLORFGBG, else dark) or high-contrast (bold, no dim, diffs in blue and orange); NO_COLOR and
+   * TERM=dumb still turn colour off
+   */
+  theme: z.enum(["dark", "light", "auto", "high-contrast"]).optional(),
   /** the console's terminal title: "i — TITLE (working)"; default true */
   terminal_title: z.boolean().optional(),
   /** how the console says a long turn ended or an approval waits, while you are in another window */
@@ -45,6 +54,10 @@ export const ConfigFile = z.strictObject({
       /** announce inside tmux too (default false: tmux shows the bell itself, and passes OSC 9/777 on only when set up to) */
       in_tmux: z.boolean().optional(),
     })
+    .optional(),
+  /** sub-agents (the task tool): how many run at once when the model asks for several (default 4) */
+  tasks: z
+    .strictObject({ max_parallel: z.number().int().min(1).max(MAX_PARALLEL_TASKS).optional() })
     .optional(),
 });
 
@@ -155,4 +168,6 @@ export const CONFIG_FILES = {
   "compact.json": CompactFile,
   "budget.json": BudgetFile,
   "web.json": WebFile,
+  "keybindings.json": KeybindingsFile,
+  "hooks.json": HooksFile,
 } as const;

@@ -85,6 +85,32 @@ export const AgentEvent = z.discriminatedUnion("type", [
     discarded: z.boolean().optional(),
   }),
   z.strictObject({ type: z.literal("notice"), level: z.enum(["info", "warn"]), message: z.string() }),
+  /** a `task` call's child session: started, what it runs now, finished */
+  z.strictObject({
+    type: z.literal("task"),
+    /** the tool call's id */
+    id: z.string(),
+    phase: z.enum(["start", "progress", "end"]),
+    agent: z.string(),
+    description: z.string(),
+    /** the child's own session (listed under this one) */
+    session_id: z.string().optional(),
+    /** the tool the child runs now */
+    tool: z.string().optional(),
+    is_error: z.boolean().optional(),
+    usage: Usage.optional(),
+    duration_ms: Count.optional(),
+  }),
+  /** one of the user's hooks blocked something or failed (a warning: the work went on) */
+  z.strictObject({
+    type: z.literal("hook"),
+    /** the hooks.json event: PreToolUse, Stop… */
+    event: z.string(),
+    /** the hook: its event, matcher and command */
+    hook: z.string(),
+    outcome: z.enum(["block", "warning"]),
+    message: z.string(),
+  }),
   z.strictObject({ type: z.literal("error"), kind: z.string(), message: z.string() }),
   z.strictObject({ type: z.literal("done"), text: z.string(), turns: Count, usage: Usage }),
 ]);

@@ -29,6 +29,16 @@ import {
 } from "./protocol.ts";
 import { SteerData, SteerReply } from "./steering.ts";
 import { StopReason, Usage } from "./usage.ts";
+import {
+  NotificationData,
+  PostToolUseData,
+  PreCompactData,
+  PreToolUseData,
+  SessionStartData,
+  StopData,
+  UserHookReply,
+  UserPromptSubmitData,
+} from "./user-hooks.ts";
 
 const JsonObject = z.record(z.string(), z.unknown());
 const Count = z.number().int().nonnegative();
@@ -169,6 +179,14 @@ export const HOOKS = {
   wire_request: { request: WireRequestData, reply: WireRequestReply },
   wire_response: { request: WireResponseData, reply: WireResponseReply },
   checkpoint: { request: CheckpointData, reply: JsonObject },
+  session_start: { request: SessionStartData, reply: UserHookReply },
+  user_prompt_submit: { request: UserPromptSubmitData, reply: UserHookReply },
+  pre_tool_use: { request: PreToolUseData, reply: UserHookReply },
+  post_tool_use: { request: PostToolUseData, reply: UserHookReply },
+  pre_compact: { request: PreCompactData, reply: UserHookReply },
+  stop: { request: StopData, reply: UserHookReply },
+  subagent_stop: { request: StopData, reply: UserHookReply },
+  notification: { request: NotificationData, reply: UserHookReply },
 } as const satisfies Record<HookEvent | "hello" | "tool", { request: z.ZodType; reply: z.ZodType }>;
 
 export type ProtocolEvent = keyof typeof HOOKS;

@@ -9,6 +9,9 @@ const STANDARD: ModuleName[] = [
   "memory",
   "cache",
   "search",
+  "mcp",
+  "hooks",
+  "agents",
   "plan",
 ];
 

@@ -1,6 +1,9 @@
 // The worker protocol: NDJSON over stdio, one JSON object per line.
 import { z } from "zod";
 import { Content } from "./history.ts";
+import { RuntimeToolDecl } from "./runtime-tools.ts";
+import { Usage } from "./usage.ts";
+import { HookOptions } from "./user-hooks.ts";
 
 export const PROTOCOL_VERSION = 1;
 /** Largest line either side may send, newline excluded. A longer line evicts the worker. */
@@ -20,6 +23,15 @@ export const HOOK_EVENTS = [
   "wire_request",
   "wire_response",
   "checkpoint",
+  // the user's own commands (hooks.json), declared by the hooks module or any other
+  "session_start",
+  "user_prompt_submit",
+  "pre_tool_use",
+  "post_tool_use",
+  "pre_compact",
+  "stop",
+  "subagent_stop",
+  "notification",
 ] as const;
 export const HookEvent = z.enum(HOOK_EVENTS);
 export type HookEvent = z.infer<typeof HookEvent>;
@@ -42,6 +54,14 @@ export type Request = z.infer<typeof Request>;
 export const OkReply = z.object({ id: z.number().int().nonnegative(), data: Data });
 export const ErrorReply = z.object({ id: z.number().int().nonnegative(), error: z.string() });
 export const Reply = z.union([OkReply, ErrorReply]);
+/**
+ * Sent by a worker, any number of times, while request `id` (a tool call) is in flight: news for the
+ * user's display (e.g. what a child task is doing). It settles nothing and the core may ignore it.
+ */
+export const ProgressMessage = z.object({
+  id: z.number().int().nonnegative(),
+  progress: z.record(z.string(), z.unknown()),
+});
 export type Reply = z.infer<typeof Reply>;
 
 export const ToolDecl = z.strictObject({
@@ -101,13 +121,32 @@ export const HelloReplyData = z.object({
   tools: z.array(ToolDecl),
   /** per declared hook, what of the history it needs (default "full"); see SUMMARISABLE */
   payloads: z.record(z.string(), PayloadForm).optional(),
+  /** a module that owns a tool namespace: the tools it declares now (more may follow; see runtime-tools) */
+  runtime_tools: z.array(RuntimeToolDecl).optional(),
+  /** per declared hook, its own deadline and when the core may leave it out (see HookOptions) */
+  hook_options: z.record(z.string(), HookOptions).optional(),
 });
 export type HelloReplyData = z.infer<typeof HelloReplyData>;
 
 /** `data` of a `tool` event, and the `result` the reply adds. */
-export const ToolEventData = z.object({ name: z.string(), arguments: z.unknown(), call_id: z.string() });
+export const ToolEventData = z.object({
+  name: z.string(),
+  arguments: z.unknown(),
+  call_id: z.string(),
+  /** what the core tells a tool that needs to know its session (the `task` tool: TaskContext) */
+  context: z.record(z.string(), z.unknown()).optional(),
+});
 export const ToolResult = z.object({
   content: Content,
   is_error: z.boolean(),
+  /** model tokens the tool itself used (a child task's), added to the session's totals */
+  usage: Usage.optional(),
 });
+/**
+ * `tool_cancel`: the user cancelled while tool call `call_id` ran; the core has already answered it as
+ * cancelled and drops any late reply. A worker stops the work (a child task's process) and answers with
+ * the data; one that has nothing to stop answers it unchanged, like any event it does not handle.
+ */
+export const ToolCancelData = z.object({ call_id: z.string() });
+export const TOOL_CANCEL_EVENT = "tool_cancel";
 export type ToolResult = z.infer<typeof ToolResult>;

@@ -2,6 +2,7 @@
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
 import type { HookEvent, PayloadForm, ToolDecl } from "./protocol.ts";
+import { TASK_DEADLINE_MS, TaskInput } from "./tasks.ts";
 
 export const MODULE_NAMES = [
   "budget",
@@ -13,19 +14,33 @@ export const MODULE_NAMES = [
   "search",
   "web",
   "responses",
+  "hooks",
+  "agents",
   "steering",
+  "mcp",
   "plan",
 ] as const;
 export const ModuleName = z.enum(MODULE_NAMES);
 export type ModuleName = z.infer<typeof ModuleName>;
 
 /** The core's own tools, served in the core process: no module may offer a tool of these names. */
-export const CORE_TOOL_NAMES: readonly string[] = ["read", "write", "edit", "bash"];
+export const CORE_TOOL_NAMES: readonly string[] = ["read", "write", "edit", "apply_patch", "bash"];
 
 interface ToolSpec {
   name: string;
   description: string;
   input: z.ZodType;
+  /** several calls of it in one assistant message may run at once (they share no state) */
+  parallel?: boolean;
+  /** its own deadline, instead of the protocol's 15 s (a child task runs for minutes) */
+  deadlineMs?: number;
+  /**
+   * The description is the module's to write at hello (it lists what the user configured, e.g. the
+   * agents); only the name and the input schema are checked.
+   */
+  dynamicDescription?: boolean;
+  /** the core sends the call a `context` telling it about its session (TaskContext for `task`) */
+  wantsContext?: boolean;
 }
 
 export interface ModuleSpec {
@@ -47,6 +62,16 @@ export interface ModuleSpec {
    * is always asked.
    */
   requestProviders?: readonly string[];
+  /**
+   * A namespace of tools the module declares at run time (see runtime-tools.ts): names starting with it are
+   * the module's own, declared at hello and refreshed by the `tools` event before each model request.
+   */
+  runtimeTools?: { namespace: string };
+  /**
+   * The built-in implementation runs in a process of its own, never shared: it holds child processes and
+   * serves requests concurrently (a `cancel` must reach it while a tool call runs).
+   */
+  ownProcess?: boolean;
 }
 
 export const SkillInput = z.strictObject({
@@ -112,6 +137,7 @@ export const WebFetchInput = z.strictObject({
   max_bytes: z.number().int().positive().optional(),
 });
 export const WebSearchInput = z.strictObject({ query: z.string().min(1) });
+export { TaskInput };
 
 /** Every module tool's argument schema, by tool name: what the declaration is generated from. */
 export const TOOL_INPUTS = {
@@ -122,10 +148,15 @@ export const TOOL_INPUTS = {
   find: FindInput,
   web_fetch: WebFetchInput,
   web_search: WebSearchInput,
+  task: TaskInput,
 } as const;
 export type ToolName = keyof typeof TOOL_INPUTS;
 /** The parsed arguments of tool `N`. */
 export type ToolInput<N extends ToolName> = z.infer<(typeof TOOL_INPUTS)[N]>;
+
+/** The `task` tool's description before the module lists the agents it found (at hello). */
+export const TASK_DESCRIPTION =
+  "Hand a self-contained task to a sub-agent: a child session with its own context window and tools, which sees nothing of this conversation and returns only its final answer. Several task calls in one message run in parallel.";
 
 /**
  * Registry order is the pipeline order when several modules declare one event: prompts runs
@@ -212,6 +243,38 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     hooks: ["wire_request", "wire_response"],
     tools: [],
   },
+  hooks: {
+    name: "hooks",
+    summary: "the user's own commands on agent events (hooks.json)",
+    hooks: [
+      "session_start",
+      "user_prompt_submit",
+      "pre_tool_use",
+      "post_tool_use",
+      "pre_compact",
+      "stop",
+      "subagent_stop",
+      "notification",
+    ],
+    tools: [],
+  },
+  agents: {
+    name: "agents",
+    summary: "sub-agents: the task tool runs a child session in its own process",
+    hooks: [],
+    tools: [
+      {
+        name: "task",
+        description: TASK_DESCRIPTION,
+        input: TaskInput,
+        parallel: true,
+        deadlineMs: TASK_DEADLINE_MS,
+        dynamicDescription: true,
+        wantsContext: true,
+      },
+    ],
+    ownProcess: true,
+  },
   steering: { name: "steering", summary: "messages typed while a turn runs", hooks: ["steer"], tools: [] },
   plan: {
     name: "plan",
@@ -226,7 +289,21 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
       },
     ],
   },
+  mcp: {
+    name: "mcp",
+    summary: "tools of the MCP servers in mcp.json and a trusted .mcp.json",
+    hooks: [],
+    tools: [],
+    runtimeTools: { namespace: "mcp__" },
+    ownProcess: true,
+  },
 };
+
+/** A registry tool's spec, by module and name. */
+export function toolSpec(module: ModuleName, name: string): ToolSpec | undefined {
+  const m = MODULES[module];
+  return m.tools.find((t) => t.name === name) ?? m.optionalTools?.find((t) => t.name === name);
+}
 
 const declCache = new Map<string, ToolDecl>();
 

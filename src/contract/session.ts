@@ -18,6 +18,8 @@ export const SessionMeta = z.object({
    * with a user name or password (such a base URL is refused before it could be recorded)
    */
   base_url: z.string().optional(),
+  /** a child task's session: the parent session and the task call it ran for */
+  parent: z.object({ session_id: z.string(), call_id: z.string(), agent: z.string() }).optional(),
   /** the first line of the first user message */
   title: z.string().optional(),
   /** messages in the current checkpoint */

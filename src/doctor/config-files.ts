@@ -6,6 +6,8 @@ import { loadBindingsFile, loadBudgetFile, loadConfigFile, loadPluginsFile } fro
 import type { BindingsFile, ConfigFile, PluginsFile } from "../contract/config.ts";
 import { loadCheckpointsPolicy } from "../lib/checkpoints-file.ts";
 import { loadCompactFile, loadWebFile } from "../lib/config-files.ts";
+import { loadUserHooksFile } from "../lib/hooks-config.ts";
+import { loadKeybindingsFile } from "../lib/keybindings-file.ts";
 import { checkAuthFile } from "../provider/credentials.ts";
 import { attempt, type Row } from "./report.ts";
 
@@ -57,7 +59,15 @@ export function checkConfigFiles(dir: string): ConfigReport {
     checkAuthFile,
     (keys) => `private (mode 0600); keys for: ${keys?.join(", ") || "none"}`,
   );
-  const rows: Row[] = [config, plugins, bindings, compact, budget, checkpoints, auth];
+  const keys = fileRow(dir, "keybindings.json", loadKeybindingsFile, (k) => {
+    const set = Object.keys(k ?? {}).filter((a) => !a.startsWith("$"));
+    return set.length ? `keys set for: ${set.join(", ")}` : "";
+  });
+  const hooks = fileRow(dir, "hooks.json", loadUserHooksFile, (h) => {
+    const events = Object.keys(h?.hooks ?? {});
+    return events.length ? `hooks on ${events.join(", ")}` : "no hooks";
+  });
+  const rows: Row[] = [config, plugins, bindings, compact, budget, checkpoints, keys, auth, hooks];
   const loaded = <T>(r: { status: string; value?: T }, dflt: T): T | undefined =>
     r.status === "FAILED" ? undefined : (r.value ?? dflt);
   return {

@@ -39,6 +39,11 @@ export function readJson(
 export function readConfigJson(file: string, remedy = "delete the file"): unknown {
   const raw = readRegularFile(file, MAX_CONFIG_BYTES, "a config file");
   if (raw === undefined) return undefined;
+  return parseConfigText(file, raw, remedy);
+}
+
+/** The checks of readConfigJson on text already read (a worker that must check the very bytes it uses). */
+export function parseConfigText(file: string, raw: string, remedy = "delete the file"): unknown {
   // Editors on Windows (Notepad) save UTF-8 with a byte-order mark; it marks the encoding, it is no syntax.
   const text = raw.startsWith("\uFEFF") ? raw.slice(1) : raw;
   if (text.trim() === "") throw new UserError(`${file}: is empty; write an object such as {} or ${remedy}`);

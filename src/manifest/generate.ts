@@ -29,16 +29,19 @@ export function generateManifest(opts: GenerateOptions): Manifest {
   // Built-in modules that are not rebound share one worker process (`i worker a,b,c`) to keep memory low;
   // a bound module always runs alone with exactly the argv the user gave. (No profile lists steering: the
   // console adds it, alone, with its queue — see steering.ts.)
-  const builtins = chosen.filter((m) => !opts.bindings[m]);
+  // A module that needs a process of its own (ownProcess) gets one even when built in.
+  const builtins = chosen.filter((m) => !opts.bindings[m] && !MODULES[m].ownProcess);
   const self = opts.self ?? selfArgv();
   const sharedExec = [...self, "worker", builtins.join(",")];
+  const execOf = (name: (typeof chosen)[number]) =>
+    MODULES[name].ownProcess ? [...self, "worker", name] : sharedExec;
 
   const modules: ManifestModule[] = chosen.map((name) => {
     const bound = opts.bindings[name];
     return {
       name,
       builtin: !bound,
-      exec: bound ? [...bound.exec] : sharedExec,
+      exec: bound ? [...bound.exec] : execOf(name),
       cwd: bound?.cwd ?? opts.configDir,
       hooks: [...MODULES[name].hooks],
       tools: moduleToolDecls(name),

@@ -8,7 +8,8 @@ import { parseWith, readConfigJson } from "../lib/json-file.ts";
 
 /**
  * Each tool name has one owner: a core tool's name is the core's (a worker cannot shadow read, write,
- * edit or bash), and no two module entries may list the same tool. The first offence, or undefined.
+ * edit, apply_patch or bash), and no two module entries may list the same tool. The first offence, or
+ * undefined.
  */
 function toolNameProblem(manifest: Manifest): string | undefined {
   const owner = new Map<string, string>();

@@ -26,6 +26,19 @@ export function credentialEnv(): NodeJS.ProcessEnv {
   return { ...process.env, ...held };
 }
 
+/** Hold credentials received another way (a child task's, from its parent's broker). */
+export function holdCredentials(values: Record<string, string>): void {
+  for (const k of CREDENTIAL_ENV) if (typeof values[k] === "string") held[k] = values[k];
+}
+
+/** The credential variables held, for a child task's hand-over. */
+export function heldCredentials(): Record<string, string> {
+  const out: Record<string, string> = {};
+  const env = credentialEnv();
+  for (const k of CREDENTIAL_ENV) if (typeof env[k] === "string") out[k] = env[k];
+  return out;
+}
+
 /**
  * In the re-executed image: read the credentials from the inherited pipe, once, and close it. Returns
  * false when there was nothing to receive.

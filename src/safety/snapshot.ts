@@ -80,9 +80,10 @@ export function recordWorkspace(
   if (exclude) root.push({ base: "", check: exclude });
 
   let restatted = false;
-  const note = (e: SnapshotEntry) => {
+  const note = (e: SnapshotEntry, before: SnapshotEntry | undefined) => {
     entries.push(e);
-    const before = prevIndex.get(e.path);
+    // The stat cache hit: the very entry of the previous snapshot.
+    if (e === before) return;
     if (!sameEntry(before, e)) changed.push(e.path);
     else if (
       e.kind === "file" &&
@@ -104,16 +105,17 @@ export function recordWorkspace(
     names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const d of names) {
       if (partial) return;
+      const name = d.name;
       // The clock is read every 256 names seen (ignored ones too), so an ignored million still stops.
       if ((++seen & 255) === 0 && Date.now() > deadline) {
         partial = `recording took longer than ${policy.max_ms} ms`;
         return;
       }
-      const path = rel === "" ? d.name : `${rel}/${d.name}`;
+      const path = rel === "" ? name : `${rel}/${name}`;
       // Plain concatenation: path.join normalises every time, and these parts are already clean.
-      const full = `${abs}/${d.name}`;
+      const full = `${abs}/${name}`;
       if (d.isDirectory()) {
-        if (ALWAYS_SKIPPED.has(d.name) || skip.has(full) || ignored(active, path, true)) continue;
+        if (ALWAYS_SKIPPED.has(name) || skip.has(full) || ignored(active, path, true)) continue;
         walk(full, path, active);
         continue;
       }
@@ -124,15 +126,16 @@ export function recordWorkspace(
       }
       if (d.isSymbolicLink()) {
         try {
-          note({ kind: "link", path, target: readlinkSync(full) });
+          note({ kind: "link", path, target: readlinkSync(full) }, prevIndex.get(path));
         } catch {}
         continue;
       }
       if (!d.isFile()) continue;
-      const e = recordFile(full, path, store, policy, prevIndex.get(path), racyBefore);
+      const before = prevIndex.get(path);
+      const e = recordFile(full, path, store, policy, before, racyBefore);
       if (!e) continue;
       if (e.kind === "skipped") tooLarge.push({ path, size: e.size });
-      note(e);
+      note(e, before);
     }
   };
   walk(workspace, "", root);

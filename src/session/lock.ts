@@ -26,8 +26,12 @@ import { processAlive } from "./session-files.ts";
 const LOCK_FILE = "lock";
 const CLAIM_PREFIX = "lock.claim-";
 const OWN_PREFIX = "lock.new-";
-/** How long a contender waits for another one's takeover (microseconds of work) to land. */
-const TAKEOVER_WAIT_MS = 2000;
+/**
+ * How long a contender waits for another one's takeover to land: microseconds of work, but a loaded
+ * machine may not schedule the taker for a while. Only a taker that died mid-takeover makes anyone wait
+ * this long (then the error says which files to remove).
+ */
+const TAKEOVER_WAIT_MS = 10_000;
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /** A short synchronous pause: the lock is taken before anything else of the run starts. */
@@ -167,7 +171,7 @@ export function lockSession(dir: string, id: string): () => void {
   const owner = readLock(path)?.pid;
   if (owner !== undefined && processAlive(owner)) throw inUse(id, owner);
   throw new UserError(
-    `session ${id}: could not take its lock file ${path}; remove it if no i process uses the session`,
+    `session ${id}: could not take its lock file ${path}; if no i process uses the session, remove it and the lock.claim-* files beside it`,
   );
 }
 

@@ -145,6 +145,7 @@ export class Session {
     provider?: string;
     model?: string;
     baseUrl?: string;
+    parent?: SessionMeta["parent"];
   }): Session {
     mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 });
     let id = newSessionId();
@@ -165,6 +166,7 @@ export class Session {
       updated: ts,
       ...(opts.provider ? { provider: opts.provider } : {}),
       ...(opts.model ? { model: opts.model } : {}),
+      ...(opts.parent ? { parent: opts.parent } : {}),
       ...(opts.baseUrl ? { base_url: opts.baseUrl } : {}),
       messages: 0,
       compactions: 0,
@@ -285,8 +287,9 @@ export class Session {
     return { history, compactions };
   }
 
+  /** The newest session of `workspace` the user had (a sub-agent task's own session is never it). */
   static newest(dataDir: string, workspace: string): Session | undefined {
-    const first = listSessions(dataDir, workspace)[0];
+    const first = listSessions(dataDir, workspace).find((m) => !m.parent);
     return first ? Session.open(dataDir, first.id) : undefined;
   }
 

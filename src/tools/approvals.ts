@@ -1,6 +1,7 @@
-// Approvals for the tools that change things: bash, write and edit. The policy decides (`all` runs
-// everything, `edits` runs write and edit and asks for commands, `none` is read-only, `ask` asks the
-// user for all three) and may change during a session (the console's Shift+Tab, /approve); answers that cover the rest of the session are
+// Approvals for the tools that change things: bash, write and edit, and tools declared at run time (an MCP
+// server's), which are approved like bash. The policy decides (`all` runs everything, `edits` runs write
+// and edit and asks for the rest, `none` is read-only, `ask` asks the user) and may change during a session
+// (the console's Shift+Tab, /approve); answers that cover the rest of the session are
 // remembered here, per bash command prefix or per file tool. When no one can be asked (no terminal), an
 // approval that would be asked is refused at once — never a wait that cannot end.
 
@@ -25,7 +26,8 @@ export const APPROVAL_LABELS: Record<ApprovalPolicy, string> = {
   none: "read-only",
 };
 
-export type ApprovalTool = "bash" | "write" | "edit";
+/** "tool": a tool declared at run time by a module (an MCP server's), named in `name` */
+export type ApprovalTool = "bash" | "write" | "edit" | "tool";
 
 export interface ApprovalRequest {
   tool: ApprovalTool;
@@ -35,12 +37,18 @@ export interface ApprovalRequest {
   diff?: () => { path: string; diff: FileDiff } | undefined;
   /** bash only: the prefix "yes for the rest of the session" would allow; absent when none is safe */
   prefix?: string;
+  /** "tool": the tool's name, what the user sees for it, and its group (server) */
+  name?: string;
+  title?: string;
+  group?: string;
 }
 
 export type ApprovalAnswer =
   | { kind: "yes" }
   /** yes, and the same for the rest of the session: this command prefix (bash) or this tool */
   | { kind: "always" }
+  /** "tool" only: yes, and the same for every tool of its group (server) for the rest of the session */
+  | { kind: "always_group" }
   | { kind: "no"; reason?: string }
   /** Ctrl-C/Esc at the prompt: refused, and the user is cancelling the whole turn */
   | { kind: "cancel" };
@@ -125,12 +133,17 @@ export interface ApprovalsOptions {
   ask?: AskApproval;
   /** a refusal the user must hear about (printed on stderr by the caller) */
   warn?: (line: string) => void;
+  /** what the model is told when there is no one to ask (a sub-agent's own wording) */
+  noOneToAsk?: string;
 }
 
 export class Approvals {
   private readonly tools = new Set<ApprovalTool>();
   private readonly prefixes = new Set<string>();
   private mode: ApprovalPolicy;
+  /** runtime tools, and their groups, the user allowed for the rest of the session */
+  private readonly runtimeNames = new Set<string>();
+  private readonly groups = new Set<string>();
 
   constructor(private readonly opts: ApprovalsOptions) {
     this.mode = opts.policy;
@@ -150,20 +163,24 @@ export class Approvals {
     const { ask, warn } = this.opts;
     const policy = this.mode;
     if (policy === "all") return undefined;
+    const label = req.tool === "tool" ? (req.name ?? "tool") : req.tool;
     if (policy === "edits" && req.tool !== "bash") return undefined;
     if (policy === "none") {
       warn?.(
-        `refused ${req.tool} (${req.summary}): the session is read-only (--approve none); rerun with --approve ask or all to allow it`,
+        `refused ${label} (${req.summary}): the session is read-only (--approve none); rerun with --approve ask or all to allow it`,
       );
       return READ_ONLY;
     }
-    if (this.tools.has(req.tool)) return undefined;
+    if (req.tool === "tool") {
+      if (req.name && this.runtimeNames.has(req.name)) return undefined;
+      if (req.group && this.groups.has(req.group)) return undefined;
+    } else if (this.tools.has(req.tool)) return undefined;
     if (command !== undefined && [...this.prefixes].some((p) => prefixCovers(p, command))) return undefined;
     if (!ask) {
       warn?.(
-        `refused ${req.tool} (${req.summary}): --approve ask needs a terminal to ask on; rerun with --approve all to allow it`,
+        `refused ${label} (${req.summary}): --approve ask needs a terminal to ask on; rerun with --approve all to allow it`,
       );
-      return NO_ONE_TO_ASK;
+      return this.opts.noOneToAsk ?? NO_ONE_TO_ASK;
     }
     const answer = await ask(req);
     switch (answer.kind) {
@@ -172,7 +189,12 @@ export class Approvals {
       case "always":
         if (req.tool === "bash") {
           if (req.prefix) this.prefixes.add(req.prefix);
+        } else if (req.tool === "tool") {
+          if (req.name) this.runtimeNames.add(req.name);
         } else this.tools.add(req.tool);
+        return undefined;
+      case "always_group":
+        if (req.tool === "tool" && req.group) this.groups.add(req.group);
         return undefined;
       case "no":
         return answer.reason?.trim()
@@ -187,7 +209,12 @@ export class Approvals {
   describe(): string {
     const p = this.mode;
     if (p === "all" || p === "none") return p === "all" ? "everything" : "read-only";
-    const parts = [...this.tools, ...[...this.prefixes].map((p) => `bash ${p} …`)];
+    const parts = [
+      ...this.tools,
+      ...[...this.prefixes].map((p) => `bash ${p} …`),
+      ...this.runtimeNames,
+      ...[...this.groups].map((g) => `every tool of ${g}`),
+    ];
     if (p === "edits")
       return `write and edit allowed; asks for bash${parts.length ? `, except: ${parts.join(", ")}` : ""}`;
     return parts.length ? `asks, except: ${parts.join(", ")}` : "asks for bash, write and edit";

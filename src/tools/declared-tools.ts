@@ -2,9 +2,10 @@
 // M with its own per-call deadline". The owner supplies declarations and a way to call them; the dispatch
 // does the rest (arguments checked against the declared JSON Schema, the untrusted-output cap, events,
 // seams), as for every tool. An owner's set is replaced whole when it changes, and withdrawn when it goes.
+import type { ApprovalRequest } from "./approvals.ts";
 import type { DispatchTool, ToolAdapter } from "./dispatch.ts";
 import { externalDispatchTool } from "./external-tool.ts";
-import type { ToolDecl, ToolResult } from "./types.ts";
+import type { ToolDecl, ToolReport, ToolResult } from "./types.ts";
 
 export interface DeclaredTool {
   decl: ToolDecl;
@@ -12,7 +13,12 @@ export interface DeclaredTool {
   deadlineMs: number;
   /** it may change files in the workspace (unknown: say true) */
   mayChange: boolean;
-  call(args: unknown, opts: { callId: string; signal: AbortSignal }): Promise<ToolResult>;
+  call(
+    args: unknown,
+    opts: { callId: string; signal: AbortSignal; report?: (r: ToolReport) => void },
+  ): Promise<ToolResult>;
+  /** the approval a call needs (an MCP server's tool is approved like bash), or undefined for none */
+  approval?: (args: unknown) => ApprovalRequest | undefined;
 }
 
 export class DeclaredTools implements ToolAdapter {
@@ -29,7 +35,9 @@ export class DeclaredTools implements ToolAdapter {
           owner,
           mayChange: t.mayChange,
           deadlineMs: t.deadlineMs,
-          call: (args, callId, signal) => t.call(args, { callId, signal }),
+          call: (args, callId, signal, report) =>
+            t.call(args, { callId, signal, ...(report ? { report } : {}) }),
+          ...(t.approval ? { approval: t.approval } : {}),
         }),
       ),
     );

@@ -13,6 +13,7 @@ import type { EmitEvent } from "../contract/events.ts";
 import { contentWithImageMarkers, type Message, type ToolCall } from "../contract/history.ts";
 import { type ArgsCheck, parseArguments, withNotes } from "./arguments.ts";
 import { capToolOutput, type OutputBound } from "./output-cap.ts";
+import { runInGroups } from "./parallel-calls.ts";
 import { ToolError } from "./tool-error.ts";
 import type { PreparedCall, ToolContext, ToolDecl, ToolReport, ToolResult } from "./types.ts";
 
@@ -68,6 +69,10 @@ export interface DispatchOptions {
   /** estimated tokens one result may take (a share of the model's window); unbounded when absent */
   resultTokenCap?: number;
   seams?: DispatchSeams;
+  /** only these tools are offered and answered (a child agent's narrower set) */
+  allowed?: ReadonlySet<string>;
+  /** tools whose calls in one message may run at once (a child task), at most `max` at a time */
+  parallel?: { names: ReadonlySet<string>; max: number };
 }
 
 const error = (content: string): ToolResult => ({ content, is_error: true });
@@ -83,10 +88,13 @@ export class ToolDispatch {
 
   /** Every tool offered now, in adapter order. */
   decls(): ToolDecl[] {
-    return this.opts.adapters.flatMap((a) => a.tools().map((t) => t.decl));
+    const all = this.opts.adapters.flatMap((a) => a.tools().map((t) => t.decl));
+    const { allowed } = this.opts;
+    return allowed ? all.filter((d) => allowed.has(d.name)) : all;
   }
 
   find(name: string): DispatchTool | undefined {
+    if (this.opts.allowed && !this.opts.allowed.has(name)) return undefined;
     for (const a of this.opts.adapters) {
       const t = a.tools().find((x) => x.decl.name === name);
       if (t) return t;
@@ -114,6 +122,11 @@ export class ToolTurn {
   /** One call, without events; `report` receives what the tool shows while it runs. */
   async execute(call: ToolCall, report?: (r: ToolReport) => void): Promise<ToolResult> {
     const tool = this.dispatch.find(call.name);
+    const { allowed } = this.opts;
+    if (!tool && allowed && !allowed.has(call.name))
+      return error(
+        `tool "${call.name}" is not available to this agent; its tools: ${[...allowed].join(", ")}`,
+      );
     if (!tool) {
       const names = this.dispatch.decls().map((d) => d.name);
       return error(`unknown tool "${call.name}"; available tools: ${names.join(", ")}`);
@@ -201,10 +214,13 @@ export class ToolTurn {
 
   /** Results for every call of `calls`, recorded as events; after an abort the rest are answered as
    * cancelled, never skipped. */
-  async runBatch(calls: ToolCall[]): Promise<Message[]> {
+  runBatch(calls: ToolCall[]): Promise<Message[]> {
+    return runInGroups(calls, this.opts.parallel, (call) => this.runOne(call));
+  }
+
+  private async runOne(call: ToolCall): Promise<Message> {
     const { emit } = this.opts;
-    const out: Message[] = [];
-    for (const call of calls) {
+    {
       let result: ToolResult;
       const started = Date.now();
       const askedBefore = this.askedMs;
@@ -230,13 +246,12 @@ export class ToolTurn {
         ...shown,
       });
       // The time and exit code are kept with the result (never sent): a resumed session shows them.
-      out.push({
+      return {
         role: "tool",
         tool_call_id: call.id,
         content: result.content,
         meta: { ...(result.is_error ? { is_error: true } : {}), ...shown },
-      });
+      };
     }
-    return out;
   }
 }

@@ -4,9 +4,10 @@
 // so the side answering it can be told to stop. Its arguments are checked against its JSON Schema, and
 // it receives them as read (aliases renamed, unknown ones dropped), never rewritten by the check.
 import { errorMessage } from "../contract/errors.ts";
+import type { ApprovalRequest } from "./approvals.ts";
 import { checkArguments, forgiveArguments, jsonSchemaValidator } from "./arguments.ts";
 import type { DispatchTool } from "./dispatch.ts";
-import type { ToolDecl, ToolResult } from "./types.ts";
+import type { ToolDecl, ToolReport, ToolResult } from "./types.ts";
 
 export interface ExternalCallOptions {
   /** the turn's abort signal */
@@ -62,8 +63,16 @@ export interface ExternalToolSpec {
   kind: "module" | "declared";
   owner: string;
   mayChange: boolean;
-  call(args: unknown, callId: string, signal: AbortSignal): Promise<ToolResult>;
+  /** `report`: what the tool shows while it runs (its progress), when someone watches */
+  call(
+    args: unknown,
+    callId: string,
+    signal: AbortSignal,
+    report?: (r: ToolReport) => void,
+  ): Promise<ToolResult>;
   deadlineMs?: number;
+  /** the approval a call needs (asked by the dispatch like bash's), or undefined when it needs none */
+  approval?: (args: unknown) => ApprovalRequest | undefined;
 }
 
 export function externalDispatchTool(decl: ToolDecl, spec: ExternalToolSpec): DispatchTool {
@@ -80,7 +89,11 @@ export function externalDispatchTool(decl: ToolDecl, spec: ExternalToolSpec): Di
     prepare: async (args, ctx, callId) => {
       const opts: ExternalCallOptions = { signal: ctx.signal, owner: spec.owner };
       if (spec.deadlineMs !== undefined) opts.deadlineMs = spec.deadlineMs;
-      return { apply: () => callExternal(decl.name, (signal) => spec.call(args, callId, signal), opts) };
+      const request = spec.approval?.(args);
+      return {
+        ...(request ? { change: { request } } : {}),
+        apply: () => callExternal(decl.name, (signal) => spec.call(args, callId, signal, ctx.report), opts),
+      };
     },
   };
 }

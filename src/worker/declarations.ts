@@ -1,6 +1,7 @@
 // The handshake check: a worker must declare exactly the hooks and tools of the module it replaces (names and
 // schemas are public), so a replacement cannot silently drop or reshape part of an interface.
 
+import { matcherRegExp } from "../contract/hooks-file.ts";
 import { type HelloReplyData, SUMMARISABLE, type ToolDecl } from "../contract/protocol.ts";
 import { MODULES, type ModuleName, moduleToolDecls, toolDecl } from "../contract/registry.ts";
 import { jsonEqual } from "../lib/json-equal.ts";
@@ -36,7 +37,9 @@ function toolDifference(module: ModuleName, declared: ToolDecl[]): string[] {
       problems.push(`undeclared tool "${t.name}"`);
       continue;
     }
-    if (t.description !== want.description) problems.push(`tool "${t.name}": description differs`);
+    const spec = MODULES[module].tools.find((s) => s.name === t.name);
+    if (t.description !== want.description && !spec?.dynamicDescription)
+      problems.push(`tool "${t.name}": description differs`);
     if (!jsonEqual(t.input_schema, want.input_schema))
       problems.push(`tool "${t.name}": input_schema differs`);
   }
@@ -58,11 +61,30 @@ function payloadDifference(hello: HelloReplyData): string[] {
   return problems;
 }
 
+/** Hook options may name only hooks the module declares, and tool patterns must be regular expressions. */
+function hookOptionsDifference(hello: HelloReplyData): string[] {
+  const problems: string[] = [];
+  for (const [event, o] of Object.entries(hello.hook_options ?? {})) {
+    if (!hello.hooks.includes(event))
+      problems.push(`hook_options names "${event}", which it does not declare`);
+    for (const t of o.tools ?? []) {
+      try {
+        matcherRegExp(t);
+      } catch {
+        problems.push(`hook_options.${event}.tools: "${t}" is not a regular expression`);
+      }
+    }
+  }
+  return problems;
+}
+
 /** What differs between a worker's hello reply and the module's public declaration, or undefined if nothing. */
 export function declarationDifference(module: ModuleName, hello: HelloReplyData): string | undefined {
   const problems: string[] = [];
   if (hello.module !== module) problems.push(`it says it is module "${hello.module}"`);
   problems.push(...hookDifference(module, hello.hooks), ...toolDifference(module, hello.tools));
-  problems.push(...payloadDifference(hello));
+  problems.push(...payloadDifference(hello), ...hookOptionsDifference(hello));
+  if (hello.runtime_tools?.length && !MODULES[module].runtimeTools)
+    problems.push("it declares runtime_tools, but this module owns no tool namespace");
   return problems.length ? problems.join("; ") : undefined;
 }

@@ -14,18 +14,34 @@ import {
   type PayloadForm,
   PROTOCOL_VERSION,
   SUMMARISABLE,
+  TOOL_CANCEL_EVENT,
   type ToolDecl,
   type ToolResult,
 } from "../contract/protocol.ts";
-import { MODULES, type ModuleName } from "../contract/registry.ts";
+import { MODULES, type ModuleName, toolSpec } from "../contract/registry.ts";
+import {
+  CANCEL_EVENT,
+  type CallProgress,
+  type GroupStatus,
+  PROGRESS_EVENT,
+  PROMPT_EVENT,
+  ProgressReplyData,
+  PromptReplyData,
+  type RuntimePromptDecl,
+  type RuntimeToolDecl,
+  TOOLS_EVENT,
+  ToolsReplyData,
+} from "../contract/runtime-tools.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
 import { summarizeHistory } from "./history-summary.ts";
+import { type CompiledHookOptions, compileHookOptions, skipsHook } from "./hook-options.ts";
 import { keptFieldProblem } from "./kept-fields.ts";
 import { LogSink } from "./log-sink.ts";
-import { type Data, type ReplyCheck, WorkerProcess } from "./process.ts";
-import type { HookData, HookOptions, HookRunner } from "./types.ts";
+import { type Data, type ReplyCheck, type RequestOptions, WorkerProcess } from "./process.ts";
+import { RuntimeToolTable } from "./runtime-tools.ts";
+import type { HookData, HookOptions, HookRunner, ToolCallOptions } from "./types.ts";
 
 export { WorkerError } from "./errors.ts";
 
@@ -45,7 +61,24 @@ export interface WorkerHostOptions {
   maxLineBytes?: number;
   /** told of every process the host starts, with the modules it serves (tests record pids and respawns) */
   observer?: (proc: WorkerProcess, modules: readonly ModuleName[]) => void;
+  /** tool names no module may declare at run time (the core tools) */
+  reservedToolNames?: readonly string[];
+  /** added to the environment of the process of this module alone (a module running by itself) */
+  moduleEnv?: Partial<Record<ModuleName, Record<string, string>>>;
 }
+
+/** What a runtime-tools refresh brought: lines for the user, and each module's status per group. */
+export interface RuntimeRefresh {
+  notices: string[];
+  /** some module's list changed since the last refresh */
+  changed: boolean;
+  status: Partial<Record<ModuleName, Record<string, GroupStatus>>>;
+}
+
+/** A runtime tool's call may run this much past its own deadline before the host gives up on the worker. */
+const RUNTIME_CALL_GRACE_MS = 5_000;
+/** The `tools` poll: how long a module may wait for tools still on their way (well inside the deadline). */
+export const TOOLS_WAIT_MS = 12_000;
 
 /** One worker process as the manifest describes it: the modules it serves, how to start it. */
 interface Group {
@@ -117,8 +150,18 @@ export class WorkerHost implements HookRunner {
   private readonly checkpointModules = new Set<ModuleName>();
   /** per module, the hooks for which it declared at hello that a history summary is enough */
   private readonly payloads = new Map<ModuleName, Partial<Record<string, PayloadForm>>>();
+  /** per module, what it said at hello of each hook's deadline and when it may be left out */
+  private readonly hookOptions = new Map<ModuleName, CompiledHookOptions>();
   private closed = false;
   private readonly observer: WorkerHostOptions["observer"];
+  private readonly moduleEnv: WorkerHostOptions["moduleEnv"];
+  /** tools declared at run time, and the last revision each module reported */
+  private readonly runtime: RuntimeToolTable;
+  private readonly revisions = new Map<ModuleName, number>();
+  private readonly runtimeNotices: string[] = [];
+  private readonly saidFailures = new Set<string>();
+  /** prompts modules declare at run time, by module */
+  private readonly prompts = new Map<ModuleName, RuntimePromptDecl[]>();
 
   constructor(
     private readonly manifest: Manifest,
@@ -129,6 +172,13 @@ export class WorkerHost implements HookRunner {
     this.helloDeadlineMs = opts.helloDeadlineMs;
     this.maxLineBytes = opts.maxLineBytes;
     this.observer = opts.observer;
+    this.moduleEnv = opts.moduleEnv;
+    const reserved = new Set(opts.reservedToolNames ?? []);
+    this.runtime = new RuntimeToolTable((name) => {
+      if (reserved.has(name)) return `the core tool "${name}"`;
+      const fixed = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+      return fixed ? `module "${fixed}"'s tool "${name}"` : undefined;
+    });
     this.logDir = opts.logDir ?? join(opts.configDir, "logs");
     this.env = workerEnv({ workspace: this.workspace, configDir: opts.configDir, parent: opts.env });
     for (const m of manifest.modules) this.modules.set(m.name, m);
@@ -147,10 +197,22 @@ export class WorkerHost implements HookRunner {
     return event === "checkpoint" && this.checkpointModules.size > 0;
   }
 
+  /**
+   * Whether running `event` (for tool `toolName`) may reach any module: false when every module declaring
+   * it said at hello that nothing is configured for it (or not for this tool). A module not started yet
+   * counts as wanting it (its hello has not been heard).
+   */
+  wantsHook(event: HookEvent, toolName?: string): boolean {
+    if (!this.hasHook(event)) return false;
+    const probe = toolName === undefined ? {} : { tool_name: toolName };
+    return this.hookModules(event).some((m) => !skipsHook(this.hookOptions.get(m), event, probe));
+  }
+
   async runHook<E extends HookEvent>(event: E, data: HookData, opts?: HookOptions): Promise<HookReply<E>> {
     let current = data;
     const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
+      if (skipsHook(this.hookOptions.get(module), event, current)) continue;
       const next = await this.step(module, event, current, field, data);
       const problem = replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
@@ -198,17 +260,150 @@ export class WorkerHost implements HookRunner {
     return out;
   }
 
+  /** A hook's own deadline when its module asked for one at hello (a user's hook may run for minutes). */
+  private deadlineOf(module: ModuleName, event: string): number | undefined {
+    return this.hookOptions.get(module)?.[event]?.deadlineMs;
+  }
+
   private isReady(module: ModuleName): boolean {
     const group = this.groups.get(module);
     const slot = group && this.slots.get(group.key);
     return !!slot?.ok && slot.proc.alive;
   }
 
-  async callTool(name: string, args: unknown, callId: string): Promise<ToolResult> {
-    const module = this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+  async callTool(
+    name: string,
+    args: unknown,
+    callId: string,
+    opts: ToolCallOptions = {},
+  ): Promise<ToolResult> {
+    const rt = this.runtime.get(name);
+    const module = this.toolModule(name) ?? rt?.module;
     if (!module) throw new Error(`no worker module serves tool "${name}"`);
-    const reply = await this.send(module, "tool", { name, arguments: args, call_id: callId }, checkToolReply);
+    const data = {
+      name,
+      arguments: args,
+      call_id: callId,
+      ...(opts.context ? { context: opts.context } : {}),
+    };
+    // A runtime tool has its own deadline (the module enforces it and answers with a tool error); the
+    // host's is a backstop a little later, so a module that never answers is still evicted. A registry
+    // tool may declare a longer one than the hooks' (a child task runs for minutes).
+    const deadlineMs =
+      rt?.decl.timeout_ms !== undefined
+        ? rt.decl.timeout_ms + RUNTIME_CALL_GRACE_MS
+        : toolSpec(module, name)?.deadlineMs;
+    const reply = await this.send(module, "tool", data, checkToolReply, {
+      ...(deadlineMs !== undefined ? { deadlineMs } : {}),
+      ...(opts.onProgress ? { onProgress: opts.onProgress } : {}),
+    });
     return reply.result as ToolResult;
+  }
+
+  private toolModule(name: string): ModuleName | undefined {
+    return this.manifest.tools[name]?.module ?? this.extraTools.get(name)?.module;
+  }
+
+  /** The declaration of a tool declared at run time (approval, group, deadline), or undefined. */
+  runtimeTool(name: string): RuntimeToolDecl | undefined {
+    return this.runtime.get(name)?.decl;
+  }
+
+  /**
+   * Tell the module running `name` that call `callId` was cancelled (it stops it if it can; never
+   * throws): a runtime tool's module by `cancel`, a registry tool's by `tool_cancel`.
+   */
+  cancelTool(name: string, callId: string): void {
+    const rt = this.runtime.get(name);
+    const module = rt?.module ?? this.toolModule(name);
+    if (!module || !this.isReady(module)) return;
+    this.send(module, rt ? CANCEL_EVENT : TOOL_CANCEL_EVENT, { call_id: callId }).catch(() => {});
+  }
+
+  /** The tools modules declare at run time now, by module (offered through the dispatch's declared tools). */
+  runtimeDecls(): Map<ModuleName, RuntimeToolDecl[]> {
+    const out = new Map<ModuleName, RuntimeToolDecl[]>(this.runtimeModules().map((m) => [m, []]));
+    for (const { module, decl } of this.runtime.entries()) out.get(module)?.push(decl);
+    return out;
+  }
+
+  /** The prompts modules offer now (the console's slash commands), each with the module offering it. */
+  runtimePrompts(): { module: ModuleName; decl: RuntimePromptDecl }[] {
+    return [...this.prompts].flatMap(([module, decls]) => decls.map((decl) => ({ module, decl })));
+  }
+
+  /** The text of prompt `name` of a module, with `args`. */
+  async getPrompt(name: string, args: Record<string, string>): Promise<string> {
+    const p = this.runtimePrompts().find((x) => x.decl.name === name);
+    if (!p) throw new Error(`no prompt "${name}"`);
+    const reply = PromptReplyData.safeParse(
+      await this.send(p.module, PROMPT_EVENT, { name, arguments: args }),
+    );
+    if (!reply.success) throw new Error(`module "${p.module}" sent an invalid prompt reply`);
+    return reply.data.text;
+  }
+
+  /** How far a runtime tool's call has got, if its module knows (undefined on any failure). */
+  async toolProgress(name: string, callId: string): Promise<CallProgress | undefined> {
+    const rt = this.runtime.get(name);
+    if (!rt || !this.isReady(rt.module)) return undefined;
+    try {
+      const reply = ProgressReplyData.safeParse(
+        await this.send(rt.module, PROGRESS_EVENT, { call_id: callId }),
+      );
+      return reply.success ? reply.data.progress : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Modules of the manifest that declare tools at run time. */
+  runtimeModules(): ModuleName[] {
+    return this.manifest.modules.map((m) => m.name).filter((m) => MODULES[m].runtimeTools);
+  }
+
+  /**
+   * Ask every module that declares tools at run time for its current list (waiting at most `waitMs` for
+   * tools still on their way). A module that fails is a notice; its tools stay as they were.
+   */
+  async refreshTools(
+    waitMs = TOOLS_WAIT_MS,
+    modules: readonly ModuleName[] = this.runtimeModules(),
+  ): Promise<RuntimeRefresh> {
+    const out: RuntimeRefresh = { notices: [], changed: false, status: {} };
+    await Promise.all(
+      modules.map(async (module) => {
+        try {
+          const data = { wait_ms: waitMs, revision: this.revisions.get(module) ?? 0 };
+          const reply = ToolsReplyData.parse(await this.send(module, TOOLS_EVENT, data));
+          out.notices.push(...(reply.notices ?? []));
+          if (reply.status) out.status[module] = reply.status;
+          if (reply.revision !== this.revisions.get(module)) {
+            if (!reply.runtime_tools)
+              throw new Error(
+                `its reply has revision ${reply.revision} but no runtime_tools (required when it changed)`,
+              );
+            out.changed = true;
+            this.revisions.set(module, reply.revision);
+            out.notices.push(...this.acceptRuntime(module, reply.runtime_tools));
+            this.prompts.set(module, reply.prompts ?? []);
+          }
+        } catch (err) {
+          // Said once: the next request tries again (a fresh process), and says only what is new.
+          const line = `${module}: its tools are unavailable: ${(err as Error).message}`;
+          if (!this.saidFailures.has(line)) out.notices.push(line);
+          this.saidFailures.add(line);
+        }
+      }),
+    );
+    // What the handshakes said (they ran during this refresh, or before it) comes first.
+    out.notices.unshift(...this.runtimeNotices.splice(0));
+    return out;
+  }
+
+  private acceptRuntime(module: ModuleName, decls: readonly RuntimeToolDecl[]): string[] {
+    const namespace = MODULES[module].runtimeTools?.namespace;
+    return namespace ? this.runtime.set(module, namespace, decls) : [];
   }
 
   toolDecls(): ToolDecl[] {
@@ -225,15 +420,22 @@ export class WorkerHost implements HookRunner {
    * Send one event to one module and return the reply's data. The agent uses runHook/callTool; `i doctor` and
    * tests use this directly (e.g. an event the module does not handle must come back unchanged).
    */
-  send(module: ModuleName, event: string, data: Data, check?: ReplyCheck): Promise<Data> {
+  send(
+    module: ModuleName,
+    event: string,
+    data: Data,
+    check?: ReplyCheck,
+    extra?: RequestOptions,
+  ): Promise<Data> {
     const group = this.groups.get(module);
     if (!group) return Promise.reject(new Error(`module "${module}" is not in the manifest`));
     const builtin = group.builtin;
     const slot = this.slots.get(group.key);
     // Hot path: a process that already passed its handshake gets the request without another await.
-    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check);
+    const opts = extra ?? { deadlineMs: this.deadlineOf(module, event) };
+    if (slot?.ok && slot.proc.alive) return slot.proc.request(module, event, data, builtin, check, opts);
     return this.ensure(group, module, event).then((proc) =>
-      proc.request(module, event, data, builtin, check),
+      proc.request(module, event, data, builtin, check, opts),
     );
   }
 
@@ -293,7 +495,10 @@ export class WorkerHost implements HookRunner {
     proc = new WorkerProcess({
       exec: group.exec,
       cwd: group.cwd,
-      env: group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env,
+      env: {
+        ...(group.builtin ? { ...this.env, ...BUILTIN_WORKER_ENV } : this.env),
+        ...(group.modules.length === 1 ? this.moduleEnv?.[group.modules[0] as ModuleName] : undefined),
+      },
       workspace: this.workspace,
       deadlineMs: this.deadlineMs,
       ...(this.helloDeadlineMs === undefined ? {} : { helloDeadlineMs: this.helloDeadlineMs }),
@@ -324,13 +529,17 @@ export class WorkerHost implements HookRunner {
     const data = { protocol: PROTOCOL_VERSION, module };
     const reply = await proc.request(module, "hello", data, group.builtin, (d) => checkHello(module, d));
     const hello = HelloReplyData.parse(reply);
+    // A fresh process counts its revisions afresh: the next `tools` poll takes whatever it reports.
+    this.revisions.delete(module);
     this.payloads.set(module, hello.payloads ?? {});
+    if (hello.hook_options) this.hookOptions.set(module, compileHookOptions(hello.hook_options));
     if (hello.hooks.includes("checkpoint") && !MODULES[module].hooks.includes("checkpoint"))
       this.checkpointModules.add(module);
     // Optional tools (checked against the registry at hello) become callable once declared.
     for (const t of hello.tools)
       if (!MODULES[module].tools.some((s) => s.name === t.name))
         this.extraTools.set(t.name, { module, decl: t });
+    if (hello.runtime_tools) this.runtimeNotices.push(...this.acceptRuntime(module, hello.runtime_tools));
   }
 }
 

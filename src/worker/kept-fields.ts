@@ -1,12 +1,14 @@
 // A hook returns the complete data object it was sent, unrelated fields preserved: each hook names the
 // fields a module is there to fill in or change, and every other field it was sent must come back with
-// the same value (deep equality). Cheap on the hot path: a large message array echoed verbatim comes back
-// holding the very message objects sent (decode-reply.ts), so comparing it is one identity check per
-// message; scripts/bench/hook-kept-fields.ts measures it.
+// the same value (deep equality; a float may come back a unit in the last place off). Cheap on the hot
+// path: a large message array echoed verbatim comes back holding the very message objects sent
+// (decode-reply.ts), so comparing it is one identity check per message; scripts/bench/hook-kept-fields.ts
+// measures it.
 
 import type { HookEvent } from "../contract/protocol.ts";
-import { jsonEqual } from "../lib/json-equal.ts";
 import type { HookData } from "./types.ts";
+
+const USER_HOOK_FIELDS = ["block", "context", "warnings"] as const;
 
 /** Per hook, the fields a module may change; undefined: the reply is not used (no value check). */
 export const MAY_CHANGE: Readonly<Record<HookEvent, readonly string[] | undefined>> = {
@@ -21,9 +23,50 @@ export const MAY_CHANGE: Readonly<Record<HookEvent, readonly string[] | undefine
   wire_request: ["body"],
   wire_response: ["message", "usage", "stop"],
   checkpoint: undefined,
+  // The user's hooks: a module adds its verdict; what the event is about (the tool call, the prompt)
+  // comes back as it was sent.
+  session_start: USER_HOOK_FIELDS,
+  user_prompt_submit: USER_HOOK_FIELDS,
+  pre_tool_use: USER_HOOK_FIELDS,
+  post_tool_use: USER_HOOK_FIELDS,
+  pre_compact: USER_HOOK_FIELDS,
+  stop: USER_HOOK_FIELDS,
+  subagent_stop: USER_HOOK_FIELDS,
+  notification: USER_HOOK_FIELDS,
 };
 
 const SUMMARY = "history_summary";
+
+/**
+ * The same JSON value, a number's last few bits aside: a worker's JSON library may read a float a unit
+ * in the last place off (serde_json does by default) and write that back. Anything larger is a change.
+ */
+function sameNumber(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 4 * Number.EPSILON * Math.max(Math.abs(a), Math.abs(b));
+}
+
+/** Deep equality of JSON values (key order aside), numbers as sameNumber; identical objects at once. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a === "number" && typeof b === "number") return sameNumber(a, b);
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  let n = 0;
+  for (const k in ao) {
+    if (ao[k] === undefined) continue;
+    if (!(k in bo) || !sameValue(ao[k], bo[k])) return false;
+    n++;
+  }
+  for (const k in bo) if (bo[k] !== undefined) n--;
+  return n === 0;
+}
 const list = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(", ");
 
 /**
@@ -46,7 +89,7 @@ export function keptFieldProblem(
   const mayChange = MAY_CHANGE[event];
   if (mayChange === undefined) return undefined;
   for (const key in sent) {
-    if (key === SUMMARY || !(key in core) || mayChange.includes(key) || jsonEqual(sent[key], reply[key]))
+    if (key === SUMMARY || !(key in core) || mayChange.includes(key) || sameValue(sent[key], reply[key]))
       continue;
     return `the reply changed the field "${key}" it was sent; on "${event}" a module may change only ${list(mayChange)} and must return every other field unchanged`;
   }

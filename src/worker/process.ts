@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { describeIssue } from "../contract/errors.ts";
-import { MAX_LINE_BYTES, Reply } from "../contract/protocol.ts";
+import { MAX_LINE_BYTES, ProgressMessage, Reply } from "../contract/protocol.ts";
 import { LineDecoder } from "../lib/framing.ts";
 import { killGroup, trackGroup, untrackGroup } from "../runtime/process-group.ts";
 import { parseEchoReply } from "./decode-reply.ts";
@@ -47,6 +47,14 @@ interface Pending {
   check: ReplyCheck | undefined;
   /** large message arrays in the request, which the reply usually echoes */
   sent: SentArray[];
+  onProgress: ((progress: Data) => void) | undefined;
+}
+
+export interface RequestOptions {
+  /** this request's own deadline (a hook or tool declared a longer one); default the process's */
+  deadlineMs?: number;
+  /** progress messages the worker sends for this request while it runs */
+  onProgress?: (progress: Data) => void;
 }
 
 /** How long to wait for a killed process to be reaped before giving up on it (it may be stuck in the kernel). */
@@ -148,7 +156,9 @@ export class WorkerProcess {
     data: Data,
     moduleField: boolean,
     check?: ReplyCheck,
+    opts: RequestOptions = {},
   ): Promise<Data> {
+    const { deadlineMs, onProgress } = opts;
     if (this.fault)
       return Promise.reject(new WorkerError(module, event, this.fault.reason, this.fault.detail));
     const id = this.nextId++;
@@ -162,9 +172,10 @@ export class WorkerProcess {
     }
     return new Promise<Data>((resolve, reject) => {
       const ms =
-        event === "hello" ? (this.opts.helloDeadlineMs ?? this.opts.deadlineMs) : this.opts.deadlineMs;
+        deadlineMs ??
+        (event === "hello" ? (this.opts.helloDeadlineMs ?? this.opts.deadlineMs) : this.opts.deadlineMs);
       const timer = setTimeout(() => this.fail("timeout", `no reply within ${ms} ms`, id), ms);
-      this.pending.set(id, { module, event, resolve, reject, timer, check, sent });
+      this.pending.set(id, { module, event, resolve, reject, timer, check, sent, onProgress });
       this.requests++;
       this.child?.stdin?.write(line);
     });
@@ -263,6 +274,20 @@ export class WorkerProcess {
     else this.fail("exit", `exited (code 0) instead of serving requests${tail}`);
   }
 
+  /** A progress message: handed to its request's listener (one for no request in flight is dropped). */
+  private onProgress(msg: unknown): boolean {
+    if (typeof msg !== "object" || msg === null || !("progress" in msg) || "data" in msg || "error" in msg)
+      return false;
+    const parsed = ProgressMessage.safeParse(msg);
+    if (!parsed.success) return false;
+    try {
+      this.pending.get(parsed.data.id)?.onProgress?.(parsed.data.progress);
+    } catch {
+      // a display's failure is no fault of the worker
+    }
+    return true;
+  }
+
   /** The large arrays of every request in flight (usually one): any of them may come back in a reply. */
   private sentInFlight(): SentArray[] {
     const all: SentArray[] = [];
@@ -292,6 +317,7 @@ export class WorkerProcess {
   }
 
   private onMessage(msg: unknown): void {
+    if (this.onProgress(msg)) return;
     const parsed = Reply.safeParse(msg);
     const rawId = (msg as { id?: unknown } | null)?.id;
     const knownId = typeof rawId === "number" && this.pending.has(rawId) ? rawId : undefined;

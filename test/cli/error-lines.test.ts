@@ -22,7 +22,8 @@ interface Case {
 const HELP = (cmd = "i") => `see \`${cmd} --help\``;
 const RUN = ["-p", "hi", "-m", "gpt-4o"];
 const PROFILES = "standard, full, compact, responses-compact, budget, responses-budget";
-const MODULES = "budget, prompts, compact, skills, memory, cache, search, web, responses, steering, plan";
+const MODULES =
+  "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp, plan";
 
 const CASES: Record<string, Case> = {
   // the root command's flags
@@ -209,9 +210,21 @@ const CASES: Record<string, Case> = {
     args: ["worker", "budget,budget"],
     line: 'i worker: module "budget" is listed twice; name each module once',
   },
+  "auth without a verb": {
+    args: ["auth"],
+    line: "i auth: say what to do; usage: i auth login | i auth logout [openai|anthropic|all] | i auth status",
+  },
+  "auth login without a terminal": {
+    args: ["auth", "login"],
+    line: "i auth: login asks its questions on a terminal and none is attached; set I_API_KEY (or OPENAI_API_KEY / ANTHROPIC_API_KEY) and pass -m NAME instead",
+  },
+  "auth logout of an unknown provider": {
+    args: ["auth", "logout", "nope"],
+    line: 'i auth: logout: unknown provider "nope"; usage: i auth login | i auth logout [openai|anthropic|all] | i auth status',
+  },
   "help nope": {
     args: ["help", "nope"],
-    line: 'i help: no command "nope"; commands are init, worker, doctor, compact, sessions, start, --runtime (`i --help` lists them)',
+    line: 'i help: no command "nope"; commands are init, auth, worker, doctor, compact, sessions, mcp, trust, start, --runtime (`i --help` lists them)',
   },
 
   // config files

@@ -138,7 +138,10 @@ const marking = {
   gray: (t: string) => `<com>${t}</com>`,
   yellow: (t: string) => `<num>${t}</num>`,
   cyan: (t: string) => `<type>${t}</type>`,
-  red: (t: string) => `<del>${t}</del>`,
+  red: (t: string) => `<red>${t}</red>`,
+  // a diff paints with the theme's two sides (blue and orange in high-contrast), not red and green
+  added: (t: string) => `<add>${t}</add>`,
+  removed: (t: string) => `<del>${t}</del>`,
 };
 
 test("highlighting marks keywords, strings, numbers and comments of known languages; others stay plain", () => {
@@ -161,7 +164,7 @@ test("highlighting marks keywords, strings, numbers and comments of known langua
   expect(highlight('{"a": true, "n": 1}', "json", marking)[0]).toBe(
     '{<type>"a"</type>: <kw>true</kw>, <type>"n"</type>: <num>1</num>}',
   );
-  expect(highlight("-old\n+new", "diff", marking)).toEqual(["<del>-old</del>", "<str>+new</str>"]);
+  expect(highlight("-old\n+new", "diff", marking)).toEqual(["<del>-old</del>", "<add>+new</add>"]);
   expect(highlight("plain text", "unknownlang", marking)).toEqual(["plain text"]);
   // a comment spanning lines is marked per line, so each line can carry its own prefix
   expect(highlight("/* a\nb */ x", "ts", marking)).toEqual(["<com>/* a</com>", "<com>b */</com> x"]);

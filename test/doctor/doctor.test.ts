@@ -108,13 +108,26 @@ describe("i doctor fails whenever a run would exit 2", () => {
     expect(d.stdout).toMatch(/^web +built-in +FAILED +- +- +i worker /m);
     for (const m of MODULE_NAMES.filter((x) => x !== "web"))
       expect(d.stdout).toMatch(new RegExp(`^${m} +built-in +ok +[\\d.]+ ms`, "m"));
-    expect(d.stdout).toContain("1 of 11 modules FAILED");
+    expect(d.stdout).toContain("1 of 14 modules FAILED");
     // counted once although both the file row and the module row show it
     expect(d.stdout.trimEnd().endsWith("1 problem a run would stop at (exit 2): fix the lines above")).toBe(
       true,
     );
     const { existsSync } = await import("node:fs");
     expect(existsSync(join(root, "data"))).toBe(false);
+  }, 30_000);
+
+  test("a bad keybindings.json: the console refuses it in one line; doctor fails it and names the fix", async () => {
+    write("keybindings.json", { submit: "ctrl+s", complete: "ctrl+s" });
+    // Without -p the console starts (plain lines here: no terminal) and reads the file first.
+    const r = await run(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
+    expect(r.code).toBe(2);
+    const line = `${join(cfg, "keybindings.json")}: field complete: ctrl+s is bound to both submit and complete; give one of them another key`;
+    expect(r.stderr).toBe(`i: ${line}\n`);
+    const d = await run(["doctor", "-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
+    expect(d.code).toBe(2);
+    expect(d.stdout).toMatch(/^ {2}keybindings\.json +FAILED$/m);
+    expect(d.stdout).toContain(`  ${line}\n`);
   }, 30_000);
 
   test("--provider responses with a profile that has no responses module", async () => {
@@ -148,7 +161,7 @@ describe("i doctor on a machine that never ran i", () => {
         new RegExp(`^ {2}${f.replace(".", "\\.")} +- +not present, defaults used$`, "m"),
       );
     expect(d.stdout).not.toMatch(/ok \(config\.json/);
-    expect(d.stdout).toContain("all 9 modules ok");
+    expect(d.stdout).toContain("all 12 modules ok");
     expect(d.code).toBe(0);
   }, 30_000);
 });

@@ -27,14 +27,31 @@ const names = (m: Manifest) => m.modules.map((x) => x.name);
 describe("i --runtime manifest", () => {
   test("standard lists budget and compact and validates against the schema", () => {
     const m = manifest("standard");
-    expect(names(m)).toEqual(["budget", "prompts", "compact", "skills", "memory", "cache", "search", "plan"]);
+    expect(names(m)).toEqual([
+      "budget",
+      "prompts",
+      "compact",
+      "skills",
+      "memory",
+      "cache",
+      "search",
+      "hooks",
+      "agents",
+      "mcp",
+      "plan",
+    ]);
+    // mcp holds server processes and serves concurrently: a process of its own, never the shared one
+    expect(m.modules.find((x) => x.name === "mcp")?.exec.slice(-2)).toEqual(["worker", "mcp"]);
+    expect(m.modules.find((x) => x.name === "budget")?.exec.at(-1)).toBe(
+      "budget,prompts,compact,skills,memory,cache,search,hooks,plan",
+    );
     expect(m.profile).toBe("standard");
     expect(m.protocol).toBe(1);
     expect(m.config_dir).toBe(dir);
     expect(m.hooks.compact_plan?.map((h) => h.module)).toEqual(["compact"]);
     // prompts runs before compact so the prompt it supplies reaches the compactor
     expect(m.hooks.before_compact?.map((h) => h.module)).toEqual(["prompts", "compact"]);
-    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "plan", "skill"]);
+    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "plan", "skill", "task"]);
   });
 
   test("compact profile lists exactly budget and compact", () => {
@@ -52,6 +69,9 @@ describe("i --runtime manifest", () => {
       "search",
       "web",
       "responses",
+      "hooks",
+      "agents",
+      "mcp",
       "plan",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
@@ -96,7 +116,7 @@ describe("i --runtime manifest", () => {
     // the remaining built-ins share one process, which no longer serves compact
     const budget = m.modules.find((x) => x.name === "budget");
     expect(budget?.builtin).toBe(true);
-    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search,plan");
+    expect(budget?.exec.at(-1)).toBe("budget,prompts,skills,memory,cache,search,hooks,plan");
     expect(budget?.cwd).toBe(dir);
   });
 
@@ -115,7 +135,7 @@ describe("i --runtime manifest", () => {
     expect(compact?.builtin).toBe(true);
     expect(compact?.exec.slice(-2)).toEqual([
       "worker",
-      "budget,prompts,compact,skills,memory,cache,search,plan",
+      "budget,prompts,compact,skills,memory,cache,search,hooks,plan",
     ]);
   });
 

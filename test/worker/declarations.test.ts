@@ -73,3 +73,39 @@ describe("declarationDifference", () => {
     );
   });
 });
+
+describe("hook_options at hello", () => {
+  const hooks = [
+    "session_start",
+    "user_prompt_submit",
+    "pre_tool_use",
+    "post_tool_use",
+    "pre_compact",
+    "stop",
+    "subagent_stop",
+    "notification",
+  ];
+  const withOptions = (hook_options: Record<string, unknown>) => ({
+    ...hello("hooks", hooks, []),
+    hook_options: hook_options as never,
+  });
+  test("may name only declared hooks; tool patterns must compile", () => {
+    expect(
+      declarationDifference("hooks", withOptions({ pre_tool_use: { tools: ["bash|edit"] } })),
+    ).toBeUndefined();
+    expect(declarationDifference("hooks", withOptions({ budget: { idle: true } }))).toContain(
+      'hook_options names "budget", which it does not declare',
+    );
+    expect(declarationDifference("hooks", withOptions({ pre_tool_use: { tools: ["("] } }))).toContain(
+      'hook_options.pre_tool_use.tools: "(" is not a regular expression',
+    );
+  });
+  test("the task tool's description is the module's (it lists the agents); its schema is checked", () => {
+    const [task] = moduleToolDecls("agents");
+    if (!task) throw new Error("no task tool");
+    const ok = { ...hello("agents", [], [{ ...task, description: `${task.description}\nAgents: …` }]) };
+    expect(declarationDifference("agents", ok)).toBeUndefined();
+    const bad = { ...hello("agents", [], [{ ...task, input_schema: { type: "object" } }]) };
+    expect(declarationDifference("agents", bad)).toContain('tool "task": input_schema differs');
+  });
+});

@@ -2,7 +2,7 @@
 // come back deep-equal (a fresh copy is fine, a changed nested value is not), for every hook event.
 import { describe, expect, test } from "bun:test";
 import { HOOK_EVENTS } from "../../src/contract/protocol.ts";
-import { keptFieldProblem, MAY_CHANGE } from "../../src/worker/kept-fields.ts";
+import { keptFieldProblem, MAY_CHANGE, sameValue } from "../../src/worker/kept-fields.ts";
 
 const copy = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
@@ -32,6 +32,17 @@ describe("keptFieldProblem", () => {
       expect(keptFieldProblem(event, core, core, lost)).toMatch(/^the reply lost the field "workspace"/);
     });
   }
+
+  test("a float read back a unit in the last place off is the same value; a real change is not", () => {
+    const core = { budget: null, model: { ratio: 0.9012738853503185, window: 200000 } };
+    const ulp = { budget: { x: 1 }, model: { ratio: 0.9012738853503184, window: 200000 } };
+    expect(keptFieldProblem("budget", core, core, ulp)).toBeUndefined();
+    const changed = { budget: { x: 1 }, model: { ratio: 0.9012738853, window: 200000 } };
+    expect(keptFieldProblem("budget", core, core, changed)).toMatch(/changed the field "model"/);
+    expect(sameValue(1, 1.0000000000000002)).toBe(true);
+    expect(sameValue(0, 1e-300)).toBe(false);
+    expect(sameValue("1", 1)).toBe(false);
+  });
 
   test("a field an earlier module added is the pipeline's own: a later one may change it", () => {
     const core = { system: "S", model: "m" };

@@ -2,6 +2,13 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
+import type {
+  CallProgress,
+  GroupStatus,
+  RuntimePromptDecl,
+  RuntimeToolDecl,
+} from "../../src/contract/runtime-tools.ts";
+import type { HookOptions } from "../../src/contract/user-hooks.ts";
 
 export type Data = Record<string, unknown>;
 
@@ -31,12 +38,51 @@ export type HookHandler<E extends HookEvent = HookEvent> = (
 export type RawHookHandler = (data: Data, ctx: WorkerContext) => Data | Promise<Data>;
 /** One typed handler per hook event. */
 export type HookHandlers = { [E in HookEvent]?: HookHandler<E> };
-export type ToolContext = WorkerContext & { callId: string };
+export type ToolContext = WorkerContext & {
+  callId: string;
+  /** aborted when the core cancels this call (`tool_cancel`) */
+  signal?: AbortSignal;
+  /** what the core tells a tool that declared it needs its session (the `task` tool's TaskContext) */
+  context?: Record<string, unknown>;
+  /** report progress to the core while the call runs (shown to the user; settles nothing) */
+  progress?: (progress: Record<string, unknown>) => void;
+};
 export type ToolHandler = (args: unknown, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
 /** A tool a module serves: its public declaration and the handler (see defineTool). */
 export interface ModuleTool {
   decl: ToolDecl;
   run: ToolHandler;
+}
+
+/** What a module that owns a tool namespace reports of its tools at a moment (the `tools` reply). */
+export interface RuntimeToolList {
+  /** changes whenever `tools` does */
+  revision: number;
+  tools: RuntimeToolDecl[];
+  /** prompts offered as slash commands */
+  prompts?: RuntimePromptDecl[];
+  /** lines the user should see once (sent once each) */
+  notices?: string[];
+  /** where each group (server) stands, for status displays */
+  status?: Record<string, GroupStatus>;
+}
+
+/**
+ * Tools declared at run time (the module's registry entry owns their namespace): the SDK answers `hello`,
+ * `tools`, `tool` and `cancel` for them from this.
+ */
+export interface RuntimeTools {
+  /** the current list, after waiting at most `waitMs` for declarations still on their way */
+  list(waitMs: number, ctx: WorkerContext): Promise<RuntimeToolList>;
+  call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
+  /** the user cancelled call `callId` (its reply is no longer awaited) */
+  cancel?(callId: string): void;
+  /** the text of prompt `name` (a thrown error is the user's to read) */
+  prompt?(name: string, args: Record<string, string>): Promise<string>;
+  /** how far call `callId` has got, if its tool said */
+  progress?(callId: string): CallProgress | undefined;
+  /** input ended: stop everything the module started */
+  close?(): Promise<void>;
 }
 
 export interface WorkerModule {
@@ -55,6 +101,19 @@ export interface WorkerModule {
    * one line naming it, instead of surfacing later in the middle of a turn.
    */
   check?: (ctx: WorkerContext) => void | Promise<void>;
+  runtimeTools?: RuntimeTools;
+  /**
+   * Serve requests concurrently (event-driven stdin) instead of one at a time: needed when a request must
+   * reach the module while another runs (`cancel` during a tool call). The module runs in its own process.
+   */
+  concurrent?: boolean;
+  /**
+   * Told at hello, after `check`: per declared hook, its own request deadline and when the core may leave
+   * it out (nothing configured for it, or only for some tools). See HookOptions in the contract.
+   */
+  hookOptions?: (ctx: WorkerContext) => Partial<Record<HookEvent, HookOptions>>;
+  /** called once the input ends (the core closed the worker, or died): stop whatever still runs */
+  close?: () => Promise<void>;
 }
 
 export function defineWorkerModule(m: WorkerModule): WorkerModule {

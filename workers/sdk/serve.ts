@@ -7,8 +7,10 @@ import {
   MAX_LINE_BYTES,
   PROTOCOL_VERSION,
   Request,
+  TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
+import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
@@ -26,11 +28,28 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
   if (req.module) return modules.find((m) => m.name === req.module);
   if (modules.length === 1) return modules[0];
   if (req.event === "hello") return modules.find((m) => m.name === req.data.module);
-  if (req.event === "tool") return modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name));
+  if (req.event === "tool")
+    return (
+      modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
+      modules.find((m) => m.runtimeTools)
+    );
+  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
+    return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
 
+/** Notices a module reported at hello, which has no field for them: sent with the next `tools` reply. */
+const helloNotices: string[] = [];
+/** Tool calls in flight, by call id: a `tool_cancel` aborts the one it names. */
+const running = new Map<string, AbortController>();
+/** Where progress lines go (stdout; a test's stream when serving in-process). */
+let writeLine: (line: string) => void = (line) => writeAll(1, line);
+
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
+  if (req.event === TOOL_CANCEL_EVENT) {
+    running.get(String(req.data.call_id ?? ""))?.abort();
+    return req.data;
+  }
   const mod = pick(modules, req);
   const context = (m: WorkerModule): WorkerContext => ({
     workspace: req.workspace,
@@ -42,6 +61,8 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
   if (req.event === "hello") {
     if (!mod) throw new Error(`this worker does not serve module "${String(req.data.module)}"`);
     await mod.check?.(context(mod));
+    const runtime = await mod.runtimeTools?.list(0, context(mod));
+    helloNotices.push(...(runtime?.notices ?? []));
     return {
       ...req.data,
       protocol: PROTOCOL_VERSION,
@@ -49,14 +70,67 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       hooks: Object.keys(mod.hooks),
       tools: (mod.tools ?? []).map((t) => t.decl),
       ...(mod.payloads ? { payloads: mod.payloads } : {}),
+      ...(runtime ? { runtime_tools: runtime.tools } : {}),
+      ...(mod.hookOptions ? { hook_options: mod.hookOptions(context(mod)) } : {}),
     };
   }
   if (!mod) return req.data;
   const ctx = context(mod);
+  const runtime = mod.runtimeTools;
+  if (runtime && req.event === TOOLS_EVENT) {
+    const wait = typeof req.data.wait_ms === "number" ? req.data.wait_ms : 0;
+    const list = await runtime.list(wait, ctx);
+    const notices = [...helloNotices.splice(0), ...(list.notices ?? [])];
+    const unchanged = list.revision === req.data.revision;
+    return {
+      ...req.data,
+      revision: list.revision,
+      ...(unchanged ? {} : { runtime_tools: list.tools, ...(list.prompts ? { prompts: list.prompts } : {}) }),
+      ...(notices.length ? { notices } : {}),
+      ...(list.status ? { status: list.status } : {}),
+    };
+  }
+  if (runtime && req.event === PROMPT_EVENT) {
+    if (!runtime.prompt) throw new Error("this module offers no prompts");
+    const args = (req.data.arguments ?? {}) as Record<string, string>;
+    return { ...req.data, text: await runtime.prompt(String(req.data.name ?? ""), args) };
+  }
+  if (runtime && req.event === PROGRESS_EVENT) {
+    const p = runtime.progress?.(String(req.data.call_id ?? ""));
+    return p ? { ...req.data, progress: p } : req.data;
+  }
+  if (runtime && req.event === CANCEL_EVENT) {
+    runtime.cancel?.(String(req.data.call_id ?? ""));
+    return req.data;
+  }
   if (req.event === "tool") {
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
+    if (!tool && runtime) {
+      const callCtx = { ...ctx, callId: String(req.data.call_id ?? "") };
+      const result = await runtime.call(String(req.data.name), req.data.arguments, callCtx);
+      if (!ToolResult.safeParse(result).success)
+        throw new Error(`tool "${String(req.data.name)}" returned an invalid result`);
+      return { ...req.data, result };
+    }
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
-    const result = await tool.run(req.data.arguments, { ...ctx, callId: String(req.data.call_id ?? "") });
+    const callId = String(req.data.call_id ?? "");
+    const abort = new AbortController();
+    running.set(callId, abort);
+    const id = req.id;
+    let result: Awaited<ReturnType<typeof tool.run>>;
+    try {
+      result = await tool.run(req.data.arguments, {
+        ...ctx,
+        callId,
+        signal: abort.signal,
+        ...(isRecord(req.data.context) ? { context: req.data.context } : {}),
+        progress: (progress) => {
+          if (!abort.signal.aborted) writeLine(encodeLine({ id, progress }));
+        },
+      });
+    } finally {
+      running.delete(callId);
+    }
     // Caught here, the bug is reported as an error reply; sent on, it would get the worker evicted.
     if (!ToolResult.safeParse(result).success)
       throw new Error(`tool "${tool.decl.name}" returned an invalid result`);
@@ -186,7 +260,23 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
   }
 }
 
-/** Serve until input ends: stdio by default, or any byte streams (tests serve in-process). */
-export function serve(modules: WorkerModule[], io?: ServeIO): Promise<void> {
-  return io ? serveStreams(modules, io) : serveStdio(modules);
+/**
+ * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). `concurrent` (or
+ * a module that serves concurrently): requests are answered as they complete, several at once (tools that
+ * run for minutes, like a child task; a `cancel` reaching a module while its tool call runs), instead of
+ * one at a time with blocking reads. Then every module stops what it started.
+ */
+export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = false): Promise<void> {
+  if (io) {
+    writeLine = io.write;
+    await serveStreams(modules, io);
+  } else if (!concurrent && !modules.some((m) => m.concurrent)) await serveStdio(modules);
+  else
+    await serveStreams(modules, {
+      input: process.stdin,
+      write: (line) => writeAll(1, line),
+      log: (m) => writeAll(2, `${m}\n`),
+    });
+  // The core is gone (or done): whatever a module still runs for it stops now.
+  await Promise.all(modules.map((m) => Promise.all([m.runtimeTools?.close?.(), m.close?.()])));
 }

@@ -14,6 +14,7 @@ import type { Manifest } from "../../contract/manifest.ts";
 import type { ModuleName } from "../../contract/registry.ts";
 import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
 import { desktopRow } from "../../doctor/desktop.ts";
+import { mcpRows } from "../../doctor/mcp.ts";
 import { count, type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
@@ -133,7 +134,15 @@ export const command = defineSubcommand(
       const checked = withSteering(startable, join(queueDir, "queue.jsonl"), {
         binding: files.bindings?.steering,
       });
-      const host = new WorkerHost(checked, { workspace, configDir: dir });
+      const { mcpSetup } = await import("../../agent/runtime-tools.ts");
+      const { CORE_TOOL_NAMES } = await import("../../tools/index.ts");
+      const mcpEnv = badConfig.has("mcp") ? {} : mcpSetup(checked, dir, workspace).env;
+      const host = new WorkerHost(checked, {
+        workspace,
+        configDir: dir,
+        reservedToolNames: CORE_TOOL_NAMES,
+        moduleEnv: { mcp: mcpEnv },
+      });
       try {
         if (target?.target) {
           // The Responses wire needs its module: the run refuses a manifest without one, so doctor does.
@@ -159,11 +168,16 @@ export const command = defineSubcommand(
         out.push("", ...section("target", targetRows));
         note(targetRows.filter((r) => r !== endpoint));
         out.push("", ...workers.lines);
+        const servers = checked.modules.some((m) => m.name === "mcp")
+          ? await mcpRows(host, dir, workspace)
+          : { lines: [], failed: 0 };
+        if (servers.lines.length) out.push("", ...servers.lines);
         // A module's file is often also a row above (compact.json, web.json): count each problem once.
         for (const [, problem] of badConfig)
           if (!problems.some((p) => p.problem === problem))
             problems.push({ name: "module", status: "FAILED", detail: "", problem });
-        const soft = workers.failed + (endpoint.status === "FAILED" ? 1 : 0) - badConfig.size;
+        const soft =
+          workers.failed + servers.failed + (endpoint.status === "FAILED" ? 1 : 0) - badConfig.size;
         if (workers.failed) out.push(`worker logs: ${join(dir, "logs")}`);
         return finish(out, problems, soft);
       } finally {

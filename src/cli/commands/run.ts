@@ -115,6 +115,9 @@ export const command = defineSubcommand(
         approve: (args.approve ?? "none") as ApprovalPolicy,
       });
     }
+    // A first run in a terminal sets the user up instead of stopping at "no model chosen".
+    const { setUpIfNeeded } = await import("../setup/needs-setup.ts");
+    await setUpIfNeeded(common, !!args.continue || args.resume !== undefined);
     const { runConsole } = await import("../../console/console.ts");
     return runConsole({
       ...common,

@@ -11,6 +11,7 @@ import { compactionsReport } from "../../session/compaction-report.ts";
 import { formatHistory } from "../../session/history-file.ts";
 import { allMessages } from "../../session/recover.ts";
 import { Session, type SessionMeta } from "../../session/session.ts";
+import { nestChildren } from "../../session/session-tree.ts";
 import { inertJson, sanitize, sanitizeLine } from "../../terminal/sanitize.ts";
 import { padEnd, padStart, terminalColumns, visibleWidth } from "../../terminal/width.ts";
 import { defineSubcommand } from "../command.ts";
@@ -29,12 +30,15 @@ const RECOVER_NOTE =
 
 export function formatSessions(list: SessionMeta[]): string {
   // Titles are the user's first message and ids are directory names: shown inert, one line each.
-  const rows = list.map((m) => [
-    sanitizeLine(m.id),
+  // A sub-agent task's session is listed under the session that ran it.
+  const rows = nestChildren(list).map(({ meta: m, depth }) => [
+    `${depth > 0 ? `${"  ".repeat(depth - 1)}↳ ` : ""}${sanitizeLine(m.id)}`,
     shortTime(m.updated),
     String(m.messages),
     String(m.compactions),
-    sanitizeLine(m.title ?? ""),
+    depth > 0 && m.parent
+      ? `[task ${sanitizeLine(m.parent.agent)}] ${sanitizeLine(m.title ?? "")}`
+      : sanitizeLine(m.title ?? ""),
   ]);
   const header = ["ID", "UPDATED", "MESSAGES", "COMPACTIONS", "TITLE"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => visibleWidth(r[i] as string))));

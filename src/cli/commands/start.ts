@@ -16,6 +16,7 @@ import { renderHelp } from "../help.ts";
 
 const PASS_THROUGH = new Set([
   "init",
+  "auth",
   "doctor",
   "sessions",
   "worker",

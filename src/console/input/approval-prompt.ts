@@ -47,10 +47,20 @@ export class ApprovalPrompt {
     readonly draft: string,
   ) {
     const always = canAlways(req);
-    const alwaysLabel = req.tool === "bash" ? `always \`${req.prefix ?? ""} …\`` : `always ${req.tool}`;
+    const alwaysLabel =
+      req.tool === "bash"
+        ? `always \`${req.prefix ?? ""} …\``
+        : req.tool === "tool"
+          ? `always ${req.name ?? "this tool"}`
+          : `always ${req.tool}`;
+    const group: Choice[] =
+      req.tool === "tool" && req.group
+        ? [{ key: "s", label: `always every tool of ${req.group}`, answer: { kind: "always_group" } }]
+        : [];
     this.choices = [
       { key: "y", label: "yes", answer: { kind: "yes" } },
       ...(always ? [{ key: "a", label: alwaysLabel, answer: { kind: "always" } } as Choice] : []),
+      ...group,
       { key: "n", label: "no (then a reason)", answer: "reason" },
       { key: "Esc", label: "no, cancel the turn", answer: { kind: "cancel" } },
     ];

@@ -18,6 +18,8 @@ export interface PickRequest {
   rows: PickRow[];
   /** the row marked first */
   initial?: number;
+  /** a row became the marked one (index into rows): a live preview of the choice */
+  onMark?: (index: number) => void;
 }
 
 /** How the picker draws (the prompt's text functions). */
@@ -95,6 +97,8 @@ export class Picker {
   }
 
   private scroll(): void {
+    const marked = this.shown[this.at];
+    if (marked !== undefined) this.req.onMark?.(marked);
     if (this.at < this.top) this.top = this.at;
     if (this.at >= this.top + PICKER_ROWS) this.top = this.at - PICKER_ROWS + 1;
   }

@@ -162,8 +162,8 @@ function painter(kind: Kind, s: Style): (t: string) => string {
 function diffLines(code: string, s: Style): string[] {
   return code.split("\n").map((l) => {
     if (l.startsWith("+++") || l.startsWith("---")) return s.bold(l);
-    if (l.startsWith("+")) return s.green(l);
-    if (l.startsWith("-")) return s.red(l);
+    if (l.startsWith("+")) return s.added(l);
+    if (l.startsWith("-")) return s.removed(l);
     if (l.startsWith("@@")) return s.cyan(l);
     return l;
   });
