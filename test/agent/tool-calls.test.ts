@@ -35,7 +35,7 @@ describe("module tool results", () => {
     expect(text?.length).toBeLessThan(MODULE_OUTPUT_MAX_CHARS + 200);
     expect(text).toContain("cut from the middle of 200000");
     expect(image).toBe("[image image/png of 6.0 MiB left out: over the 5.0 MiB image limit]");
-    expect(msg?.meta).toBeUndefined();
+    expect(msg?.meta?.is_error).toBeUndefined();
   });
 });
 

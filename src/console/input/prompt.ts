@@ -145,6 +145,15 @@ export class PromptController {
     if ((ev.name === "tab" && !ev.shift) || (ev.name === "enter" && !ev.shift)) {
       const row = m.menu.rows[m.at] as MenuRow;
       const ed = this.editor;
+      // Enter on a path typed out already sends the message: there is nothing left to complete.
+      if (
+        ev.name === "enter" &&
+        m.menu.kind === "path" &&
+        ed.text.slice(m.menu.from, m.menu.to) === row.value
+      ) {
+        this.menu = undefined;
+        return false;
+      }
       const dir = row.value.endsWith("/");
       const tail = dir ? "" : " ";
       const rest = ed.text.slice(m.menu.to).replace(/^ /, "");
