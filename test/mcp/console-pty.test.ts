@@ -48,10 +48,10 @@ test(
     await p.type("echo please");
     await p.press("Enter");
     await p.waitFor("? allow tool everything · echo:");
-    await p.waitFor("s = yes to every tool of everything this session");
+    await p.waitFor("s always every tool of everything");
     await p.waitFor('{"message":"first"}');
+    // One key answers: no Enter.
     await p.type("s");
-    await p.press("Enter");
     await p.waitFor("one");
     // Another tool of the same server runs without a question now (one would hold the turn: no "two").
     await p.type("sum please");

@@ -59,8 +59,11 @@ describe("command prefixes", () => {
     expect(await a.check({ tool: "edit", summary: "x" })).toBeUndefined();
     expect(await a.check({ tool: "write", summary: "x" })).toBeUndefined();
     expect(await a.check({ tool: "bash", summary: "ls", prefix: "ls" }, "ls")).toContain("refused");
-    expect(asked.map((r) => r.tool)).toEqual(["bash"]);
-    expect(a.describe()).toBe("write and edit allowed; asks for bash");
+    // A tool declared at run time (an MCP server's) is not a file edit: accept edits still asks for it.
+    const mcp = { tool: "tool", name: "mcp__fs__write_file", group: "fs", summary: "{}" } as const;
+    expect(await a.check(mcp)).toContain("refused");
+    expect(asked.map((r) => r.tool)).toEqual(["bash", "tool"]);
+    expect(a.describe()).toBe("write and edit allowed; asks for the rest");
     a.setPolicy("all");
     expect(await a.check({ tool: "bash", summary: "rm x" }, "rm x")).toBeUndefined();
     expect(nextApprovalPolicy("ask")).toBe("edits");
