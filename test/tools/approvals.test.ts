@@ -52,7 +52,7 @@ describe("command prefixes", () => {
   });
 
   test("the mode changes during a session: accept edits runs write and edit, still asks for bash", async () => {
-    const { ask, asked } = answering({ kind: "no" });
+    const { ask, asked } = answering({ kind: "no" }, { kind: "no" });
     const a = new Approvals({ policy: "ask", ask });
     a.setPolicy("edits");
     expect(a.policy).toBe("edits");
