@@ -18,6 +18,8 @@ export const KEY_ACTIONS = {
   "approve-yes": { keys: ["y"], help: "at an approval question: yes" },
   "approve-always": { keys: ["a"], help: "at an approval question: yes for the session" },
   "approve-no": { keys: ["n"], help: "at an approval question: no" },
+  "expand-reasoning": { keys: ["ctrl+o"], help: "show the last reasoning whole" },
+  "switch-approval-mode": { keys: ["shift+tab"], help: "cycle approvals: ask → accept edits → all" },
 } as const satisfies Record<string, { keys: readonly string[]; help: string }>;
 
 export type KeyAction = keyof typeof KEY_ACTIONS;

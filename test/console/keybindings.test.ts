@@ -65,4 +65,13 @@ test("a rebound key becomes its action's default key; a moved default key does n
   expect(map.lines().find(([a]) => a === "submit")?.[1]).toBe(
     "ctrl+s — send the message (also chooses in a list) (keybindings.json)",
   );
+  // The console's own actions: the approval mode's cycle and the last reasoning, rebound.
+  const more = new KeyMap(
+    parseWith(FILE, KeybindingsFile, { "switch-approval-mode": "ctrl+t", "expand-reasoning": "alt+r" }),
+  );
+  expect(more.translate(k("char", { ch: "t", ctrl: true }), false)).toEqual([k("tab", { shift: true })]);
+  expect(more.translate(k("char", { ch: "r", alt: true }), false)).toEqual([
+    k("char", { ch: "o", ctrl: true }),
+  ]);
+  expect(more.translate(k("tab", { shift: true }), false)).toEqual([]);
 });
