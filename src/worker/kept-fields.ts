@@ -6,6 +6,7 @@
 // measures it.
 
 import type { HookEvent } from "../contract/protocol.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
 import type { HookData } from "./types.ts";
 
 const USER_HOOK_FIELDS = ["block", "context", "warnings"] as const;
@@ -47,25 +48,7 @@ function sameNumber(a: number, b: number): boolean {
 
 /** Deep equality of JSON values (key order aside), numbers as sameNumber; identical objects at once. */
 export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a === "number" && typeof b === "number") return sameNumber(a, b);
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!sameValue(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  let n = 0;
-  for (const k in ao) {
-    if (ao[k] === undefined) continue;
-    if (!(k in bo) || !sameValue(ao[k], bo[k])) return false;
-    n++;
-  }
-  for (const k in bo) if (bo[k] !== undefined) n--;
-  return n === 0;
+  return jsonEqual(a, b, sameNumber);
 }
 const list = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(", ");
 
