@@ -14,7 +14,6 @@ import {
   openSync,
   readdirSync,
   readFileSync,
-  renameSync,
   rmSync,
   statSync,
   unlinkSync,
@@ -29,8 +28,6 @@ export const STORE_DIR = "checkpoints";
 export function sha256(data: Uint8Array | string): string {
   return createHash("sha256").update(data).digest("hex");
 }
-
-let tmpCounter = 0;
 
 export class CheckpointStore {
   readonly root: string;
@@ -120,20 +117,9 @@ export class CheckpointStore {
     known.set(hash, size);
   }
 
+  /** A blob of the wrong size (torn by a crash) is replaced whole: a reader never sees it half-written. */
   private replaceBlob(path: string, data: Uint8Array): void {
-    const tmp = `${path}.${process.pid}.${++tmpCounter}.tmp`;
-    const fd = openSync(tmp, "w", 0o600);
-    try {
-      writeAll(fd, data);
-    } catch (err) {
-      closeSync(fd);
-      try {
-        unlinkSync(tmp);
-      } catch {}
-      throw err;
-    }
-    closeSync(fd);
-    renameSync(tmp, path);
+    writeFileAtomic(path, data, 0o600, { sync: false });
   }
 
   /** Whether blob `hash` is stored whole (`size` bytes). */
