@@ -25,6 +25,8 @@ export interface AgentDeps {
     name: string;
     max_output_tokens?: number;
     context_window?: number;
+    /** Anthropic extended thinking's budget (config.json `models`) */
+    thinking_budget?: number;
     /** USD per million tokens, when known */
     price?: { input: number; output: number };
   };
@@ -313,6 +315,7 @@ export class Agent {
             messages: this.history,
             tools,
             ...(deps.model.max_output_tokens ? { max_output_tokens: deps.model.max_output_tokens } : {}),
+            ...(deps.model.thinking_budget ? { thinking_budget: deps.model.thinking_budget } : {}),
             ...(signal ? { signal } : {}),
             hints,
           },

@@ -67,3 +67,50 @@ test("show_reasoning false in config.json hides it", async () => {
   expect(screen).not.toContain("reasoned for");
   expect(screen).not.toContain("consider");
 }, 120_000);
+
+test("Anthropic thinking: dimmed like other reasoning, not in the saved answer, sent back signed with its tool call", async () => {
+  const thought = "The notes file should say which one; I will read it before answering.";
+  ({ rig, pty } = await startConsole(
+    [
+      {
+        reasoning: thought,
+        text: "Reading the notes.",
+        tool_calls: [{ name: "read", arguments: { path: "notes.txt" } }],
+        chunk_delay_ms: 40,
+      },
+      { reasoning: "It says two.", text: "The notes say two." },
+    ],
+    {
+      cols: 100,
+      provider: "anthropic",
+      files: { "notes.txt": "two\n" },
+      config: {
+        models: { "mock-model": { context_window: 100_000, max_output_tokens: 8192, thinking_budget: 2048 } },
+      },
+    },
+  ));
+  const p = pty;
+  await p.type("which one?");
+  await p.press("Enter");
+  await p.waitFor((s) => s.includes("reasoning") && s.includes("notes file"));
+  const styled = await p.screen({ escapes: true });
+  const ESC = String.fromCharCode(27);
+  expect(styled).toMatch(new RegExp(`${ESC}\\[[0-9;]*2[0-9;]*m[^${ESC}]*notes file`));
+  const done = await p.waitFor("The notes say two.");
+  expect(done).toMatch(/∴ reasoned for [\d.]+s/);
+  expect(done).not.toContain("before answering");
+  const files = readdirSync(rig.dataDir, { recursive: true }).map(String);
+  const log = files.find((f) => f.endsWith("events.jsonl")) ?? "";
+  const assistant = readFileSync(join(rig.dataDir, log), "utf8")
+    .split("\n")
+    .filter((l) => l.includes('"role":"assistant"'))
+    .map((l) => JSON.parse(l).message);
+  expect(assistant[0]?.content).toBe("Reading the notes.");
+  expect(assistant[0]?.meta?.reasoning).toBe(thought);
+  expect(assistant[0]?.adapter?.anthropic?.thinking?.[0]?.signature).toBeTruthy();
+  // The second request sent the signed block back first in its turn (the mock checks the signature).
+  const second = rig.mock.requests[1]?.body as { messages: { role: string; content: { type: string }[] }[] };
+  const turn = second.messages.find((m) => m.role === "assistant");
+  expect(turn?.content.map((b) => b.type)).toEqual(["thinking", "text", "tool_use"]);
+  expect(JSON.stringify(rig.mock.requests[0]?.body)).toContain('"budget_tokens":2048');
+}, 120_000);
