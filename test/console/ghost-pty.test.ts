@@ -17,7 +17,9 @@ afterEach(async () => {
 const ESC = String.fromCharCode(27);
 /** `typed` followed, on the same line, by `ghost` drawn dim (SGR 2). */
 const dimAfter = (typed: string, ghost: string) =>
-  new RegExp(`${typed.replace(/[/]/g, "\\/")}(?:${ESC}\\[[0-9;]*m)*${ESC}\\[(?:[0-9;]*;)?2(?:;[0-9;]*)?m${ghost}`);
+  new RegExp(
+    `${typed.replace(/[/]/g, "\\/")}(?:${ESC}\\[[0-9;]*m)*${ESC}\\[(?:[0-9;]*;)?2(?:;[0-9;]*)?m${ghost}`,
+  );
 
 test("ghost text for the best match in the / and @ menus; → and Tab take it", async () => {
   ({ rig, pty } = await startConsole([], {

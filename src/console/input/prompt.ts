@@ -4,7 +4,7 @@
 import type { ApprovalAnswer, ApprovalRequest } from "../../agent/agent-session.ts";
 import { NOT_AN_ANSWER } from "../approval-question.ts";
 import type { PromptHooks } from "../ports.ts";
-import { ApprovalPrompt } from "./approval-prompt.ts";
+import { ApprovalPrompt, MESSAGE_QUEUED } from "./approval-prompt.ts";
 import { applyInput } from "./bindings.ts";
 import { commonPrefix, complete } from "./complete.ts";
 import { LineEditor } from "./editor.ts";
@@ -314,7 +314,7 @@ export class PromptController {
 
   private approvalKey(ev: InputEvent): void {
     const a = this.approval as Approval;
-    if (ev.type === "key" && ev.name === "tab" && ev.shift && this.editor.isEmpty && !a.prompt.reasoning) {
+    if (ev.type === "key" && ev.name === "tab" && ev.shift && this.editor.isEmpty && !a.prompt.typing) {
       this.hooks.cycleMode();
       return;
     }
@@ -324,7 +324,7 @@ export class PromptController {
     else if (step.kind === "hint") this.hint = step.text;
     else {
       this.hooks.notAnswer(step.text);
-      this.hint = NOT_AN_ANSWER;
+      this.hint = step.asked ? MESSAGE_QUEUED : NOT_AN_ANSWER;
     }
   }
 
