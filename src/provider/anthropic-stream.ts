@@ -48,6 +48,9 @@ export const AnthropicStreamEvent = z.object({
 
 type UsageFields = z.infer<typeof AnthropicUsage>;
 
+/** What the reasoning shows for a redacted_thinking block (kept, sent back, never readable). */
+export const REDACTED_SHOWN = "[some of the reasoning was redacted by the provider]";
+
 interface Block {
   kind: "text" | "tool" | "thinking" | "other";
   position?: number;
@@ -114,11 +117,14 @@ export class AnthropicDecoder extends ReplyDecoder<ModelResponse> {
     } else if (cb?.type === "redacted_thinking" && cb.data) {
       this.blocks.set(index, { kind: "other" });
       this.thinking.start(index, { type: "redacted_thinking", data: cb.data });
+      // Its text is encrypted: the reasoning shown says only that some was there.
+      this.thinkingDelta(index, { thinking: REDACTED_SHOWN });
     } else {
       this.blocks.set(index, { kind: "other" }); // server tools, future types: not part of our history
     }
   }
 
+  /** Thinking text shown as reasoning and, for a thinking block, added to it; a signature piece kept. */
   private thinkingDelta(index: number, delta: { thinking?: string | null; signature?: string | null } = {}) {
     if (delta.thinking) {
       this.thinking.thinking(index, delta.thinking);

@@ -5,7 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { renderTranscript } from "../../src/compaction/transcript.ts";
 import type { History, Message } from "../../src/contract/history.ts";
 import { anthropicRequestBody } from "../../src/provider/anthropic-request.ts";
-import { AnthropicDecoder } from "../../src/provider/anthropic-stream.ts";
+import { AnthropicDecoder, REDACTED_SHOWN } from "../../src/provider/anthropic-stream.ts";
 import { thinkingBlocksOf } from "../../src/provider/anthropic-thinking.ts";
 import { resolveModel } from "../../src/provider/models.ts";
 import { ProviderError, type StreamEvent } from "../../src/provider/types.ts";
@@ -59,14 +59,14 @@ describe("the decoder", () => {
       { type: "message_stop" },
     ]);
     expect(res.message.content).toBe("Answer.");
-    expect(res.message.meta?.reasoning).toBe("Let me think.\n\nAgain.");
+    expect(res.message.meta?.reasoning).toBe(`Let me think.\n\n${REDACTED_SHOWN}\n\nAgain.`);
     expect(thinkingBlocksOf(res.message)).toEqual([
       { type: "thinking", thinking: "Let me think.", signature: "sig-A-rest" },
       { type: "redacted_thinking", data: "ENCRYPTED==" },
       { type: "thinking", thinking: "Again.", signature: "sig-B" },
     ]);
     const shown = out.filter((e) => e.type === "reasoning_delta").map((e) => (e as { text: string }).text);
-    expect(shown.join("")).toBe("Let me think.\n\nAgain.");
+    expect(shown.join("")).toBe(`Let me think.\n\n${REDACTED_SHOWN}\n\nAgain.`);
     expect(out.filter((e) => e.type === "text_delta").map((e) => (e as { text: string }).text)).toEqual([
       "Answer.",
     ]);
@@ -161,7 +161,7 @@ describe("against the mock", () => {
     const p = provider("anthropic", server);
     const first = await collect(p, request("anthropic", { thinking_budget: 2048, max_output_tokens: 8192 }));
     expect(first.res.message.content).toBe("Reading.");
-    expect(first.res.message.meta?.reasoning).toBe(thought);
+    expect(first.res.message.meta?.reasoning).toBe(`${thought}\n\n${REDACTED_SHOWN}`);
     expect(thinkingBlocksOf(first.res.message)).toEqual([
       { type: "thinking", thinking: thought, signature: mockSignature(thought) },
       { type: "redacted_thinking", data: "REDACTED-DATA" },
