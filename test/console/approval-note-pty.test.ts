@@ -77,3 +77,23 @@ test("Shift+Tab and /approve reach the model as a note before the next request, 
   expect(last).toHaveLength(3);
   expect(last[2]).toContain("approvals: none, read-only");
 }, 120_000);
+
+test("a switch while a tool call waits for its answer is told with the next request of the same turn", async () => {
+  ({ rig, pty } = await startConsole(
+    [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "done" }],
+    { args: ["--approve", "ask"], cols: 100, rows: 30 },
+  ));
+  const p = pty;
+  await send(p, "go");
+  await p.waitFor((s) => s.trimEnd().endsWith("allow? ›"));
+  await p.press("BTab");
+  await p.waitFor("accept edits");
+  await p.type("y");
+  await p.waitFor("done");
+  const second = rig.mock.requests[1]?.body as Body;
+  // After the call's result, before the model goes on: the note, in the turn it was made in.
+  const tail = second.messages.slice(-2).map((m) => m.role);
+  expect(tail).toEqual(["tool", "user"]);
+  expect(notes(second)).toHaveLength(1);
+  expect(notes(second)[0]).toContain("approvals: edits:");
+}, 120_000);
