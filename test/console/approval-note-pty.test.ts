@@ -97,3 +97,21 @@ test("a switch while a tool call waits for its answer is told with the next requ
   expect(notes(second)).toHaveLength(1);
   expect(notes(second)[0]).toContain("approvals: edits:");
 }, 120_000);
+
+test("a switch before the first request: the note goes first, the title is still the request", async () => {
+  ({ rig, pty } = await startConsole([{ text: "on it" }], {
+    args: ["--approve", "ask"],
+    cols: 100,
+    rows: 30,
+  }));
+  const p = pty;
+  await p.press("BTab");
+  await p.waitFor("accept edits");
+  await send(p, "fix the flaky test");
+  await p.waitFor("on it");
+  const status = await p.waitFor((s) => s.includes("accept edits · fix the flaky test"));
+  expect(status).not.toContain("Not a message");
+  const first = rig.mock.requests[0]?.body as Body;
+  expect(first.messages.map((m) => m.role)).toEqual(["system", "user", "user"]);
+  expect(notes(first)).toHaveLength(1);
+}, 120_000);
