@@ -31,20 +31,20 @@ const system = (body: unknown) => JSON.stringify((body as Body).messages[0]);
 
 test("Shift+Tab and /approve reach the model as a note before the next request, once, and survive a resume", async () => {
   ({ rig, pty } = await startConsole(
-    [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "four" }, { text: "five" }],
+    [1, 2, 3, 4, 5].map((n) => ({ text: `answer number ${n}` })),
     { args: ["--approve", "ask"], cols: 100, rows: 40 },
   ));
   const p = pty;
   await send(p, "first");
-  await p.waitFor("one");
+  await p.waitFor("answer number 1");
   await p.press("BTab");
   await p.waitFor("accept edits");
   await send(p, "second");
-  await p.waitFor("two");
+  await p.waitFor("answer number 2");
   await send(p, "/approve all");
   await p.waitFor("approvals: allow all from the next call on");
   await send(p, "third");
-  await p.waitFor("three");
+  await p.waitFor("answer number 3");
   const [r1, r2, r3] = rig.mock.requests.map((r) => r.body);
   expect(system(r1)).toContain("- Approvals: ask:");
   expect(notes(r1)).toEqual([]);
@@ -63,7 +63,7 @@ test("Shift+Tab and /approve reach the model as a note before the next request, 
   expect(replayed).toContain("approvals: accept edits");
   expect(replayed).not.toContain(`› [Not a message from the user`);
   await send(pty, "fourth");
-  await pty.waitFor("four");
+  await pty.waitFor("answer number 4");
   expect(notes(rig.mock.requests[3]?.body)).toHaveLength(2);
   await send(pty, "/exit");
   await pty.waitExit();
@@ -72,7 +72,7 @@ test("Shift+Tab and /approve reach the model as a note before the next request, 
   pty = await Pty.start(consoleIn(rig, ["-c", "--approve", "none"], { cols: 100, rows: 40 }));
   await pty.waitFor("resumed: the conversation continues here");
   await send(pty, "fifth");
-  await pty.waitFor("five");
+  await pty.waitFor("answer number 5");
   const last = notes(rig.mock.requests[4]?.body);
   expect(last).toHaveLength(3);
   expect(last[2]).toContain("approvals: none, read-only");
@@ -80,7 +80,7 @@ test("Shift+Tab and /approve reach the model as a note before the next request, 
 
 test("a switch while a tool call waits for its answer is told with the next request of the same turn", async () => {
   ({ rig, pty } = await startConsole(
-    [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "done" }],
+    [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "reply number 2" }],
     { args: ["--approve", "ask"], cols: 100, rows: 30 },
   ));
   const p = pty;
@@ -89,7 +89,7 @@ test("a switch while a tool call waits for its answer is told with the next requ
   await p.press("BTab");
   await p.waitFor("accept edits");
   await p.type("y");
-  await p.waitFor("done");
+  await p.waitFor("reply number 2");
   const second = rig.mock.requests[1]?.body as Body;
   // After the call's result, before the model goes on: the note, in the turn it was made in.
   const tail = second.messages.slice(-2).map((m) => m.role);
@@ -99,7 +99,7 @@ test("a switch while a tool call waits for its answer is told with the next requ
 }, 120_000);
 
 test("a switch before the first request: the note goes first, the title is still the request", async () => {
-  ({ rig, pty } = await startConsole([{ text: "on it" }], {
+  ({ rig, pty } = await startConsole([{ text: "reply number 1" }], {
     args: ["--approve", "ask"],
     cols: 100,
     rows: 30,
@@ -108,7 +108,7 @@ test("a switch before the first request: the note goes first, the title is still
   await p.press("BTab");
   await p.waitFor("accept edits");
   await send(p, "fix the flaky test");
-  await p.waitFor("on it");
+  await p.waitFor("reply number 1");
   const status = await p.waitFor((s) => s.includes("accept edits · fix the flaky test"));
   expect(status).not.toContain("Not a message");
   const first = rig.mock.requests[0]?.body as Body;
