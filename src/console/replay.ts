@@ -2,7 +2,7 @@
 // many earlier messages are not shown. What the console or the agent added to the history is shown as it
 // was said live, never as a prompt of the user's: a `!command` with its output, exit and time; a line
 // queued while the model worked; an interruption; a request compaction restored; a change of approval
-// mode. Attached files are one line each, as when they were
+// mode; nothing for the context a hook added, which live was not shown either. Attached files are one line each, as when they were
 // attached; tool results keep their exit code and time.
 
 import { APPROVAL_LABELS, type ApprovalPolicy } from "../agent/agent-session.ts";
@@ -97,6 +97,9 @@ function userMessage(m: Message): ReplayItem[] {
     return [{ kind: "summary", text: cutAtWord(first, SUMMARY_PREVIEW_CHARS) }];
   }
   if (meta.restored) return [{ kind: "note", text: restoredNote(m), level: "dim" }];
+  // Context a SessionStart or UserPromptSubmit hook printed, or a Stop hook's reason to go on: the model's
+  // input, never shown live (only a hook's block or failure is), so not shown again here either.
+  if (typeof meta.hook === "string") return [];
   // The note that told the model the approval mode changed: said live as the switch.
   const mode = meta.approval_mode;
   if (typeof mode === "string" && mode in APPROVAL_LABELS)
