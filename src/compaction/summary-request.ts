@@ -4,7 +4,7 @@
 //   - material larger than one request is summarised in chunks, oldest first, each chunk's summary
 //     carried whole into the next request (summary-chunks.ts);
 //   - a reply stopped by the output limit is continued (bounded), not dropped;
-//   - a summary over the cap has its oldest part condensed (once per compaction), never truncated.
+//   - a summary over its budget has its oldest part condensed (once per compaction), never truncated.
 import type { BudgetModel, BudgetPolicy } from "../contract/compaction.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { PROMPTS } from "../contract/generated/prompts.ts";
@@ -16,7 +16,13 @@ import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, effectiveTotal, readBudget } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
 import { planChunks } from "./summary-chunks.ts";
-import { condenseRequest, joinCondensed, splitForCondensing, summaryTokens } from "./summary-condense.ts";
+import {
+  condenseBudget,
+  condenseRequest,
+  joinCondensed,
+  splitForCondensing,
+  summaryTokens,
+} from "./summary-condense.ts";
 import { joinBlocks, renderBlocks, wrapSummary, wrapTranscript } from "./transcript.ts";
 
 /** Continuations asked for when one summary reply is stopped by the output limit. */
@@ -131,8 +137,8 @@ interface Counter {
 }
 
 /**
- * One summary, continued when cut off; over the cap, its oldest part is condensed (summary-condense.ts),
- * at most once per compaction: a summary still over the cap after that fails the compaction.
+ * One summary, continued when cut off; over its budget, its oldest part is condensed (summary-condense.ts),
+ * at most once per compaction. Whatever happens, a summary over the cap fails the compaction.
  */
 async function summaryWithinCap(
   input: SummaryRequestInput,
@@ -143,8 +149,9 @@ async function summaryWithinCap(
   const text = await askContinued(input, request, what, counter);
   const cap = input.cap;
   const tokens = summaryTokens(text);
-  if (tokens <= cap) return text;
+  if (tokens <= condenseBudget(cap)) return text;
   if (counter.condensed) {
+    if (tokens <= cap) return text;
     throw new CompactionError(
       "summary_request",
       `the summary is about ${tokens} tokens, over the cap of ${cap}, and this compaction already condensed one once; nothing was cut or committed`,
@@ -154,7 +161,7 @@ async function summaryWithinCap(
   const split = splitForCondensing(text, cap);
   const kept = split.newest === "" ? "" : `, keeping its newest ${summaryTokens(split.newest)} as written`;
   input.onNote?.(
-    `the summary is about ${tokens} tokens, over the cap of ${cap}: asking the model to condense its oldest ${summaryTokens(split.oldest)} tokens into about ${split.target}${kept}`,
+    `the summary is about ${tokens} tokens, over its budget of ${condenseBudget(cap)} (cap ${cap}): asking the model to condense its oldest ${summaryTokens(split.oldest)} tokens into about ${split.target}${kept}`,
   );
   const condensed = await askContinued(
     input,

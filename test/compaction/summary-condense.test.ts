@@ -1,12 +1,15 @@
-// Incremental condensing: a summary over its cap has only its oldest part re-summarised, the newest
-// part kept as written, once per compaction; the result is aimed well below the cap, so the next
-// compaction's summary (the previous one plus what is new) fits again without condensing.
+// Incremental condensing: a model summary over its budget (a share of the cap) has only its oldest part
+// re-summarised, the newest part kept as written, once per compaction; the result is aimed well below
+// the budget, so the next compaction's summary (the previous one plus what is new) fits again without
+// condensing. A summary over the cap after that fails the compaction.
 // Unit figures of the split, then the rule through the real pipeline (budget and compact workers, the
 // mock model).
 import { expect, test } from "bun:test";
 import {
+  CONDENSE_ABOVE_SHARE,
   CONDENSE_TARGET_SHARE,
   CONDENSE_VERBATIM_SHARE,
+  condenseBudget,
   joinCondensed,
   splitForCondensing,
   summaryTokens,
@@ -35,7 +38,7 @@ const isCondense = (req: RecordedRequest) => systemOf(req).includes("You are con
 const WINDOW = { contextWindow: 24_000, maxOutput: 8_000 };
 const CAP = 8_000;
 
-test("the newest whole lines within half the cap are kept; the rest is the oldest part", () => {
+test("the newest whole lines within their share of the cap are kept; the rest is the oldest part", () => {
   const summary = [HEAD, ...items(0, 4000)].join("\n");
   const split = splitForCondensing(summary, 2_000);
   expect(`${split.oldest}\n${split.newest}`).toBe(summary);
@@ -58,7 +61,7 @@ test("a summary whose last line alone outgrows the newest part's share is conden
   expect(joinCondensed("short", split)).toBe("short");
 });
 
-test("over the cap: only the oldest part is sent to be condensed, once; the newest comes back as written", async () => {
+test("over its budget: only the oldest part is sent to be condensed, once; the newest comes back as written", async () => {
   t.rig = makeRig({ modules: ["budget", "compact"] });
   // About 12,500 tokens: over the cap of 8,000.
   const long = [HEAD, ...items(0, 5000)].join("\n");
@@ -82,14 +85,16 @@ test("over the cap: only the oldest part is sent to be condensed, once; the newe
   expect(summaryTokens(joinCondensed(`${HEAD}\nitems 0000-3000, condensed`, split))).toBeLessThanOrEqual(
     CAP * CONDENSE_TARGET_SHARE,
   );
+  expect(systemOf(t.mock.requests[1])).toContain("its newest part is kept as written after yours");
   const notice = t.rig.events.find((e) => e.type === "notice" && e.message.includes("condense its oldest"));
   expect(notice).toBeDefined();
 });
 
-test("a summary at its cap is kept as written: no condensing", async () => {
+test("a summary at its budget is kept as written: no condensing", async () => {
   t.rig = makeRig({ modules: ["budget", "compact"] });
-  const exact = `${HEAD}\n${"y".repeat(CAP * 4 - HEAD.length - 1)}`;
-  expect(summaryTokens(exact)).toBe(CAP);
+  expect(condenseBudget(CAP)).toBe(CAP * CONDENSE_ABOVE_SHARE);
+  const exact = `${HEAD}\n${"y".repeat(condenseBudget(CAP) * 4 - HEAD.length - 1)}`;
+  expect(summaryTokens(exact)).toBe(condenseBudget(CAP));
   t.mock = await startMockServer({ script: () => ({ text: exact }) });
   const history = syntheticHistory({ turns: 12, toolChars: 4_000 });
   t.rig.session.checkpoint(history);
@@ -98,6 +103,25 @@ test("a summary at its cap is kept as written: no condensing", async () => {
     .compactNow(history, []);
   expect(t.mock.requests.length).toBe(1);
   expect(textOf(out[1])).toContain(exact);
+});
+
+test("over its budget but within the cap, a condensed result that stays over the budget is accepted", async () => {
+  t.rig = makeRig({ modules: ["budget", "compact"] });
+  // About 7,000 tokens: over the budget (6,400), within the cap (8,000).
+  const between = [HEAD, ...items(0, 2800)].join("\n");
+  const split = splitForCondensing(between, CAP);
+  const condensedOldest = [HEAD, ...items(0, 1700)].join("\n");
+  expect(summaryTokens(joinCondensed(condensedOldest, split))).toBeGreaterThan(condenseBudget(CAP));
+  t.mock = await startMockServer({
+    script: (req) => (isCondense(req) ? { text: condensedOldest } : { text: between }),
+  });
+  const history = syntheticHistory({ turns: 12, toolChars: 4_000 });
+  t.rig.session.checkpoint(history);
+  const out = await t.rig
+    .controller({ provider: openAiProvider(t.mock.url), ...WINDOW })
+    .compactNow(history, []);
+  expect(t.mock.requests.map(isCondense)).toEqual([false, true]);
+  expect(textOf(out[1])).toContain(joinCondensed(condensedOldest, split));
 });
 
 test("still over the cap after its oldest part was condensed: the compaction fails, with no second condensing", async () => {
