@@ -5,7 +5,8 @@
 // requests (model requests without tools: summaries, chunks, continuations, condensing), compactions by
 // route, the median wall time per turn over the first and the last tenth of the run (flat = the cost per
 // turn does not grow with the session), and compactions per 100 turns through the run. The floor is a tool turn with a one-line output: the
-// loop, a worker round trip and a checkpoint, no compaction.
+// loop, a worker round trip and a checkpoint, no compaction; it is measured before the first run and
+// again after each.
 // More facts than the window affords cannot all be kept: a summary over its cap has its oldest part
 // condensed, and the ideal summariser then keeps the newest facts that fit. "Facts kept" is printed
 // against what the ideal summariser kept (the turns less the facts a condensing pass left out), so a fact
@@ -88,6 +89,9 @@ for (const turns of sizes) {
         );
       }
       if (r.failures.length > 0) console.log(`  failures: ${r.failures.slice(0, 3).join(" / ")}`);
+      // The load of a shared machine changes within a long run: the floor again, right after it.
+      const after = await runFactsSession({ turns: 40, contextWindow: 10_000_000, lines: 1, ...self });
+      console.log(`  floor right after this run: median ${fmt(median(after.turnMs))} ms/turn`);
     }
   }
 }
