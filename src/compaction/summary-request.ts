@@ -33,7 +33,7 @@ export interface SummaryRequestInput {
   provider: Provider;
   model: BudgetModel;
   policy: BudgetPolicy;
-  /** the most tokens the summary may have (summary-cap.ts): a longer one is sent back to be condensed */
+  /** the most tokens the summary may have (summary-cap.ts); past its budget, a share of it, it is condensed */
   cap: number;
   prompt: string;
   messages: Message[];
