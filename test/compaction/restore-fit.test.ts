@@ -110,3 +110,37 @@ test("a commit module that adds past its room is named in the fit failure", () =
   expect(() => withRoomNamed(overflow, 300, 400)).toThrow(/over the hard limit of 14000$/);
   expect(withRoomNamed(() => 13_000, 900, 400)).toBe(13_000);
 });
+
+test("a recent suffix that leaves less than the fixed rule: the summary is condensed to what fits", async () => {
+  rig = makeRig({ modules: ["budget", "compact"] });
+  writeFileSync(join(rig.configDir, "compact.json"), JSON.stringify({ keep_recent: 8 }));
+  const h: History = [{ role: "system", content: "You are a test agent." }];
+  h.push({ role: "user", content: "Read the files." });
+  for (let t = 0; t < 4; t++) {
+    h.push({ role: "assistant", content: "", tool_calls: [{ id: `a${t}`, name: "bash", arguments: "{}" }] });
+    h.push({ role: "tool", tool_call_id: `a${t}`, content: output(t, 100) });
+  }
+  h.push({ role: "assistant", content: "next" });
+  // The suffix: about 12,600 tokens of the 14,000 hard limit, so less than the fixed 4,000 is left.
+  h.push({ role: "user", content: "Three more." });
+  for (let t = 0; t < 3; t++) {
+    h.push({ role: "assistant", content: "", tool_calls: [{ id: `b${t}`, name: "bash", arguments: "{}" }] });
+    h.push({ role: "tool", tool_call_id: `b${t}`, content: output(t, 350) });
+  }
+  h.push({ role: "assistant", content: "done" });
+  // About 3,000 tokens: within the fixed rule and under its condensing share, but more than fits.
+  const long = `## Goal\nRead the files.\n${"F0001=ab3x\n".repeat(1_090)}`;
+  mock = await startMockServer({
+    script: [{ text: long }, { text: "## Goal\nRead the files.\nF0001=ab3x" }],
+  });
+  rig.session.checkpoint(h);
+  const out = await rig
+    .controller({ provider: openAiProvider(mock.url), contextWindow: 16_000, maxOutput: 2_000 })
+    .compactNow(h, []);
+  expect(mock.requests.length).toBe(2);
+  expect(JSON.stringify(mock.requests[1]?.body)).toContain("You are condensing");
+  const done = lastOf(rig.events, "compaction") as { phase?: string; after_tokens?: number };
+  expect(done.phase).toBe("done");
+  expect(done.after_tokens ?? Number.NaN).toBeLessThanOrEqual(14_000);
+  expect(out.slice(-8)).toEqual(h.slice(-8));
+});
