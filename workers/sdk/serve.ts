@@ -14,6 +14,7 @@ import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../s
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
+import { startupMark } from "../../src/lib/startup-trace.ts";
 import { writeAll } from "../../src/lib/write-all.ts";
 import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
 import { encodeReplyPieces, parseRequestLine, ReceivedArrays } from "./request-line.ts";
@@ -63,6 +64,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     await mod.check?.(context(mod));
     const runtime = await mod.runtimeTools?.list(0, context(mod));
     helloNotices.push(...(runtime?.notices ?? []));
+    startupMark(`hello answered: ${mod.name}`);
     return {
       ...req.data,
       protocol: PROTOCOL_VERSION,
@@ -267,6 +269,7 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
  * one at a time with blocking reads. Then every module stops what it started.
  */
 export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = false): Promise<void> {
+  startupMark(`modules loaded: ${modules.map((m) => m.name).join(",")}`);
   if (io) {
     writeLine = io.write;
     await serveStreams(modules, io);
