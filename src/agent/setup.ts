@@ -22,6 +22,7 @@ import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-
 import { prestartedHost, runWorkerHost } from "./child-prestart.ts";
 import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
+import { DEFAULT_IDLE_SECONDS, IdleNotification } from "./idle-notification.ts";
 import { gatherEnvironment } from "./prompt-environment.ts";
 import { type ResolveOptions, type RunPlan, resolveRun } from "./resolve-run.ts";
 import { resultTokenCap } from "./result-cap.ts";
@@ -60,6 +61,8 @@ export interface AgentRuntime {
   runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
   /** the models the provider lists (GET /models), [] when it does not answer */
   listModels(): Promise<string[]>;
+  /** the console's prompt waits for the user's input (true) or a message was sent (false) */
+  waitingForInput(waiting: boolean): void;
   close(): Promise<void>;
 }
 
@@ -136,8 +139,10 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   const opened = await orClose(host, () => openRunSession(plan, opts.child?.parent));
   const { session } = opened;
   startupMark("session created");
+  let idle: IdleNotification | undefined;
   const close = () =>
     opened.close(() => {
+      idle?.stop();
       tasks.close();
       return host.close();
     });
@@ -202,6 +207,10 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       opts,
     );
     agent = built.agent;
+    if (userHooks) {
+      const seconds = plan.config.config.notifications?.idle_seconds ?? DEFAULT_IDLE_SECONDS;
+      idle = new IdleNotification(seconds * 1000, (m) => userHooks.notification(m));
+    }
     if (userHooks)
       agent.addSessionContext(await userHooks.sessionStart(opened.resumed ? "resume" : "startup"));
     return {
@@ -226,6 +235,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
               ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
             })
           : Promise.resolve([]),
+      waitingForInput: (waiting) => idle?.waiting(waiting),
       close,
     };
   } catch (err) {
