@@ -15,7 +15,10 @@ export class IdleNotification {
 
   /** The prompt waits for the user (true) or a message was sent (false). */
   waiting(on: boolean): void {
-    if (!on) return this.stop();
+    if (!on) {
+      this.stop();
+      return;
+    }
     if (this.timer) return;
     this.timer = setTimeout(() => {
       // A failing hook is the hooks module's warning, shown as any other; nothing here to add.
