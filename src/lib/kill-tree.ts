@@ -19,19 +19,21 @@ export function killTree(pid: number | undefined, sig: NodeJS.Signals, platform 
   if (pid === undefined || pid <= 0) return;
   if (platform === "win32") {
     const [prog, args] = treeKillCommand(pid);
-    try {
-      const tk = spawn(prog, args, { stdio: "ignore", windowsHide: true });
-      tk.on("error", () => {
-        // taskkill missing: at least the process itself.
-        try {
-          process.kill(pid, sig);
-        } catch {}
-      });
-      tk.unref();
-    } catch {
+    // taskkill missing, or refusing /T (Wine 8's does): at least the process itself.
+    const itself = () => {
       try {
         process.kill(pid, sig);
       } catch {}
+    };
+    try {
+      const tk = spawn(prog, args, { stdio: "ignore", windowsHide: true });
+      tk.on("error", itself);
+      tk.on("exit", (code) => {
+        if (code !== 0) itself();
+      });
+      tk.unref();
+    } catch {
+      itself();
     }
     return;
   }
