@@ -28,9 +28,12 @@ export interface PromptEnvironment {
   nestedInstructions?: boolean;
 }
 
-function localDate(now: Date): string {
+/** Not toLocaleDateString: its first call loads the locale data, ~10 ms of every session's start. */
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
+export function localDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
-  const day = now.toLocaleDateString("en-US", { weekday: "long" });
+  const day = WEEKDAYS[now.getDay()];
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} (${day})`;
 }
 
