@@ -28,12 +28,9 @@ export interface PromptEnvironment {
   nestedInstructions?: boolean;
 }
 
-/** Not toLocaleDateString: its first call loads the locale data, ~10 ms of every session's start. */
-const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
-
-export function localDate(now: Date): string {
+function localDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
-  const day = WEEKDAYS[now.getDay()];
+  const day = now.toLocaleDateString("en-US", { weekday: "long" });
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} (${day})`;
 }
 
