@@ -34,7 +34,7 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if ([TOOLS_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
+  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
     return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
