@@ -126,7 +126,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       await buildSystemPrompt(
         host,
         { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
-        gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
+        await gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
       ),
       opts.child,
     );
@@ -210,9 +210,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
     if (userHooks) {
       const seconds = plan.config.config.notifications?.idle_seconds ?? DEFAULT_IDLE_SECONDS;
       idle = new IdleNotification(seconds * 1000, (m) => userHooks.notification(m));
-    }
-    if (userHooks)
       agent.addSessionContext(await userHooks.sessionStart(opened.resumed ? "resume" : "startup"));
+    }
     return {
       agent: built.agent,
       session,
