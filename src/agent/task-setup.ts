@@ -80,10 +80,13 @@ export function taskSetup(
         ? `${ignored}: ignored, this project's agents are not accepted for this workspace (or changed since); review them, then run \`i trust\` (or /trust in the console)`
         : undefined;
     },
-    /** The built-in agents module's task description lists the agents (as its worker will at hello). */
+    /**
+     * The built-in agents module's task description lists the agents (as its worker will at hello). A
+     * child has no `task` (childTools drops it): its agents are not even read.
+     */
     describe(tools: ToolDecl[]): ToolDecl[] {
       const ref = manifest.tools.task;
-      if (!ref?.builtin || ref.module !== "agents") return tools;
+      if (!ref?.builtin || ref.module !== "agents" || opts.child) return tools;
       const description = taskDescription(TASK_DESCRIPTION, loadAgents(configDir, workspace).agents);
       return tools.map((t) => (t.name === "task" ? { ...t, description } : t));
     },
