@@ -24,6 +24,11 @@ import { Manifest } from "../src/contract/manifest.ts";
 import { McpFile } from "../src/contract/mcp.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
 import {
+  ResourceReplyData,
+  ResourceRequestData,
+  RuntimeResourceDecl,
+} from "../src/contract/runtime-resources.ts";
+import {
   CancelRequestData,
   ProgressReplyData,
   ProgressRequestData,
@@ -98,6 +103,9 @@ const protocol = write(join(root, "protocol"), {
   "progress-reply.json": ProgressReplyData,
   "runtime-prompt-decl.json": RuntimePromptDecl,
   "prompt-request.json": PromptRequestData,
+  "runtime-resource-decl.json": RuntimeResourceDecl,
+  "resource-request.json": ResourceRequestData,
+  "resource-reply.json": ResourceReplyData,
   "prompt-reply.json": PromptReplyData,
 });
 const hookSchemas: Record<string, z.ZodType> = {

@@ -35,11 +35,17 @@ import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts
 import { fileCandidates } from "./file-candidates.ts";
 import type { TurnResult } from "./loop.ts";
 import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
-import { type Expanded, expandMentions } from "./mentions.ts";
+import {
+  type Expanded,
+  expandMentions,
+  MENTION_MAX_FILE_BYTES,
+  MENTION_MAX_TOTAL_BYTES,
+} from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
 import { acceptPending, pendingProjectFiles } from "./project-files.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
+import { attachResources } from "./resource-mentions.ts";
 import {
   type ConfirmOverwrite,
   exportConversation,
@@ -530,8 +536,33 @@ export class AgentSession {
     return trustProjectMcp(this.live.workspace);
   }
 
-  /** `@path` mentions: the files' text attached to the message, with a note per mention. */
-  attachMentions(text: string): Expanded {
-    return expandMentions(text, this.live.workspace);
+  /**
+   * `@path` and `@SERVER:URI` mentions: the files' text and the MCP resources' contents attached to the
+   * message, with a note per mention. Rejects (one line) when a resource cannot be read: nothing is sent
+   * half-attached.
+   */
+  async attachMentions(text: string): Promise<Expanded> {
+    const files = expandMentions(text, this.live.workspace);
+    return this.withResources(files, MENTION_MAX_TOTAL_BYTES - (files.used ?? 0));
+  }
+
+  /** Print mode's mentions: only `@SERVER:URI` resources (a `-p` prompt's `@path` stays text). */
+  attachResourceMentions(text: string): Promise<Expanded> {
+    return this.withResources({ text, notes: [] }, MENTION_MAX_TOTAL_BYTES);
+  }
+
+  private async withResources(base: Expanded, budget: number): Promise<Expanded> {
+    const r = await attachResources(base.text, this.live.runtimeResources, budget, MENTION_MAX_FILE_BYTES);
+    const notes = [...base.notes, ...r.notes];
+    if (r.blocks.length === 0) return { ...base, notes };
+    return { text: `${base.text}\n\n${r.blocks.join("\n\n")}`, notes, used: (base.used ?? 0) + r.used };
+  }
+
+  /** MCP resources for the `@` menu: `SERVER:URI` and what the server calls it (as of the last ask). */
+  mcpResources(): { value: string; detail: string }[] {
+    return (this.rt?.runtimeResources?.list() ?? []).map((r) => ({
+      value: `${r.server}:${r.uri}`,
+      detail: r.name,
+    }));
   }
 }

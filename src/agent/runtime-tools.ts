@@ -23,6 +23,7 @@ import type { ApprovalPolicy, ApprovalRequest } from "../tools/approvals.ts";
 import type { DeclaredTool, DeclaredTools } from "../tools/declared-tools.ts";
 import type { ToolReport } from "../tools/types.ts";
 import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
+import type { ResourceSource } from "./resource-mentions.ts";
 
 export interface McpSetup {
   /** what the mcp worker's environment gets beyond the allow-list: the variables its servers refer to */
@@ -76,6 +77,8 @@ export interface Refresher {
   prompts(): RuntimePromptDecl[];
   /** a prompt's text: `argsText` is `value value…` in the prompt's argument order, or `name=value` words */
   expandPrompt(name: string, argsText: string): Promise<string>;
+  /** the resources the modules offer (as of the last refresh) and reading one (`@SERVER:URI`) */
+  resources: ResourceSource;
 }
 
 /** `a b` or `key=value c` as the prompt's arguments: positional words fill the arguments in order. */
@@ -244,6 +247,13 @@ export function runtimeToolsRefresher(
       const decl = host.runtimePrompts().find((p) => p.decl.name === name)?.decl;
       if (!decl) return Promise.reject(new Error(`no prompt /${name}`));
       return host.getPrompt(name, promptArguments(decl, argsText));
+    },
+    resources: {
+      list: () => host.runtimeResources(),
+      read: async (server, uri) => {
+        await first;
+        return host.readResource(server, uri);
+      },
     },
   };
 }

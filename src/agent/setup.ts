@@ -56,6 +56,8 @@ export interface AgentRuntime {
   runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
   /** prompts the modules offer (MCP prompts: the console's slash commands) */
   runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
+  /** resources the modules offer (MCP resources: `@SERVER:URI` mentions) */
+  runtimeResources?: Refresher["resources"];
   /** the models the provider lists (GET /models), [] when it does not answer */
   listModels(): Promise<string[]>;
   close(): Promise<void>;
@@ -215,7 +217,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       toolContext: built.toolContext,
       ...(model.price ? { price: model.price } : {}),
       checkpoints: built.checkpoints,
-      ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
+      ...(refreshTools
+        ? {
+            runtimeStatus: refreshTools.status,
+            runtimePrompts: refreshTools,
+            runtimeResources: refreshTools.resources,
+          }
+        : {}),
       listModels: () =>
         typeof plan.apiKey === "string"
           ? listProviderModels({

@@ -6,6 +6,7 @@
 // core tools and other modules' tools, and routes calls through the same tool dispatch, approvals and
 // result caps as every other tool, each under the deadline its declaration gives.
 import { z } from "zod";
+import { RuntimeResourceDecl } from "./runtime-resources.ts";
 
 /** Every provider accepts tool names of this shape (OpenAI's and Anthropic's rules intersected). */
 export const RUNTIME_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -90,6 +91,8 @@ export const ToolsReplyData = ToolsRequestData.extend({
   runtime_tools: z.array(RuntimeToolDecl).optional(),
   /** the module's prompts, sent with `runtime_tools` (absent: none) */
   prompts: z.array(RuntimePromptDecl).optional(),
+  /** the module's resources (for `@SERVER:URI` mentions), sent with `runtime_tools` (absent: none) */
+  resources: z.array(RuntimeResourceDecl).optional(),
   notices: z.array(z.string()).optional(),
   status: z.record(z.string(), GroupStatus).optional(),
 });

@@ -20,6 +20,12 @@ import {
 } from "../contract/protocol.ts";
 import { MODULES, type ModuleName, toolSpec } from "../contract/registry.ts";
 import {
+  RESOURCE_EVENT,
+  type ResourceContent,
+  ResourceReplyData,
+  type RuntimeResourceDecl,
+} from "../contract/runtime-resources.ts";
+import {
   CANCEL_EVENT,
   type CallProgress,
   type GroupStatus,
@@ -162,6 +168,8 @@ export class WorkerHost implements HookRunner {
   private readonly saidFailures = new Set<string>();
   /** prompts modules declare at run time, by module */
   private readonly prompts = new Map<ModuleName, RuntimePromptDecl[]>();
+  /** resources modules offer at run time (`@SERVER:URI` mentions), by module */
+  private readonly resources = new Map<ModuleName, RuntimeResourceDecl[]>();
 
   constructor(
     private readonly manifest: Manifest,
@@ -343,6 +351,31 @@ export class WorkerHost implements HookRunner {
     return reply.data.text;
   }
 
+  /** The resources modules offer now (as of the last `tools` reply). */
+  runtimeResources(): RuntimeResourceDecl[] {
+    return [...this.resources.values()].flat();
+  }
+
+  /**
+   * The contents of resource `uri` of server `server`, read by the module that offers that server's
+   * resources (or, not yet listed, the first module declaring tools at run time, which says what it knows).
+   */
+  async readResource(server: string, uri: string): Promise<ResourceContent[]> {
+    const module =
+      [...this.resources].find(([, list]) => list.some((r) => r.server === server))?.[0] ??
+      this.runtimeModules()[0];
+    if (!module) throw new Error(`no MCP server "${server}" (none is configured: mcp.json)`);
+    const data = await this.send(module, RESOURCE_EVENT, { server, uri }).catch((err: unknown) => {
+      // The module's own words (no such server, the server's error) are what the user needs to read.
+      if (err instanceof WorkerError && err.reason === "error_reply")
+        throw new Error(err.detail.replace(/^the worker answered with an error: /, ""));
+      throw err;
+    });
+    const reply = ResourceReplyData.safeParse(data);
+    if (!reply.success) throw new Error(`module "${module}" sent an invalid resource reply`);
+    return reply.data.contents;
+  }
+
   /** How far a runtime tool's call has got, if its module knows (undefined on any failure). */
   async toolProgress(name: string, callId: string): Promise<CallProgress | undefined> {
     const rt = this.runtime.get(name);
@@ -387,6 +420,7 @@ export class WorkerHost implements HookRunner {
             this.revisions.set(module, reply.revision);
             out.notices.push(...this.acceptRuntime(module, reply.runtime_tools));
             this.prompts.set(module, reply.prompts ?? []);
+            this.resources.set(module, reply.resources ?? []);
           }
         } catch (err) {
           // Said once: the next request tries again (a fresh process), and says only what is new.

@@ -4,6 +4,7 @@
 // starting. Nothing it started outlives it: on end of input every session closes and, as the leader of
 // its own process group, it takes whatever a server left behind down with it.
 import type { ToolResult } from "../../src/contract/protocol.ts";
+import type { ResourceContent } from "../../src/contract/runtime-resources.ts";
 import type { CallProgress, GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 import {
   defineWorkerModule,
@@ -97,10 +98,18 @@ class Fleet {
     const prompts = this.servers
       .filter((s) => s.state === "ready")
       .flatMap((s) => s.prompts.map((p) => p.decl));
+    const resources = this.servers.filter((s) => s.state === "ready").flatMap((s) => s.resources);
     const notices = this.notices.splice(0);
     const status: Record<string, GroupStatus> = {};
     for (const s of this.servers) status[s.name] = s.status();
-    return { revision: this.revision, tools, prompts, ...(notices.length ? { notices } : {}), status };
+    return {
+      revision: this.revision,
+      tools,
+      prompts,
+      resources,
+      ...(notices.length ? { notices } : {}),
+      status,
+    };
   }
 
   async call(name: string, args: unknown, callId: string): Promise<ToolResult> {
@@ -129,6 +138,21 @@ class Fleet {
       if (p) return s.prompt(p.remote, args);
     }
     throw new Error(`no MCP prompt "${name}" (its server may have stopped offering it)`);
+  }
+
+  async resource(server: string, uri: string): Promise<ResourceContent[]> {
+    if (this.started) await this.started;
+    const s = this.servers.find((x) => x.name === server);
+    if (!s) {
+      const known = this.servers.map((x) => x.name);
+      const hint = this.projectUntrusted
+        ? " (this workspace's .mcp.json is not trusted yet: /trust)"
+        : known.length
+          ? ` (configured: ${known.join(", ")})`
+          : " (none is configured: mcp.json)";
+      throw new Error(`no MCP server "${server}"${hint}`);
+    }
+    return s.resource(uri);
   }
 
   progress(callId: string): CallProgress | undefined {
@@ -168,6 +192,7 @@ export function createMcpModule(): WorkerModule {
       cancel: (callId) => fleet.cancel(callId),
       progress: (callId) => fleet.progress(callId),
       prompt: (name, args) => fleet.prompt(name, args),
+      resource: (server, uri) => fleet.resource(server, uri),
       close: () => fleet.close(),
     },
   });

@@ -2,6 +2,7 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
+import type { ResourceContent, RuntimeResourceDecl } from "../../src/contract/runtime-resources.ts";
 import type {
   CallProgress,
   GroupStatus,
@@ -61,6 +62,8 @@ export interface RuntimeToolList {
   tools: RuntimeToolDecl[];
   /** prompts offered as slash commands */
   prompts?: RuntimePromptDecl[];
+  /** resources offered for `@SERVER:URI` mentions */
+  resources?: RuntimeResourceDecl[];
   /** lines the user should see once (sent once each) */
   notices?: string[];
   /** where each group (server) stands, for status displays */
@@ -79,6 +82,8 @@ export interface RuntimeTools {
   cancel?(callId: string): void;
   /** the text of prompt `name` (a thrown error is the user's to read) */
   prompt?(name: string, args: Record<string, string>): Promise<string>;
+  /** the contents of resource `uri` of server `server` (a thrown error is the user's to read) */
+  resource?(server: string, uri: string): Promise<ResourceContent[]>;
   /** how far call `callId` has got, if its tool said */
   progress?(callId: string): CallProgress | undefined;
   /** input ended: stop everything the module started */

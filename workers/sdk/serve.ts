@@ -10,6 +10,7 @@ import {
   TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
+import { RESOURCE_EVENT } from "../../src/contract/runtime-resources.ts";
 import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
@@ -33,7 +34,7 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
+  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, RESOURCE_EVENT].includes(req.event))
     return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
@@ -85,7 +86,13 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     return {
       ...req.data,
       revision: list.revision,
-      ...(unchanged ? {} : { runtime_tools: list.tools, ...(list.prompts ? { prompts: list.prompts } : {}) }),
+      ...(unchanged
+        ? {}
+        : {
+            runtime_tools: list.tools,
+            ...(list.prompts ? { prompts: list.prompts } : {}),
+            ...(list.resources ? { resources: list.resources } : {}),
+          }),
       ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
     };
@@ -94,6 +101,13 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     if (!runtime.prompt) throw new Error("this module offers no prompts");
     const args = (req.data.arguments ?? {}) as Record<string, string>;
     return { ...req.data, text: await runtime.prompt(String(req.data.name ?? ""), args) };
+  }
+  if (runtime && req.event === RESOURCE_EVENT) {
+    if (!runtime.resource) throw new Error("this module offers no resources");
+    return {
+      ...req.data,
+      contents: await runtime.resource(String(req.data.server ?? ""), String(req.data.uri ?? "")),
+    };
   }
   if (runtime && req.event === PROGRESS_EVENT) {
     const p = runtime.progress?.(String(req.data.call_id ?? ""));
