@@ -43,7 +43,7 @@ import {
 } from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
-import { acceptPending, pendingProjectFiles } from "./project-files.ts";
+import { acceptPending, type PendingProjectFiles, pendingProjectFiles } from "./project-files.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
 import { attachResources } from "./resource-mentions.ts";
 import {
@@ -101,6 +101,8 @@ export class AgentSession {
   /** where sessions (and the console's input history) live */
   readonly dataDir = dataDir();
   private rt: AgentRuntime | undefined;
+  /** what projectFilesToTrust last showed: exactly that is accepted on yes */
+  private shownPending: PendingProjectFiles | undefined;
   private lastId = "";
   private wasResumed = false;
   private launchWorkspace: string | undefined;
@@ -110,7 +112,7 @@ export class AgentSession {
   private reading: ContextReading | undefined;
 
   constructor(
-    private readonly options: SessionOptions,
+    private options: SessionOptions,
     private readonly ports: SessionPorts,
   ) {
     this.queue = options.steering ? queuePath(this.dataDir) : undefined;
@@ -268,6 +270,34 @@ export class AgentSession {
     // A session with nothing in it yet is not kept when it closes: a fresh one takes its place.
     if (this.rt) await this.switchTo(this.rt.agent.history.length > 1 ? this.rt.session.id : undefined);
     return pending.lines;
+  }
+
+  /**
+   * This workspace's own files (hooks, agents, MCP servers) waiting for the user's acceptance, with what
+   * each would run (untrusted text: clean it before showing it); undefined when none is pending, or
+   * when one cannot be read (opening the session says what is wrong with it).
+   */
+  projectFilesToTrust(): { lines: string[] } | undefined {
+    try {
+      const pending = pendingProjectFiles(configDir(), this.workspace);
+      if (pending.files.length === 0) return undefined;
+      this.shownPending = pending;
+      return { lines: pending.lines };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Accept what projectFilesToTrust showed, before the session opens (a file changed since stays untrusted). */
+  acceptProjectFiles(): void {
+    if (this.shownPending) acceptPending(configDir(), this.workspace, this.shownPending);
+    this.shownPending = undefined;
+  }
+
+  /** The user said no: the session goes on without them, and does not warn about them again. */
+  declineProjectFiles(): void {
+    this.shownPending = undefined;
+    this.options = { ...this.options, declinedProjectFiles: true };
   }
 
   /** The sub-agents the task tool can run here (built-in, config_dir/agents, an accepted .i/agents). */

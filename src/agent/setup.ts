@@ -32,6 +32,8 @@ import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 export interface SetupOptions extends ResolveOptions, BuildOptions {
   /** this run is a child task's session (`i task-child`) */
   child?: ChildSetup;
+  /** the user said no to this workspace's own files at the console's question: not warned about again */
+  declinedProjectFiles?: boolean;
 }
 
 export interface AgentRuntime {
@@ -156,8 +158,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       async () => system ?? (await buildPrompt()),
       opts.emit,
     );
-    for (const line of [...mcp.notices, ignoredHooks, tasks.notice()])
-      if (line) opts.emit({ type: "notice", level: "warn", message: line });
+    const untrusted = opts.declinedProjectFiles ? [] : [...mcp.notices, ignoredHooks, tasks.notice()];
+    for (const line of untrusted) if (line) opts.emit({ type: "notice", level: "warn", message: line });
     // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
     // tools before each model request.
     const declaredTools = new DeclaredTools();
