@@ -38,6 +38,8 @@ import {
   RuntimeToolDecl,
   ToolsReplyData,
   ToolsRequestData,
+  ToolsWatchReplyData,
+  ToolsWatchRequestData,
 } from "../src/contract/runtime-tools.ts";
 import { AnyCompactionEvent, EventLine, SessionMeta } from "../src/contract/session.ts";
 import { SteerMessage } from "../src/contract/steering.ts";
@@ -98,6 +100,8 @@ const protocol = write(join(root, "protocol"), {
   "runtime-tool-decl.json": RuntimeToolDecl,
   "tools-request.json": ToolsRequestData,
   "tools-reply.json": ToolsReplyData,
+  "tools-watch-request.json": ToolsWatchRequestData,
+  "tools-watch-reply.json": ToolsWatchReplyData,
   "cancel-request.json": CancelRequestData,
   "progress-request.json": ProgressRequestData,
   "progress-reply.json": ProgressReplyData,

@@ -36,7 +36,9 @@ import {
   type RuntimePromptDecl,
   type RuntimeToolDecl,
   TOOLS_EVENT,
+  TOOLS_WATCH_EVENT,
   ToolsReplyData,
+  ToolsWatchReplyData,
 } from "../contract/runtime-tools.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
@@ -85,6 +87,8 @@ export interface RuntimeRefresh {
 const RUNTIME_CALL_GRACE_MS = 5_000;
 /** The `tools` poll: how long a module may wait for tools still on their way (well inside the deadline). */
 export const TOOLS_WAIT_MS = 12_000;
+/** A `tools_watch` answered later than its own wait by this much means the module hangs. */
+const WATCH_GRACE_MS = 10_000;
 
 /** One worker process as the manifest describes it: the modules it serves, how to start it. */
 interface Group {
@@ -164,6 +168,8 @@ export class WorkerHost implements HookRunner {
   /** tools declared at run time, and the last revision each module reported */
   private readonly runtime: RuntimeToolTable;
   private readonly revisions = new Map<ModuleName, number>();
+  /** modules whose last `tools` reply said they answer `tools_watch` */
+  private readonly watchable = new Set<ModuleName>();
   private readonly runtimeNotices: string[] = [];
   private readonly saidFailures = new Set<string>();
   /** prompts modules declare at run time, by module */
@@ -411,6 +417,8 @@ export class WorkerHost implements HookRunner {
           const reply = ToolsReplyData.parse(await this.send(module, TOOLS_EVENT, data));
           out.notices.push(...(reply.notices ?? []));
           if (reply.status) out.status[module] = reply.status;
+          if (reply.watch === true) this.watchable.add(module);
+          else this.watchable.delete(module);
           if (reply.revision !== this.revisions.get(module)) {
             if (!reply.runtime_tools)
               throw new Error(
@@ -433,6 +441,21 @@ export class WorkerHost implements HookRunner {
     // What the handshakes said (they ran during this refresh, or before it) comes first.
     out.notices.unshift(...this.runtimeNotices.splice(0));
     return out;
+  }
+
+  /**
+   * Wait (at most `waitMs`) for module `module`'s tools to change from the revision the core last saw:
+   * true when they did, false when nothing changed in that time, undefined when the module does not
+   * watch (ask it with refreshTools before each request). Rejects when the module fails.
+   */
+  async watchTools(module: ModuleName, waitMs: number): Promise<boolean | undefined> {
+    if (!this.watchable.has(module)) return undefined;
+    const revision = this.revisions.get(module) ?? 0;
+    const data = await this.send(module, TOOLS_WATCH_EVENT, { revision, wait_ms: waitMs }, undefined, {
+      deadlineMs: waitMs + WATCH_GRACE_MS,
+    });
+    const reply = ToolsWatchReplyData.parse(data);
+    return reply.current === undefined ? undefined : reply.current !== revision;
   }
 
   private acceptRuntime(module: ModuleName, decls: readonly RuntimeToolDecl[]): string[] {

@@ -30,10 +30,34 @@ class Fleet {
 
   constructor(private readonly configDir: string) {}
 
+  /** `tools_watch` requests waiting for a change */
+  private readonly watchers = new Set<() => void>();
+
   private notice(line: string): void {
     if (this.said.has(line)) return;
     this.said.add(line);
     this.notices.push(line);
+    // A notice is news too: the core asks for the list (which carries it) before the next request.
+    this.revision++;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const w of [...this.watchers]) w();
+  }
+
+  /** Resolves with the revision once it is no longer `revision`, or after `waitMs`. */
+  watch(revision: number, waitMs: number): Promise<number> {
+    if (this.revision !== revision) return Promise.resolve(this.revision);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.watchers.delete(done);
+        resolve(this.revision);
+      };
+      const timer = setTimeout(done, waitMs);
+      this.watchers.add(done);
+    });
   }
 
   private start(workspace: string): void {
@@ -59,6 +83,7 @@ class Fleet {
   private changed(): void {
     this.revision++;
     this.byTool.clear();
+    this.wake();
   }
 
   private index(): Map<string, { server: McpServerConn; index: number }> {
@@ -102,6 +127,8 @@ class Fleet {
     const notices = this.notices.splice(0);
     const status: Record<string, GroupStatus> = {};
     for (const s of this.servers) status[s.name] = s.status();
+    // While the project's file waits for acceptance (`i mcp trust` may come from anywhere), the core asks
+    // every time: this list is where an acceptance is noticed and its servers are started.
     return {
       revision: this.revision,
       tools,
@@ -109,6 +136,7 @@ class Fleet {
       resources,
       ...(notices.length ? { notices } : {}),
       status,
+      watch: !this.projectUntrusted,
     };
   }
 
@@ -190,6 +218,7 @@ export function createMcpModule(): WorkerModule {
       list: (waitMs, ctx) => fleet.list(waitMs, ctx),
       call: (name, args, ctx) => fleet.call(name, args, ctx.callId),
       cancel: (callId) => fleet.cancel(callId),
+      watch: (revision, waitMs) => fleet.watch(revision, waitMs),
       progress: (callId) => fleet.progress(callId),
       prompt: (name, args) => fleet.prompt(name, args),
       resource: (server, uri) => fleet.resource(server, uri),

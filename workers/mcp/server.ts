@@ -106,12 +106,16 @@ export class McpServerConn {
           ...(this.log ? { log: this.log } : {}),
           onLost: (why) => this.lost(why),
           onToolsChanged: () => {
+            // Said at once (a watching core asks before its next request), then listed: the core's
+            // ask waits for the listing to end.
+            this.opts.changed();
             const p = this.refreshTools().finally(() => {
               if (this.refreshing === p) this.refreshing = undefined;
             });
             this.refreshing = p;
           },
           onResourcesChanged: () => {
+            this.opts.changed();
             const p = this.listResourcesOf(this.conn).finally(() => {
               if (this.refreshing === p) this.refreshing = undefined;
               this.opts.changed();

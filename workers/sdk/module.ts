@@ -68,6 +68,8 @@ export interface RuntimeToolList {
   notices?: string[];
   /** where each group (server) stands, for status displays */
   status?: Record<string, GroupStatus>;
+  /** false: `watch` cannot see every change now (the core asks before each model request) */
+  watch?: boolean;
 }
 
 /**
@@ -80,6 +82,11 @@ export interface RuntimeTools {
   call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** the user cancelled call `callId` (its reply is no longer awaited) */
   cancel?(callId: string): void;
+  /**
+   * Resolves with the current revision once it is no longer `revision` (or after `waitMs` with nothing
+   * changed): lets the core skip asking for the list before every model request.
+   */
+  watch?(revision: number, waitMs: number): Promise<number>;
   /** the text of prompt `name` (a thrown error is the user's to read) */
   prompt?(name: string, args: Record<string, string>): Promise<string>;
   /** the contents of resource `uri` of server `server` (a thrown error is the user's to read) */

@@ -11,7 +11,13 @@ import {
   ToolResult,
 } from "../../src/contract/protocol.ts";
 import { RESOURCE_EVENT } from "../../src/contract/runtime-resources.ts";
-import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
+import {
+  CANCEL_EVENT,
+  PROGRESS_EVENT,
+  PROMPT_EVENT,
+  TOOLS_EVENT,
+  TOOLS_WATCH_EVENT,
+} from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
@@ -34,7 +40,11 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, RESOURCE_EVENT].includes(req.event))
+  if (
+    [TOOLS_EVENT, TOOLS_WATCH_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, RESOURCE_EVENT].includes(
+      req.event,
+    )
+  )
     return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
@@ -95,7 +105,15 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
           }),
       ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
+      // A watch is held open while other requests run: only a module served concurrently offers it.
+      ...(runtime.watch && mod.concurrent && list.watch !== false ? { watch: true } : {}),
     };
+  }
+  if (runtime && req.event === TOOLS_WATCH_EVENT) {
+    if (!runtime.watch || !mod.concurrent) return req.data;
+    const revision = typeof req.data.revision === "number" ? req.data.revision : 0;
+    const wait = typeof req.data.wait_ms === "number" ? req.data.wait_ms : 0;
+    return { ...req.data, current: await runtime.watch(revision, wait) };
   }
   if (runtime && req.event === PROMPT_EVENT) {
     if (!runtime.prompt) throw new Error("this module offers no prompts");
