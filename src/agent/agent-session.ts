@@ -573,16 +573,17 @@ export class AgentSession {
    */
   async attachMentions(text: string): Promise<Expanded> {
     const files = expandMentions(text, this.live.workspace);
-    return this.withResources(files, MENTION_MAX_TOTAL_BYTES - (files.used ?? 0));
+    return this.withResources(text, files, MENTION_MAX_TOTAL_BYTES - (files.used ?? 0));
   }
 
   /** Print mode's mentions: only `@SERVER:URI` resources (a `-p` prompt's `@path` stays text). */
   attachResourceMentions(text: string): Promise<Expanded> {
-    return this.withResources({ text, notes: [] }, MENTION_MAX_TOTAL_BYTES);
+    return this.withResources(text, { text, notes: [] }, MENTION_MAX_TOTAL_BYTES);
   }
 
-  private async withResources(base: Expanded, budget: number): Promise<Expanded> {
-    const r = await attachResources(base.text, this.live.runtimeResources, budget, MENTION_MAX_FILE_BYTES);
+  /** `base` with the resources `typed` mentions (never a mention inside an attached file) appended. */
+  private async withResources(typed: string, base: Expanded, budget: number): Promise<Expanded> {
+    const r = await attachResources(typed, this.live.runtimeResources, budget, MENTION_MAX_FILE_BYTES);
     const notes = [...base.notes, ...r.notes];
     if (r.blocks.length === 0) return { ...base, notes };
     return { text: `${base.text}\n\n${r.blocks.join("\n\n")}`, notes, used: (base.used ?? 0) + r.used };
