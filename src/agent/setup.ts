@@ -157,6 +157,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       resultCap,
       async () => system ?? (await buildPrompt()),
       opts.emit,
+      opts.approve,
     );
     const untrusted = opts.declinedProjectFiles ? [] : [...mcp.notices, ignoredHooks, tasks.notice()];
     for (const line of untrusted) if (line) opts.emit({ type: "notice", level: "warn", message: line });
