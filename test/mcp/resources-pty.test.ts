@@ -34,7 +34,11 @@ async function waitConnected(p: Pty): Promise<void> {
 test(
   "the @ menu offers the resources; the message carries the text; one line live and in the replay",
   async () => {
-    rig = await makeRig({ script: [{ text: "a fine summary" }] });
+    rig = await makeRig({
+      script: [{ text: "a fine summary" }, { text: "noted" }],
+      // A file whose text names a resource: attaching the file reads no resource.
+      files: { "notes.md": "see @everything:demo://resource/static/document/none.md\n" },
+    });
     writeFileSync(join(rig.configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything } }));
     pty = await Pty.start(consoleIn(rig, ["--approve", "ask"], { cols: 120, rows: 40 }));
     const p = pty;
@@ -61,6 +65,11 @@ test(
     expect(rig.mock.requests).toHaveLength(1);
     await p.waitFor(/› and @everything:demo:\/\/resource\/static\/document\/none\.md/);
     await p.press("C-u");
+    await p.type("and @notes.md");
+    await p.press("Enter");
+    await p.waitFor("attached @notes.md (");
+    await p.waitFor("noted");
+    expect(rig.mock.requests).toHaveLength(2);
     await p.type("/exit");
     await p.press("Enter");
     await p.waitExit();
