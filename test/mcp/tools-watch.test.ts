@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { ToolsWatch } from "../../src/agent/tools-watch.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import { BUN, manifestOf, TempDirs } from "../worker/helpers.ts";
-import { FIXTURES } from "./rig.ts";
+import { everything, FIXTURES } from "./rig.ts";
 
 const dirs = new TempDirs();
 let host: WorkerHost | undefined;
@@ -17,12 +17,11 @@ afterEach(async () => {
   dirs.cleanup();
 });
 
-function mcpHost(): WorkerHost {
+function mcpHost(
+  servers: Record<string, unknown> = { crashy: { command: BUN, args: [join(FIXTURES, "crashy.ts")] } },
+): WorkerHost {
   const cfg = dirs.make();
-  writeFileSync(
-    join(cfg, "mcp.json"),
-    JSON.stringify({ mcpServers: { crashy: { command: BUN, args: [join(FIXTURES, "crashy.ts")] } } }),
-  );
+  writeFileSync(join(cfg, "mcp.json"), JSON.stringify({ mcpServers: servers }));
   host = new WorkerHost(manifestOf(["mcp"], cfg), { workspace: cfg, configDir: cfg });
   return host;
 }
@@ -79,5 +78,26 @@ describe("tools_watch", () => {
     w.asked(["mcp"]);
     await Bun.sleep(10);
     expect(w.due(["mcp"])).toEqual(["mcp"]);
+  }, 30_000);
+
+  test("a resource the server adds (resources/list_changed) is listed after the watch says so", async () => {
+    const h = mcpHost({ everything });
+    await h.refreshTools();
+    const uri = "demo://resource/session/w.gz";
+    expect(h.runtimeResources().map((r) => r.uri)).not.toContain(uri);
+    const watch = h.watchTools("mcp", 30_000);
+    const made = await h.callTool(
+      "mcp__everything__gzip-file-as-resource",
+      { name: "w.gz", data: "data:text/plain,hello%20resources" },
+      "c1",
+    );
+    expect(made.is_error).toBe(false);
+    expect(await watch).toBe(true);
+    await h.refreshTools();
+    expect(h.runtimeResources().map((r) => r.uri)).toContain(uri);
+    // Its contents are gzip bytes: measured, not sent.
+    const [c] = await h.readResource("everything", uri);
+    expect(c?.text).toBeUndefined();
+    expect(c?.binary_bytes).toBeGreaterThan(10);
   }, 30_000);
 });
