@@ -472,6 +472,11 @@ export class AgentSession {
     return this.live.agent.recompact();
   }
 
+  /** The console's prompt waits for the user's input after a reply (true), or a message was sent (false). */
+  waitingForInput(waiting: boolean): void {
+    this.rt?.waitingForInput(waiting);
+  }
+
   /** What config.json says about the console itself (title, notifications, theme). */
   consoleSettings(): ConsoleSettings {
     return readConsoleSettings();

@@ -3,6 +3,7 @@ import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
+import { startupMark } from "../lib/startup-trace.ts";
 import { assertValidHistory } from "../lib/validate-history.ts";
 import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
@@ -331,6 +332,7 @@ export class Agent {
       // Nothing goes to the model before the last tool batch is durable.
       await this.settle();
       let res: Awaited<ReturnType<Provider["stream"]>>;
+      if (turns === 1) startupMark("first request");
       try {
         res = await deps.provider.stream(
           {

@@ -307,6 +307,8 @@ export class SessionLoop implements InputHandlers {
     for (;;) {
       if (this.halted) return;
       const text = await this.nextLine();
+      // A line came (typed now or queued): the prompt no longer waits for the user.
+      this.session.waitingForInput(false);
       if (text === undefined || this.halted) {
         if (text !== undefined) this.lines.unshift(text);
         return;
@@ -475,5 +477,6 @@ export class SessionLoop implements InputHandlers {
   private replyEnded(): void {
     this.io.replyEnded();
     this.input.idle();
+    this.session.waitingForInput(true);
   }
 }

@@ -40,6 +40,7 @@ import {
   ToolsReplyData,
   ToolsWatchReplyData,
 } from "../contract/runtime-tools.ts";
+import { startupMark } from "../lib/startup-trace.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
 import { WorkerError } from "./errors.ts";
@@ -528,11 +529,13 @@ export class WorkerHost implements HookRunner {
     const existing = this.slots.get(group.key);
     if (existing?.proc.alive)
       return existing.ready.catch((err) => Promise.reject(rephrase(err, forModule, forEvent)));
+    startupMark(`worker spawn: ${group.modules.join(",")}`);
     const proc = this.spawn(group);
     const slot: Slot = {
       proc,
       ok: false,
       ready: this.handshake(group, proc).then(() => {
+        startupMark(`worker ready: ${group.modules.join(",")}`);
         slot.ok = true;
         return proc;
       }),

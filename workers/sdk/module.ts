@@ -41,7 +41,7 @@ export type RawHookHandler = (data: Data, ctx: WorkerContext) => Data | Promise<
 export type HookHandlers = { [E in HookEvent]?: HookHandler<E> };
 export type ToolContext = WorkerContext & {
   callId: string;
-  /** aborted when the core cancels this call (`tool_cancel`) */
+  /** aborted when the core cancels this call (`tool_cancel`; `cancel` for a tool declared at run time) */
   signal?: AbortSignal;
   /** what the core tells a tool that declared it needs its session (the `task` tool's TaskContext) */
   context?: Record<string, unknown>;
@@ -80,7 +80,7 @@ export interface RuntimeTools {
   /** the current list, after waiting at most `waitMs` for declarations still on their way */
   list(waitMs: number, ctx: WorkerContext): Promise<RuntimeToolList>;
   call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
-  /** the user cancelled call `callId` (its reply is no longer awaited) */
+  /** the user cancelled call `callId` (its reply is no longer awaited); its `ctx.signal` is aborted too */
   cancel?(callId: string): void;
   /**
    * Resolves with the current revision once it is no longer `revision` (or after `waitMs` with nothing

@@ -21,6 +21,7 @@ import {
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
+import { startupMark } from "../../src/lib/startup-trace.ts";
 import { writeAll } from "../../src/lib/write-all.ts";
 import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
 import { encodeReplyPieces, parseRequestLine, ReceivedArrays } from "./request-line.ts";
@@ -56,9 +57,30 @@ const running = new Map<string, AbortController>();
 /** Where progress lines go (stdout; a test's stream when serving in-process). */
 let writeLine: (line: string) => void = (line) => writeAll(1, line);
 
+/**
+ * The user cancelled call `callId`. The core says so with `tool_cancel` for a registry tool and with
+ * `cancel` for a tool declared at run time; both take this one path: the call's signal is aborted, and a
+ * module serving run-time tools is told through its `cancel` too.
+ */
+function cancelCall(modules: WorkerModule[], callId: string): void {
+  running.get(callId)?.abort();
+  for (const m of modules) m.runtimeTools?.cancel?.(callId);
+}
+
+/** Run a tool call with the signal its cancel aborts. */
+async function tracked<T>(callId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  running.set(callId, abort);
+  try {
+    return await run(abort.signal);
+  } finally {
+    if (running.get(callId) === abort) running.delete(callId);
+  }
+}
+
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
-  if (req.event === TOOL_CANCEL_EVENT) {
-    running.get(String(req.data.call_id ?? ""))?.abort();
+  if (req.event === TOOL_CANCEL_EVENT || req.event === CANCEL_EVENT) {
+    cancelCall(modules, String(req.data.call_id ?? ""));
     return req.data;
   }
   const mod = pick(modules, req);
@@ -74,6 +96,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     await mod.check?.(context(mod));
     const runtime = await mod.runtimeTools?.list(0, context(mod));
     helloNotices.push(...(runtime?.notices ?? []));
+    startupMark(`hello answered: ${mod.name}`);
     return {
       ...req.data,
       protocol: PROTOCOL_VERSION,
@@ -131,38 +154,31 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     const p = runtime.progress?.(String(req.data.call_id ?? ""));
     return p ? { ...req.data, progress: p } : req.data;
   }
-  if (runtime && req.event === CANCEL_EVENT) {
-    runtime.cancel?.(String(req.data.call_id ?? ""));
-    return req.data;
-  }
   if (req.event === "tool") {
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
     if (!tool && runtime) {
-      const callCtx = { ...ctx, callId: String(req.data.call_id ?? "") };
-      const result = await runtime.call(String(req.data.name), req.data.arguments, callCtx);
+      const callId = String(req.data.call_id ?? "");
+      const result = await tracked(callId, (signal) =>
+        runtime.call(String(req.data.name), req.data.arguments, { ...ctx, callId, signal }),
+      );
       if (!ToolResult.safeParse(result).success)
         throw new Error(`tool "${String(req.data.name)}" returned an invalid result`);
       return { ...req.data, result };
     }
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
     const callId = String(req.data.call_id ?? "");
-    const abort = new AbortController();
-    running.set(callId, abort);
     const id = req.id;
-    let result: Awaited<ReturnType<typeof tool.run>>;
-    try {
-      result = await tool.run(req.data.arguments, {
+    const result = await tracked(callId, async (signal) =>
+      tool.run(req.data.arguments, {
         ...ctx,
         callId,
-        signal: abort.signal,
+        signal,
         ...(isRecord(req.data.context) ? { context: req.data.context } : {}),
         progress: (progress) => {
-          if (!abort.signal.aborted) writeLine(encodeLine({ id, progress }));
+          if (!signal.aborted) writeLine(encodeLine({ id, progress }));
         },
-      });
-    } finally {
-      running.delete(callId);
-    }
+      }),
+    );
     // Caught here, the bug is reported as an error reply; sent on, it would get the worker evicted.
     if (!ToolResult.safeParse(result).success)
       throw new Error(`tool "${tool.decl.name}" returned an invalid result`);
@@ -293,16 +309,17 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
 }
 
 /**
- * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). `concurrent` (or
- * a module that serves concurrently): requests are answered as they complete, several at once (tools that
- * run for minutes, like a child task; a `cancel` reaching a module while its tool call runs), instead of
- * one at a time with blocking reads. Then every module stops what it started.
+ * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). With a module
+ * that serves concurrently (its `concurrent` flag), requests are answered as they complete, several at
+ * once (tools that run for minutes, like a child task; a cancel reaching a module while its tool call
+ * runs), instead of one at a time with blocking reads. Then every module stops what it started.
  */
-export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = false): Promise<void> {
+export async function serve(modules: WorkerModule[], io?: ServeIO): Promise<void> {
+  startupMark(`modules loaded: ${modules.map((m) => m.name).join(",")}`);
   if (io) {
     writeLine = io.write;
     await serveStreams(modules, io);
-  } else if (!concurrent && !modules.some((m) => m.concurrent)) await serveStdio(modules);
+  } else if (!modules.some((m) => m.concurrent)) await serveStdio(modules);
   else
     await serveStreams(modules, {
       input: process.stdin,
