@@ -1,5 +1,5 @@
 // The default worker modules built into the `i` executable, loaded only when `i worker` names them.
-import { MODULES, type ModuleName } from "../src/contract/registry.ts";
+import type { ModuleName } from "../src/contract/registry.ts";
 import type { WorkerModule } from "./sdk/module.ts";
 import { serve } from "./sdk/serve.ts";
 
@@ -26,9 +26,5 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
 /** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */
 export async function serveBuiltins(names: readonly ModuleName[]): Promise<void> {
   const modules = await Promise.all(names.map((name) => BUILTIN_WORKERS[name]()));
-  await serve(
-    modules,
-    undefined,
-    names.some((n) => MODULES[n].ownProcess),
-  );
+  await serve(modules);
 }

@@ -7,12 +7,11 @@ import { configDir } from "../config/paths.ts";
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { ChildSpec } from "../contract/tasks.ts";
+import { startupMark } from "../lib/startup-trace.ts";
 import { fetchCredentials } from "../runtime/credential-broker.ts";
 import { holdCredentials } from "../runtime/credential-handoff.ts";
 import { inertJson } from "../terminal/sanitize.ts";
-import { parseSandbox } from "../tools/sandbox.ts";
-import { setupAgent } from "./setup.ts";
-import { prestartWorkers } from "./task-setup.ts";
+import { type Prestarted, prestartWorkers } from "./child-prestart.ts";
 
 /** The first line of stdin, and a promise that settles when stdin ends. */
 function readSpecLine(): Promise<{ line: string; ended: Promise<void> }> {
@@ -43,17 +42,29 @@ function readSpecLine(): Promise<{ line: string; ended: Promise<void> }> {
 class NoTask extends Error {}
 
 export async function runChildSession(): Promise<number> {
+  // The first request's workers start first, then the rest of the setup code loads while they start
+  // and the task (and its API key) arrive: each waits on something else, none on the other.
   const prestarted = prestartWorkers();
-  let read: Awaited<ReturnType<typeof readSpecLine>>;
+  startupMark("workers started");
+  const spec$ = readSpecLine();
+  const setup$ = Promise.all([import("./setup.ts"), import("../tools/sandbox.ts")]);
+  setup$.catch(() => {});
   try {
-    read = await readSpecLine();
+    return await runTask(await spec$, setup$, prestarted);
   } catch (err) {
+    // Whatever stopped the task before its setup took them, the started workers stop with it.
     await prestarted?.host.close();
     if (!(err instanceof NoTask)) throw err;
     if (process.stdin.isTTY !== true) return 0;
     throw new UserError("i task-child: no task on stdin (this command is started by the task tool)");
   }
-  const { line, ended } = read;
+}
+
+async function runTask(
+  { line, ended }: Awaited<ReturnType<typeof readSpecLine>>,
+  setup$: Promise<[typeof import("./setup.ts"), typeof import("../tools/sandbox.ts")]>,
+  prestarted: Prestarted | undefined,
+): Promise<number> {
   let spec: ChildSpec;
   try {
     spec = ChildSpec.parse(JSON.parse(line));
@@ -61,8 +72,13 @@ export async function runChildSession(): Promise<number> {
     throw new UserError(`i task-child: not a task: ${errorMessage(err)}`);
   }
   const { context } = spec;
-  if (context.credential)
-    holdCredentials(await fetchCredentials(context.credential.socket, context.credential.ticket));
+  const credentials$ = context.credential
+    ? fetchCredentials(context.credential.socket, context.credential.ticket)
+    : undefined;
+  credentials$?.catch(() => {});
+  const [{ setupAgent }, { parseSandbox }] = await setup$;
+  startupMark("setup loaded");
+  if (credentials$) holdCredentials(await credentials$);
   const emit = (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
   const abort = new AbortController();
   const stop = () => abort.abort();
@@ -71,6 +87,7 @@ export async function runChildSession(): Promise<number> {
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
   const sandbox = parseSandbox(context.sandbox, [configDir()]);
+  startupMark("task read");
   const rt = await setupAgent({
     workspace: context.workspace,
     provider: context.provider,
@@ -86,6 +103,7 @@ export async function runChildSession(): Promise<number> {
       parent: { session_id: context.session_id, call_id: spec.call_id, agent: spec.agent.name },
     },
   });
+  startupMark("set up");
   try {
     const result = await rt.agent.send(spec.prompt, abort.signal);
     return result.stop === "end" || result.stop === "length" ? 0 : 1;

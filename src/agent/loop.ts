@@ -3,6 +3,7 @@ import { errorMessage } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
+import { startupMark } from "../lib/startup-trace.ts";
 import { assertValidHistory } from "../lib/validate-history.ts";
 import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
@@ -103,10 +104,19 @@ export class Agent {
     });
   }
 
-  /** The tools offered to the model now: the run's, then any declared at run time. */
+  /** The run's tools and the declared ones, for the declared array it was made of. */
+  private offered: { declared: readonly ToolDecl[]; all: ToolDecl[] } | undefined;
+
+  /**
+   * The tools offered to the model now: the run's, then any declared at run time. The same array while
+   * the declarations stay the same, so what is made of it per request (its JSON) is made once.
+   */
   private tools(): ToolDecl[] {
     const declared = this.deps.declaredTools?.decls() ?? [];
-    return declared.length > 0 ? [...this.deps.tools, ...declared] : this.deps.tools;
+    if (declared.length === 0) return this.deps.tools;
+    if (this.offered?.declared !== declared)
+      this.offered = { declared, all: [...this.deps.tools, ...declared] };
+    return this.offered.all;
   }
 
   /**
@@ -322,6 +332,7 @@ export class Agent {
       // Nothing goes to the model before the last tool batch is durable.
       await this.settle();
       let res: Awaited<ReturnType<Provider["stream"]>>;
+      if (turns === 1) startupMark("first request");
       try {
         res = await deps.provider.stream(
           {

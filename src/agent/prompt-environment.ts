@@ -1,7 +1,7 @@
 // What the system prompt says about where the model works: date, platform, shell, workspace, git state,
 // approvals and sandbox. Gathered once when a session starts (the prompt is the session's first
 // message); everything that can vary is a field, so tests inject it and compare the whole prompt.
-import { spawnSync } from "node:child_process";
+import { type ExecFileException, execFile } from "node:child_process";
 import { arch, platform } from "node:os";
 import { commandEnv, findShell } from "../tools/bash.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
@@ -43,41 +43,51 @@ export function parseBranchLine(line: string): string {
   return s.split("...")[0]?.split(" ")[0] ?? s;
 }
 
-export function gitState(workspace: string): GitState {
-  let r: ReturnType<typeof spawnSync>;
-  try {
-    // No optional locks: a status running beside the user's own git commands must not take index.lock.
-    r = spawnSync("git", ["--no-optional-locks", "status", "--porcelain=v1", "-b"], {
-      cwd: workspace,
-      env: commandEnv(),
-      timeout: GIT_TIMEOUT_MS,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-      maxBuffer: 4 * 1024 * 1024,
-    });
-  } catch {
-    return { kind: "unknown", why: "git could not be run" };
-  }
-  if (r.error && (r.error as NodeJS.ErrnoException).code === "ENOENT")
-    return { kind: "unknown", why: "git is not installed" };
-  const out = String(r.stdout ?? "");
-  if (r.status !== 0) {
-    if (/not a git repository/i.test(String(r.stderr ?? ""))) return { kind: "none" };
-    if (r.signal) return { kind: "unknown", why: "git status took too long" };
-    return { kind: "unknown", why: "git status failed" };
-  }
-  const lines = out.split("\n").filter((l) => l !== "");
-  const branch = lines[0]?.startsWith("## ") ? parseBranchLine(lines[0]) : "unknown branch";
-  return { kind: "repo", branch, dirty: lines.some((l) => !l.startsWith("## ")) };
+/**
+ * The workspace's git state. Asynchronous: git runs while the session starts its workers and is created
+ * on disk (a status in a big repository takes tens of ms, and blocking for it delayed all of that).
+ */
+export function gitState(workspace: string): Promise<GitState> {
+  return new Promise((resolve) => {
+    const done = (err: ExecFileException | null, stdout: string, stderr: string) => {
+      if (err?.code === "ENOENT") return resolve({ kind: "unknown", why: "git is not installed" });
+      if (err) {
+        if (/not a git repository/i.test(stderr)) return resolve({ kind: "none" });
+        if (err.killed || err.signal) return resolve({ kind: "unknown", why: "git status took too long" });
+        return resolve({ kind: "unknown", why: "git status failed" });
+      }
+      const lines = stdout.split("\n").filter((l) => l !== "");
+      const branch = lines[0]?.startsWith("## ") ? parseBranchLine(lines[0]) : "unknown branch";
+      resolve({ kind: "repo", branch, dirty: lines.some((l) => !l.startsWith("## ")) });
+    };
+    try {
+      // No optional locks: a status running beside the user's own git commands must not take index.lock.
+      execFile(
+        "git",
+        ["--no-optional-locks", "status", "--porcelain=v1", "-b"],
+        {
+          cwd: workspace,
+          env: commandEnv(),
+          timeout: GIT_TIMEOUT_MS,
+          encoding: "utf8",
+          maxBuffer: 4 * 1024 * 1024,
+          windowsHide: true,
+        },
+        (err, stdout, stderr) => done(err, String(stdout ?? ""), String(stderr ?? "")),
+      ).stdin?.end();
+    } catch {
+      resolve({ kind: "unknown", why: "git could not be run" });
+    }
+  });
 }
 
-export function gatherEnvironment(
+export async function gatherEnvironment(
   workspace: string,
   approval: ApprovalPolicy,
   sandbox: SandboxSpec | undefined,
   extra: { nestedInstructions?: boolean } = {},
   now = new Date(),
-): PromptEnvironment {
+): Promise<PromptEnvironment> {
   let shell = "sh";
   try {
     shell = findShell();
@@ -87,7 +97,7 @@ export function gatherEnvironment(
     platform: `${platform()} ${arch()}`,
     shell,
     workspace,
-    git: gitState(workspace),
+    git: await gitState(workspace),
     approval,
     ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
     ...(extra.nestedInstructions ? { nestedInstructions: true } : {}),

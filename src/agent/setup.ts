@@ -6,6 +6,7 @@
 import type { ProviderName } from "../contract/config.ts";
 import type { UserError } from "../contract/errors.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import { startupMark } from "../lib/startup-trace.ts";
 import { NO_KEY } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
 import { listProviderModels } from "../provider/model-list.ts";
@@ -14,10 +15,12 @@ import type { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import type { Approvals } from "../tools/approvals.ts";
 import { DeclaredTools } from "../tools/declared-tools.ts";
-import { CORE_TOOL_NAMES, coreToolDecls } from "../tools/index.ts";
+import { coreToolDecls } from "../tools/index.ts";
 import type { ToolContext } from "../tools/types.ts";
-import { type RuntimeRefresh, WorkerHost } from "../worker/host.ts";
+import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-agent.ts";
+import { prestartedHost, runWorkerHost } from "./child-prestart.ts";
+import { DEFAULT_IDLE_SECONDS, IdleNotification } from "./idle-notification.ts";
 import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
 import { gatherEnvironment } from "./prompt-environment.ts";
@@ -26,12 +29,14 @@ import { resultTokenCap } from "./result-cap.ts";
 import { mcpSetup, type Refresher, runtimeToolsRefresher } from "./runtime-tools.ts";
 import { probeSteering } from "./steering-probe.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
-import { type ChildSetup, childSystemPrompt, childTools, prestartedHost, taskSetup } from "./task-setup.ts";
+import { type ChildSetup, childSystemPrompt, childTools, taskSetup } from "./task-setup.ts";
 import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 
 export interface SetupOptions extends ResolveOptions, BuildOptions {
   /** this run is a child task's session (`i task-child`) */
   child?: ChildSetup;
+  /** the user said no to this workspace's own files at the console's question: not warned about again */
+  declinedProjectFiles?: boolean;
 }
 
 export interface AgentRuntime {
@@ -56,8 +61,12 @@ export interface AgentRuntime {
   runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
   /** prompts the modules offer (MCP prompts: the console's slash commands) */
   runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
+  /** resources the modules offer (MCP resources: `@SERVER:URI` mentions) */
+  runtimeResources?: Refresher["resources"];
   /** the models the provider lists (GET /models), [] when it does not answer */
   listModels(): Promise<string[]>;
+  /** the console's prompt waits for the user's input (true) or a message was sent (false) */
+  waitingForInput(waiting: boolean): void;
   close(): Promise<void>;
 }
 
@@ -105,13 +114,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   // included); core tool names are never a module's.
   const mcp = mcpSetup(plan.manifest, plan.configDir, workspace);
   const host =
-    prestartedHost(opts.child, plan.manifest, workspace) ??
-    new WorkerHost(plan.manifest, {
-      workspace,
-      configDir: plan.configDir,
-      reservedToolNames: CORE_TOOL_NAMES,
-      moduleEnv: { mcp: mcp.env },
-    });
+    prestartedHost(opts.child?.prestarted, plan.manifest, workspace, mcp.env) ??
+    runWorkerHost(plan.manifest, plan.configDir, workspace, mcp.env);
   const provider = await orClose(host, () => startProvider(plan, host));
   const core = coreToolDecls(model.edit_tool);
   const maxParallel = plan.config.config.tasks?.max_parallel;
@@ -126,26 +130,33 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       await buildSystemPrompt(
         host,
         { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
-        gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
+        await gatherEnvironment(workspace, opts.approve, opts.sandbox, { nestedInstructions }),
       ),
       opts.child,
     );
-  // A new session's system prompt is built before the session exists: a failing system_prompt hook is
-  // that worker's error and leaves no half-made session behind (every saved session stays loadable).
-  const system = plan.existing ? undefined : await orClose(host, buildPrompt);
-  // The console's steering worker is asked once, on the empty queue, before any session exists: one that
-  // cannot start or answer refuses the console here rather than losing the first message later.
-  const queue = opts.steeringQueue;
-  if (queue) await orClose(host, () => probeSteering(host, plan.manifest, queue));
-  // The probe may have started a worker: a session in use (or any refusal here) stops it.
+  // A new session's system prompt waits for its workers to start: the session is created on disk
+  // meanwhile. A failing system_prompt hook is that worker's error, and closing the session, still empty,
+  // removes it: no half-made session is left behind (every saved session stays loadable).
+  const prompt = plan.existing ? undefined : buildPrompt();
+  prompt?.catch(() => {});
+  // A session in use (or any refusal here) stops the workers started so far.
   const opened = await orClose(host, () => openRunSession(plan, opts.child?.parent));
   const { session } = opened;
+  startupMark("session created");
+  let idle: IdleNotification | undefined;
   const close = () =>
     opened.close(() => {
+      idle?.stop();
       tasks.close();
       return host.close();
     });
   try {
+    const system = await prompt;
+    startupMark("system prompt built");
+    // The console's steering worker is asked once, on the empty queue, before the first message: one that
+    // cannot start or answer refuses the console here rather than losing the first message later.
+    const queue = opts.steeringQueue;
+    if (queue) await probeSteering(host, plan.manifest, queue);
     const resultCap = resultTokenCap(model);
     const history = await startingHistory(
       opened,
@@ -155,8 +166,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       opts.emit,
       opts.approve,
     );
-    for (const line of [...mcp.notices, ignoredHooks, tasks.notice()])
-      if (line) opts.emit({ type: "notice", level: "warn", message: line });
+    const untrusted = opts.declinedProjectFiles ? [] : [...mcp.notices, ignoredHooks, tasks.notice()];
+    for (const line of untrusted) if (line) opts.emit({ type: "notice", level: "warn", message: line });
     // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
     // tools before each model request.
     const declaredTools = new DeclaredTools();
@@ -201,8 +212,11 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       opts,
     );
     agent = built.agent;
-    if (userHooks)
+    if (userHooks) {
+      const seconds = plan.config.config.notifications?.idle_seconds ?? DEFAULT_IDLE_SECONDS;
+      idle = new IdleNotification(seconds * 1000, (m) => userHooks.notification(m));
       agent.addSessionContext(await userHooks.sessionStart(opened.resumed ? "resume" : "startup"));
+    }
     return {
       agent: built.agent,
       session,
@@ -216,7 +230,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       toolContext: built.toolContext,
       ...(model.price ? { price: model.price } : {}),
       checkpoints: built.checkpoints,
-      ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
+      ...(refreshTools
+        ? {
+            runtimeStatus: refreshTools.status,
+            runtimePrompts: refreshTools,
+            runtimeResources: refreshTools.resources,
+          }
+        : {}),
       listModels: () =>
         typeof plan.apiKey === "string"
           ? listProviderModels({
@@ -225,6 +245,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
               ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
             })
           : Promise.resolve([]),
+      waitingForInput: (waiting) => idle?.waiting(waiting),
       close,
     };
   } catch (err) {

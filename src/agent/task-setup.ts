@@ -2,8 +2,6 @@
 // session context a parent gives its task calls (with the credential broker that hands a child its API
 // key), and for a child run (`i task-child`) its narrower tool set and its agent's system prompt.
 
-import { loadConfig } from "../config/load.ts";
-import { configDir } from "../config/paths.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
@@ -11,15 +9,12 @@ import { TASK_DESCRIPTION, toolSpec } from "../contract/registry.ts";
 import { type AgentDefinition, DEFAULT_MAX_PARALLEL_TASKS, type TaskContext } from "../contract/tasks.ts";
 import type { Usage } from "../contract/usage.ts";
 import { loadAgents, taskDescription } from "../lib/agent-definitions.ts";
-import { jsonEqual } from "../lib/json-equal.ts";
-import { generateManifest } from "../manifest/generate.ts";
 import { CredentialBroker } from "../runtime/credential-broker.ts";
 import { heldCredentials } from "../runtime/credential-handoff.ts";
 import { selfArgv } from "../runtime/runtime.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
-import { WorkerHost } from "../worker/host.ts";
-import { resolveWorkspace } from "./options.ts";
+import type { Prestarted } from "./child-prestart.ts";
 import { SessionTools } from "./session-tools.ts";
 import type { ToolBatchDeps } from "./tool-calls.ts";
 
@@ -31,39 +26,7 @@ export interface ChildSetup {
   agent: AgentDefinition;
   parent: { session_id: string; call_id: string; agent: string };
   /** worker processes the child started while it waited for its task (used when the manifest matches) */
-  prestarted?: { manifest: Manifest; workspace: string; host: WorkerHost };
-}
-
-/**
- * A child waiting for its task starts its workers already: the manifest its setup will generate (same
- * config_dir, same workspace), so the first model request does not wait for a worker to start. Undefined
- * when anything is off; setup then reports it as usual.
- */
-export function prestartWorkers(): ChildSetup["prestarted"] {
-  try {
-    const cfgDir = configDir();
-    const cfg = loadConfig(cfgDir);
-    const workspace = resolveWorkspace(process.cwd());
-    const manifest = generateManifest({ configDir: cfgDir, plugins: cfg.plugins, bindings: cfg.bindings });
-    const host = new WorkerHost(manifest, { workspace, configDir: cfgDir });
-    host.start().catch(() => {});
-    return { manifest, workspace, host };
-  } catch {
-    return undefined;
-  }
-}
-
-/** The prestarted host when it runs exactly this manifest in this workspace (else it is closed). */
-export function prestartedHost(
-  child: ChildSetup | undefined,
-  manifest: Manifest,
-  workspace: string,
-): WorkerHost | undefined {
-  const p = child?.prestarted;
-  if (!p) return undefined;
-  if (p.workspace === workspace && jsonEqual(p.manifest, manifest)) return p.host;
-  void p.host.close();
-  return undefined;
+  prestarted?: Prestarted;
 }
 
 export interface BatchInfo {
@@ -117,10 +80,13 @@ export function taskSetup(
         ? `${ignored}: ignored, this project's agents are not accepted for this workspace (or changed since); review them, then run \`i trust\` (or /trust in the console)`
         : undefined;
     },
-    /** The built-in agents module's task description lists the agents (as its worker will at hello). */
+    /**
+     * The built-in agents module's task description lists the agents (as its worker will at hello). A
+     * child has no `task` (childTools drops it): its agents are not even read.
+     */
     describe(tools: ToolDecl[]): ToolDecl[] {
       const ref = manifest.tools.task;
-      if (!ref?.builtin || ref.module !== "agents") return tools;
+      if (!ref?.builtin || ref.module !== "agents" || opts.child) return tools;
       const description = taskDescription(TASK_DESCRIPTION, loadAgents(configDir, workspace).agents);
       return tools.map((t) => (t.name === "task" ? { ...t, description } : t));
     },

@@ -3,6 +3,7 @@ import type { ArgsDef } from "citty";
 // Entry point of `i`. Kept tiny so `i --version` starts fast: citty and every command load only when used.
 import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
+import { startupMark } from "../lib/startup-trace.ts";
 import { receiveCredentials, shedCredentials } from "../runtime/credential-handoff.ts";
 import { WorkerError } from "../worker/errors.ts";
 import type { CliCommand } from "./command.ts";
@@ -102,6 +103,7 @@ async function report(err: unknown): Promise<number> {
 }
 
 if (import.meta.main) {
+  startupMark("main");
   const args = process.argv.slice(2);
   receiveCredentials();
   // A diagnostic for scripts/bench/memory.ts; the module is not even loaded without the variable.

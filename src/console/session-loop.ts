@@ -189,6 +189,11 @@ export class SessionLoop implements InputHandlers {
     return this.session.completePath(partial);
   }
 
+  /** MCP resources for the `@` menu (`SERVER:URI` and their names). */
+  mcpResources(): Array<{ value: string; detail: string }> {
+    return this.session.mcpResources();
+  }
+
   // ---- input events -------------------------------------------------------------------------------
 
   line(text: string): void {
@@ -302,6 +307,8 @@ export class SessionLoop implements InputHandlers {
     for (;;) {
       if (this.halted) return;
       const text = await this.nextLine();
+      // A line came (typed now or queued): the prompt no longer waits for the user.
+      this.session.waitingForInput(false);
       if (text === undefined || this.halted) {
         if (text !== undefined) this.lines.unshift(text);
         return;
@@ -357,7 +364,14 @@ export class SessionLoop implements InputHandlers {
       ui.print(ui.red(`✗ ${ui.clean(imgs.refused)}`));
       return undefined;
     }
-    const { text: content, notes } = this.session.attachMentions(imgs.text);
+    // A resource that cannot be read stops the message (never sent half-attached); it stays in the input.
+    const attached = await this.session.attachMentions(imgs.text).catch((err: unknown) => ({ err }));
+    if ("err" in attached) {
+      ui.print(ui.red(`✗ ${ui.clean(errorMessage(attached.err))}; not sent`));
+      this.setDraft(text);
+      return undefined;
+    }
+    const { text: content, notes } = attached;
     for (const n of [...imgs.notes, ...notes]) ui.print(ui.dim(`  ${ui.clean(n)}`));
     await this.turn(withImages(content, imgs.images), text);
     return undefined;
@@ -463,5 +477,6 @@ export class SessionLoop implements InputHandlers {
   private replyEnded(): void {
     this.io.replyEnded();
     this.input.idle();
+    this.session.waitingForInput(true);
   }
 }

@@ -58,6 +58,8 @@ export const ConfigFile = z.strictObject({
       after_seconds: z.number().min(0).max(86_400).optional(),
       /** announce inside tmux too (default false: tmux shows the bell itself, and passes OSC 9/777 on only when set up to) */
       in_tmux: z.boolean().optional(),
+      /** after a reply, how long the prompt waits for your input before your Notification hooks are told (default 60) */
+      idle_seconds: z.number().min(0.1).max(86_400).optional(),
     })
     .optional(),
   /** sub-agents (the task tool): how many run at once when the model asks for several (default 4) */

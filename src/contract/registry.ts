@@ -69,7 +69,8 @@ export interface ModuleSpec {
   runtimeTools?: { namespace: string };
   /**
    * The built-in implementation runs in a process of its own, never shared: it holds child processes and
-   * serves requests concurrently (a `cancel` must reach it while a tool call runs).
+   * serves requests concurrently (a cancel must reach it while a tool call runs), as its module's own
+   * `concurrent` flag says to the SDK.
    */
   ownProcess?: boolean;
 }

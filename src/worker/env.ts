@@ -61,5 +61,7 @@ export function workerEnv(opts: WorkerEnvOptions): Record<string, string> {
   env.I_DATA_DIR = dataDir(parent);
   // The memory diagnostic (a directory for per-process reports): on for the whole tree or for none of it.
   if (parent.I_DEBUG_MEMORY) env.I_DEBUG_MEMORY = parent.I_DEBUG_MEMORY;
+  // The startup diagnostic, likewise (src/lib/startup-trace.ts).
+  if (parent.I_DEBUG_STARTUP !== undefined) env.I_DEBUG_STARTUP = parent.I_DEBUG_STARTUP;
   return env;
 }

@@ -102,12 +102,12 @@ describe("the parts", () => {
 
   test("git state of a real repository: branch and dirty", async () => {
     const dir = tempDir("i-git-");
-    expect(gitState(dir)).toEqual({ kind: "none" });
+    expect(await gitState(dir)).toEqual({ kind: "none" });
     const { spawnSync } = await import("node:child_process");
     spawnSync("git", ["init", "-q", "-b", "work", dir]);
-    expect(gitState(dir)).toEqual({ kind: "repo", branch: "work (no commits yet)", dirty: false });
+    expect(await gitState(dir)).toEqual({ kind: "repo", branch: "work (no commits yet)", dirty: false });
     writeFileSync(join(dir, "new.txt"), "x");
-    expect(gitState(dir)).toEqual({ kind: "repo", branch: "work (no commits yet)", dirty: true });
+    expect(await gitState(dir)).toEqual({ kind: "repo", branch: "work (no commits yet)", dirty: true });
   });
 });
 

@@ -1,6 +1,6 @@
 // Sub-agents and hooks in the console, as a person sees them: the real CLI in tmux against the mock model.
 import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeRig, type Rig } from "../agent/rig.ts";
 import type { RecordedRequest } from "../fixtures/mock-server/script.ts";
@@ -92,7 +92,7 @@ test(
 );
 
 test(
-  "a project's hooks are named at start, shown and accepted by /trust, and apply at once",
+  "a project's hooks are asked about at start; after n, /trust shows and accepts them, and they apply at once",
   async () => {
     rig = await makeRig({
       files: {
@@ -112,8 +112,12 @@ test(
         { text: "after the hook" },
       ],
     });
-    pty = await open(rig, ["--approve", "all"]);
-    await pty.waitFor("ignored, this project's hooks are not accepted");
+    pty = await Pty.start(consoleIn(rig, ["--approve", "all"], { cols: 100, rows: 30 }));
+    // Asked at start; n goes on without them (one line), and /trust accepts them later.
+    await pty.waitFor("trust them for this workspace?");
+    await pty.type("n");
+    await pty.waitFor("not trusted: this session goes on without them");
+    await pty.waitFor("Ctrl-C cancels");
     await pty.type("/trust");
     await pty.press("Enter");
     const shown = flat(await pty.waitFor("they apply from now on"));
@@ -122,6 +126,53 @@ test(
     await pty.press("Enter");
     const after = flat(await pty.waitFor("after the hook"));
     expect(after).toContain("blocked: project says no");
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "a prompt idle after a reply tells the Notification hooks once, with Claude Code's message; a sent message starts the wait afresh",
+  async () => {
+    rig = await makeRig({ files: {}, script: [{ text: "first answer" }, { text: "second answer" }] });
+    const heard = join(rig.root, "heard.jsonl");
+    writeFileSync(
+      join(rig.configDir, "hooks.json"),
+      JSON.stringify({
+        hooks: {
+          Notification: [{ hooks: [{ type: "command", command: `cat >> '${heard}'; echo >> '${heard}'` }] }],
+        },
+      }),
+    );
+    const cfgFile = join(rig.configDir, "config.json");
+    const cfg = JSON.parse(readFileSync(cfgFile, "utf8"));
+    writeFileSync(cfgFile, JSON.stringify({ ...cfg, notifications: { idle_seconds: 1 } }));
+    const told = () =>
+      existsSync(heard)
+        ? readFileSync(heard, "utf8")
+            .split("\n")
+            .filter((l) => l.trim() !== "")
+            .map((l) => JSON.parse(l) as Record<string, unknown>)
+        : [];
+    pty = await open(rig, []);
+    // Before any reply the console is not "waiting after a reply": nothing is said.
+    await Bun.sleep(1500);
+    expect(told()).toEqual([]);
+    await pty.type("hello");
+    await pty.press("Enter");
+    await pty.waitFor("first answer");
+    const deadline = Date.now() + 10_000;
+    while (told().length === 0 && Date.now() < deadline) await Bun.sleep(100);
+    const [first] = told();
+    expect(first).toMatchObject({ hook_event_name: "Notification", message: "i is waiting for your input" });
+    expect(typeof first?.session_id).toBe("string");
+    // Once per wait, however long it lasts.
+    await Bun.sleep(2000);
+    expect(told()).toHaveLength(1);
+    await pty.type("again");
+    await pty.press("Enter");
+    await pty.waitFor("second answer");
+    while (told().length < 2 && Date.now() < deadline + 10_000) await Bun.sleep(100);
+    expect(told()).toHaveLength(2);
   },
   PTY_TEST_MS,
 );

@@ -7,30 +7,41 @@ import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { ChildSpec, TaskProgress } from "../../src/contract/tasks.ts";
 import type { Usage } from "../../src/contract/usage.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
+import { killTree } from "../../src/lib/kill-tree.ts";
 
 /** After SIGTERM, how long a child gets to stop its own tools and workers before SIGKILL. */
 export const CHILD_STOP_GRACE_MS = 800;
 const STDERR_KEEP = 4096;
 const MAX_EVENT_LINE = 16 * 1024 * 1024;
 
-const live = new Set<{ pid: number; exited: Promise<void> }>();
+interface Entry {
+  pid: number;
+  exited: Promise<void>;
+  done: boolean;
+}
 
-function signalGroup(pid: number, sig: NodeJS.Signals): void {
-  try {
-    process.kill(process.platform === "win32" ? pid : -pid, sig);
-  } catch {}
+const live = new Set<Entry>();
+
+/**
+ * `sig` to the child's process group (POSIX). On Windows every signal ends its whole tree at once
+ * (taskkill /T /F), and only while it runs: after its exit the tree cannot be found and the pid may be
+ * another program's (src/lib/kill-tree.ts).
+ */
+function signalGroup(child: Entry, sig: NodeJS.Signals): void {
+  if (process.platform === "win32" && child.done) return;
+  killTree(child.pid, sig);
 }
 
 /** Stop a child: SIGTERM (it cleans up its own processes), then SIGKILL of its group after the grace. */
-async function stop(child: { pid: number; exited: Promise<void> }): Promise<void> {
-  signalGroup(child.pid, "SIGTERM");
+async function stop(child: Entry): Promise<void> {
+  signalGroup(child, "SIGTERM");
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<void>((r) => {
     timer = setTimeout(r, CHILD_STOP_GRACE_MS);
   });
   await Promise.race([child.exited, late]);
   clearTimeout(timer);
-  signalGroup(child.pid, "SIGKILL");
+  signalGroup(child, "SIGKILL");
 }
 
 /** Stop every child still running (the worker's input ended). */
@@ -56,7 +67,7 @@ export interface ChildRun {
 
 interface Started {
   child: ChildProcess;
-  entry: { pid: number; exited: Promise<void> };
+  entry: Entry;
   key: string;
 }
 
@@ -80,9 +91,13 @@ function start(exec: readonly string[], cwd: string): Started {
   const exited = new Promise<void>((r) => {
     markExited = r;
   });
-  const entry = { pid: child.pid ?? -1, exited };
+  const entry: Entry = { pid: child.pid ?? -1, exited, done: false };
   if (child.pid !== undefined) live.add(entry);
+  child.on("exit", () => {
+    entry.done = true;
+  });
   child.on("close", () => {
+    entry.done = true;
     live.delete(entry);
     markExited();
   });
@@ -152,7 +167,7 @@ export function runChild(run: ChildRun): Promise<ToolResult> {
     );
     child.on("close", (code, sig) => {
       // Whatever the child left in its group goes with it.
-      if (child.pid !== undefined) signalGroup(child.pid, "SIGKILL");
+      if (child.pid !== undefined) signalGroup(entry, "SIGKILL");
       const said = stderr.trim().split("\n").filter(Boolean).at(-1)?.replace(/^i: /, "");
       const where = progress.session_id ? ` (its session: ${progress.session_id})` : "";
       if (run.signal?.aborted) return finish({ content: "task cancelled by the user", is_error: true });

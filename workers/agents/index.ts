@@ -70,5 +70,7 @@ export function createAgentsModule() {
       tool.decl = { ...decl, description: taskDescription(TASK_DESCRIPTION, agents) };
     },
     close: stopAllChildren,
+    // A child runs for minutes, several at once, and a `tool_cancel` must reach one while it runs.
+    concurrent: true,
   });
 }

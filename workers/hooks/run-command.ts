@@ -3,7 +3,8 @@
 // or the command exits (a formatter's stray background child included), so no hook leaves a process
 // behind. What it prints is kept up to a bound; the rest is counted and dropped, so a hook that prints
 // megabytes costs no memory.
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
+import { killTree } from "../../src/lib/kill-tree.ts";
 
 /** Bytes of stdout and of stderr kept per hook run. */
 export const HOOK_OUTPUT_MAX_BYTES = 64 * 1024;
@@ -55,13 +56,15 @@ class Capture {
   }
 }
 
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    process.kill(process.platform === "win32" ? pid : -pid, "SIGKILL");
-  } catch {
-    // already gone
-  }
+/**
+ * The command's process group, a stray background child included (POSIX); on Windows its tree, and only
+ * while the shell still runs: once it exited its children cannot be found, and its pid may be another
+ * program's (src/lib/kill-tree.ts).
+ */
+function killAll(child: ChildProcess): void {
+  const running = child.exitCode === null && child.signalCode === null;
+  if (process.platform === "win32" && !running) return;
+  killTree(child.pid, "SIGKILL");
 }
 
 export function runHookCommand(command: string, opts: RunOptions): Promise<HookRun> {
@@ -85,7 +88,7 @@ export function runHookCommand(command: string, opts: RunOptions): Promise<HookR
       settled = true;
       clearTimeout(timer);
       clearTimeout(drain);
-      killGroup(child.pid);
+      killAll(child);
       resolve({
         code: startError ? null : exitCode,
         stdout: out.text(),
@@ -99,7 +102,7 @@ export function runHookCommand(command: string, opts: RunOptions): Promise<HookR
     let drain: ReturnType<typeof setTimeout> | undefined;
     const timer = setTimeout(() => {
       timedOut = true;
-      killGroup(child.pid);
+      killAll(child);
     }, opts.timeoutMs);
     child.stdout?.on("data", (c: Buffer) => out.push(c));
     child.stderr?.on("data", (c: Buffer) => err.push(c));
@@ -110,7 +113,7 @@ export function runHookCommand(command: string, opts: RunOptions): Promise<HookR
     child.on("exit", (code) => {
       exitCode = code;
       // The group goes with it; output still in the pipes arrives before "close".
-      killGroup(child.pid);
+      killAll(child);
       drain = setTimeout(() => finish(), DRAIN_MS);
     });
     child.on("close", () => finish());

@@ -10,10 +10,18 @@ import {
   TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
-import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
+import { RESOURCE_EVENT } from "../../src/contract/runtime-resources.ts";
+import {
+  CANCEL_EVENT,
+  PROGRESS_EVENT,
+  PROMPT_EVENT,
+  TOOLS_EVENT,
+  TOOLS_WATCH_EVENT,
+} from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
+import { startupMark } from "../../src/lib/startup-trace.ts";
 import { writeAll } from "../../src/lib/write-all.ts";
 import type { Data, RawHookHandler, WorkerContext, WorkerModule } from "./module.ts";
 import { encodeReplyPieces, parseRequestLine, ReceivedArrays } from "./request-line.ts";
@@ -33,7 +41,11 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
+  if (
+    [TOOLS_EVENT, TOOLS_WATCH_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, RESOURCE_EVENT].includes(
+      req.event,
+    )
+  )
     return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
@@ -45,9 +57,30 @@ const running = new Map<string, AbortController>();
 /** Where progress lines go (stdout; a test's stream when serving in-process). */
 let writeLine: (line: string) => void = (line) => writeAll(1, line);
 
+/**
+ * The user cancelled call `callId`. The core says so with `tool_cancel` for a registry tool and with
+ * `cancel` for a tool declared at run time; both take this one path: the call's signal is aborted, and a
+ * module serving run-time tools is told through its `cancel` too.
+ */
+function cancelCall(modules: WorkerModule[], callId: string): void {
+  running.get(callId)?.abort();
+  for (const m of modules) m.runtimeTools?.cancel?.(callId);
+}
+
+/** Run a tool call with the signal its cancel aborts. */
+async function tracked<T>(callId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const abort = new AbortController();
+  running.set(callId, abort);
+  try {
+    return await run(abort.signal);
+  } finally {
+    if (running.get(callId) === abort) running.delete(callId);
+  }
+}
+
 async function handle(modules: WorkerModule[], req: Request, log: (m: string) => void): Promise<Data> {
-  if (req.event === TOOL_CANCEL_EVENT) {
-    running.get(String(req.data.call_id ?? ""))?.abort();
+  if (req.event === TOOL_CANCEL_EVENT || req.event === CANCEL_EVENT) {
+    cancelCall(modules, String(req.data.call_id ?? ""));
     return req.data;
   }
   const mod = pick(modules, req);
@@ -63,6 +96,7 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     await mod.check?.(context(mod));
     const runtime = await mod.runtimeTools?.list(0, context(mod));
     helloNotices.push(...(runtime?.notices ?? []));
+    startupMark(`hello answered: ${mod.name}`);
     return {
       ...req.data,
       protocol: PROTOCOL_VERSION,
@@ -85,52 +119,66 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     return {
       ...req.data,
       revision: list.revision,
-      ...(unchanged ? {} : { runtime_tools: list.tools, ...(list.prompts ? { prompts: list.prompts } : {}) }),
+      ...(unchanged
+        ? {}
+        : {
+            runtime_tools: list.tools,
+            ...(list.prompts ? { prompts: list.prompts } : {}),
+            ...(list.resources ? { resources: list.resources } : {}),
+          }),
       ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
+      // A watch is held open while other requests run: only a module served concurrently offers it.
+      ...(runtime.watch && mod.concurrent && list.watch !== false ? { watch: true } : {}),
     };
+  }
+  if (runtime && req.event === TOOLS_WATCH_EVENT) {
+    if (!runtime.watch || !mod.concurrent) return req.data;
+    const revision = typeof req.data.revision === "number" ? req.data.revision : 0;
+    const wait = typeof req.data.wait_ms === "number" ? req.data.wait_ms : 0;
+    return { ...req.data, current: await runtime.watch(revision, wait) };
   }
   if (runtime && req.event === PROMPT_EVENT) {
     if (!runtime.prompt) throw new Error("this module offers no prompts");
     const args = (req.data.arguments ?? {}) as Record<string, string>;
     return { ...req.data, text: await runtime.prompt(String(req.data.name ?? ""), args) };
   }
+  if (runtime && req.event === RESOURCE_EVENT) {
+    if (!runtime.resource) throw new Error("this module offers no resources");
+    return {
+      ...req.data,
+      contents: await runtime.resource(String(req.data.server ?? ""), String(req.data.uri ?? "")),
+    };
+  }
   if (runtime && req.event === PROGRESS_EVENT) {
     const p = runtime.progress?.(String(req.data.call_id ?? ""));
     return p ? { ...req.data, progress: p } : req.data;
   }
-  if (runtime && req.event === CANCEL_EVENT) {
-    runtime.cancel?.(String(req.data.call_id ?? ""));
-    return req.data;
-  }
   if (req.event === "tool") {
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
     if (!tool && runtime) {
-      const callCtx = { ...ctx, callId: String(req.data.call_id ?? "") };
-      const result = await runtime.call(String(req.data.name), req.data.arguments, callCtx);
+      const callId = String(req.data.call_id ?? "");
+      const result = await tracked(callId, (signal) =>
+        runtime.call(String(req.data.name), req.data.arguments, { ...ctx, callId, signal }),
+      );
       if (!ToolResult.safeParse(result).success)
         throw new Error(`tool "${String(req.data.name)}" returned an invalid result`);
       return { ...req.data, result };
     }
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
     const callId = String(req.data.call_id ?? "");
-    const abort = new AbortController();
-    running.set(callId, abort);
     const id = req.id;
-    let result: Awaited<ReturnType<typeof tool.run>>;
-    try {
-      result = await tool.run(req.data.arguments, {
+    const result = await tracked(callId, async (signal) =>
+      tool.run(req.data.arguments, {
         ...ctx,
         callId,
-        signal: abort.signal,
+        signal,
         ...(isRecord(req.data.context) ? { context: req.data.context } : {}),
         progress: (progress) => {
-          if (!abort.signal.aborted) writeLine(encodeLine({ id, progress }));
+          if (!signal.aborted) writeLine(encodeLine({ id, progress }));
         },
-      });
-    } finally {
-      running.delete(callId);
-    }
+      }),
+    );
     // Caught here, the bug is reported as an error reply; sent on, it would get the worker evicted.
     if (!ToolResult.safeParse(result).success)
       throw new Error(`tool "${tool.decl.name}" returned an invalid result`);
@@ -261,16 +309,17 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
 }
 
 /**
- * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). `concurrent` (or
- * a module that serves concurrently): requests are answered as they complete, several at once (tools that
- * run for minutes, like a child task; a `cancel` reaching a module while its tool call runs), instead of
- * one at a time with blocking reads. Then every module stops what it started.
+ * Serve until input ends: stdio by default, or any byte streams (tests serve in-process). With a module
+ * that serves concurrently (its `concurrent` flag), requests are answered as they complete, several at
+ * once (tools that run for minutes, like a child task; a cancel reaching a module while its tool call
+ * runs), instead of one at a time with blocking reads. Then every module stops what it started.
  */
-export async function serve(modules: WorkerModule[], io?: ServeIO, concurrent = false): Promise<void> {
+export async function serve(modules: WorkerModule[], io?: ServeIO): Promise<void> {
+  startupMark(`modules loaded: ${modules.map((m) => m.name).join(",")}`);
   if (io) {
     writeLine = io.write;
     await serveStreams(modules, io);
-  } else if (!concurrent && !modules.some((m) => m.concurrent)) await serveStdio(modules);
+  } else if (!modules.some((m) => m.concurrent)) await serveStdio(modules);
   else
     await serveStreams(modules, {
       input: process.stdin,

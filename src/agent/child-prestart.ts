@@ -1,0 +1,77 @@
+// The worker host of a run, and a child task's head start on it. `i task-child` starts, before it even has
+// its task, the worker processes its first model request will wait for: the manifest its setup will
+// generate (same config_dir, same workspace), built into a host exactly as setup builds one. Only those
+// processes: the modules with hooks (the system prompt, SessionStart, UserPromptSubmit, the budget and
+// the request hints run before the first request) and the MCP module when servers are configured (its
+// tools are listed in that request). A module serving only tools (the agents module, whose `task` a child
+// never has; a bound tool-only module) starts when its first call comes, as in any run. Kept to the
+// config, manifest and host code, so the processes start before the rest of the setup code is loaded.
+import { loadConfig } from "../config/load.ts";
+import { configDir } from "../config/paths.ts";
+import type { Manifest } from "../contract/manifest.ts";
+import { CORE_TOOL_NAMES, MODULES, type ModuleName } from "../contract/registry.ts";
+import { jsonEqual } from "../lib/json-equal.ts";
+import { generateManifest } from "../manifest/generate.ts";
+import { WorkerHost } from "../worker/host.ts";
+import { resolveWorkspace } from "./options.ts";
+import { mcpSetup } from "./runtime-tools.ts";
+
+/** A host whose first-request workers a child started while it waited for its task. */
+export interface Prestarted {
+  manifest: Manifest;
+  workspace: string;
+  mcpEnv: Record<string, string>;
+  host: WorkerHost;
+}
+
+/** The worker host of a run: core tool names are never a module's; the mcp module gets its servers' env. */
+export function runWorkerHost(
+  manifest: Manifest,
+  cfgDir: string,
+  workspace: string,
+  mcpEnv: Record<string, string>,
+): WorkerHost {
+  return new WorkerHost(manifest, {
+    workspace,
+    configDir: cfgDir,
+    reservedToolNames: CORE_TOOL_NAMES,
+    moduleEnv: { mcp: mcpEnv },
+  });
+}
+
+/** The modules a first model request asks something of (see the file's head). */
+export function firstRequestModules(manifest: Manifest, mcpIdle: boolean): ModuleName[] {
+  return manifest.modules
+    .filter((m) => m.hooks.length > 0 || (MODULES[m.name].runtimeTools !== undefined && !mcpIdle))
+    .map((m) => m.name);
+}
+
+/** Start the first request's workers; undefined when anything is off (setup then reports it as usual). */
+export function prestartWorkers(): Prestarted | undefined {
+  try {
+    const cfgDir = configDir();
+    const cfg = loadConfig(cfgDir);
+    const workspace = resolveWorkspace(process.cwd());
+    const manifest = generateManifest({ configDir: cfgDir, plugins: cfg.plugins, bindings: cfg.bindings });
+    const mcp = mcpSetup(manifest, cfgDir, workspace);
+    const host = runWorkerHost(manifest, cfgDir, workspace, mcp.env);
+    host.start(firstRequestModules(manifest, mcp.idle)).catch(() => {});
+    return { manifest, workspace, mcpEnv: mcp.env, host };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The prestarted host when it runs exactly this manifest, workspace and MCP env (else it is closed). */
+export function prestartedHost(
+  p: Prestarted | undefined,
+  manifest: Manifest,
+  workspace: string,
+  mcpEnv: Record<string, string>,
+): WorkerHost | undefined {
+  if (!p) return undefined;
+  if (p.workspace === workspace && jsonEqual(p.manifest, manifest) && jsonEqual(p.mcpEnv, mcpEnv))
+    return p.host;
+  void p.host.close();
+  return undefined;
+}

@@ -1,0 +1,54 @@
+// Killing a process with what it started: its group on POSIX, its tree through taskkill on Windows.
+import { expect, test } from "bun:test";
+import { spawn } from "node:child_process";
+import { killTree, treeKillCommand } from "../../src/lib/kill-tree.ts";
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+async function until(cond: () => boolean, ms = 5000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await Bun.sleep(20);
+  }
+  return cond();
+}
+
+test("on Windows the whole tree is ended at once: taskkill /T /F /PID n", () => {
+  expect(treeKillCommand(4242)).toEqual(["taskkill", ["/T", "/F", "/PID", "4242"]]);
+});
+
+test("POSIX: the group goes, a background grandchild included", async () => {
+  if (process.platform === "win32") return;
+  const sh = spawn("/bin/sh", ["-c", "sleep 30 & echo $!; wait"], {
+    detached: true,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const grandchild = await new Promise<number>((r) =>
+    sh.stdout?.once("data", (c: Buffer) => r(Number(String(c).trim()))),
+  );
+  expect(alive(grandchild)).toBe(true);
+  killTree(sh.pid, "SIGKILL");
+  expect(await until(() => !alive(grandchild))).toBe(true);
+  expect(await until(() => sh.exitCode !== null || sh.signalCode !== null)).toBe(true);
+});
+
+test("a pid that is no process (none, 0, a spawn that failed) is never signalled", () => {
+  // -1 would address every process this user may signal; 0 this process's own group.
+  for (const pid of [undefined, 0, -1]) expect(() => killTree(pid, "SIGKILL")).not.toThrow();
+  expect(alive(process.pid)).toBe(true);
+});
+
+test("without taskkill (the Windows path run here), the process itself is still ended", async () => {
+  if (process.platform === "win32") return;
+  const p = spawn("sleep", ["30"], { stdio: "ignore" });
+  killTree(p.pid, "SIGKILL", "win32");
+  expect(await until(() => p.signalCode === "SIGKILL")).toBe(true);
+});
