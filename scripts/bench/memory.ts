@@ -78,6 +78,8 @@ const binaryOf = (mode: Mode) =>
  */
 function evictFromPageCache(bin: string | undefined): void {
   if (!bin || process.platform !== "linux") return;
+  // Written pages cannot be dropped before they reach the disk (a build that just finished): sync first.
+  spawnSync("sync", [bin], { stdio: "ignore" });
   spawnSync("dd", [`if=${bin}`, "iflag=nocache", "count=0", "status=none"], { stdio: "ignore" });
 }
 
