@@ -5,12 +5,20 @@
 // requests (model requests without tools: summaries, chunks, continuations, condensing), compactions by
 // route, the median wall time per turn over the first and the last tenth of the run (flat = the cost per
 // turn does not grow with the session), and compactions per 100 turns through the run. The floor is a tool turn with a one-line output: the
-// loop, a worker round trip and a checkpoint, no compaction.
-// Usage: bun scripts/bench/facts.ts [turns,turns,…] [--prune-only] [--before DIR]
+// loop, a worker round trip and a checkpoint, no compaction; it is measured before the first run and
+// again after each.
+// More facts than the window affords cannot all be kept: a summary over its cap has its oldest part
+// condensed, and the ideal summariser then keeps the newest facts that fit. "Facts kept" is printed
+// against what the ideal summariser kept (the turns less the facts a condensing pass left out), so a fact
+// lost by the machinery shows as a difference there.
+// Usage: bun scripts/bench/facts.ts [turns,turns,…] [--prune-only] [--before DIR] [--compiled]
 //   runs up to 1,000 turns also without prune (unless --prune-only); --before DIR runs each size with the
-//   checkout in DIR too (e.g. `git worktree add /tmp/before main`), interleaved, for an A/B in one run.
+//   checkout in DIR too (e.g. `git worktree add /tmp/before main`), interleaved, for an A/B in one run;
+//   --compiled builds dist/ first and runs the workers as the compiled `i` (the agent loop, the core's
+//   part, runs in this process either way).
 import { resolve } from "node:path";
 import { type FactsOptions, type FactsResult, runFactsSession } from "../../test/fixtures/facts-session.ts";
+import { compiledBinary, ensureCompiled } from "./agent-run.ts";
 import { fmt, median } from "./stats.ts";
 
 type Run = (opts: FactsOptions) => Promise<FactsResult>;
@@ -23,7 +31,16 @@ if (args.includes("--before") && !beforeDir) {
   console.error("facts.ts: --before needs a checkout directory, e.g. --before /tmp/before");
   process.exit(2);
 }
-const checkouts: [string, Run][] = [["this", runFactsSession]];
+const compiled = args.includes("--compiled");
+if (compiled && beforeDir) {
+  console.error(
+    "facts.ts: --compiled and --before cannot be combined (the other checkout would run from source)",
+  );
+  process.exit(2);
+}
+if (compiled) ensureCompiled();
+const self = compiled ? { self: [compiledBinary()] } : {};
+const checkouts: [string, Run][] = [["this", (opts) => runFactsSession({ ...opts, ...self })]];
 if (beforeDir) {
   const mod = (await import(resolve(beforeDir, "test/fixtures/facts-session.ts"))) as {
     runFactsSession: Run;
@@ -31,10 +48,11 @@ if (beforeDir) {
   checkouts.push(["before", mod.runFactsSession]);
 }
 
-const floor = await runFactsSession({ turns: 40, contextWindow: 10_000_000, lines: 1 });
+const floor = await runFactsSession({ turns: 40, contextWindow: 10_000_000, lines: 1, ...self });
+if (compiled) console.log(`workers: ${compiledBinary()}`);
 console.log(`floor (40 one-line tool turns, no compaction): median ${fmt(median(floor.turnMs))} ms/turn`);
 console.log(
-  "checkout | turns | prune | facts kept | summary requests | compactions (prune/summary) | ms/turn first 10% | ms/turn last 10% | wall s",
+  "checkout | turns | prune | facts kept | of those the ideal summariser kept | summary requests | compactions (prune/summary) | ms/turn first 10% | ms/turn last 10% | wall s",
 );
 for (const turns of sizes) {
   for (const prune of compare && turns <= 1000 ? [true, false] : [true]) {
@@ -48,6 +66,8 @@ for (const turns of sizes) {
           turns,
           prune ? "on" : "off",
           `${r.kept}/${turns}`,
+          // Older checkouts do not count what condensing dropped.
+          r.condensedAway ? `${r.kept}/${turns - r.condensedAway.length}` : "?",
           r.summaryRequests,
           `${r.compactions.length} (${pruned}/${r.compactions.length - pruned})`,
           fmt(median(r.turnMs.slice(0, tenth))),
@@ -69,6 +89,9 @@ for (const turns of sizes) {
         );
       }
       if (r.failures.length > 0) console.log(`  failures: ${r.failures.slice(0, 3).join(" / ")}`);
+      // The load of a shared machine changes within a long run: the floor again, right after it.
+      const after = await runFactsSession({ turns: 40, contextWindow: 10_000_000, lines: 1, ...self });
+      console.log(`  floor right after this run: median ${fmt(median(after.turnMs))} ms/turn`);
     }
   }
 }

@@ -8,8 +8,9 @@ import type { ResolvedModel } from "../provider/models.ts";
 import { type Provider, ProviderError, type Usage } from "../provider/types.ts";
 import type { DeclaredTools } from "../tools/declared-tools.ts";
 import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
-import type { ToolContext, ToolDecl } from "../tools/types.ts";
+import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { approvalNote, toldApprovalMode } from "./approval-note.ts";
 import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import type { AgentCompaction, AgentSession } from "./ports.ts";
@@ -25,6 +26,8 @@ export interface AgentDeps {
     name: string;
     max_output_tokens?: number;
     context_window?: number;
+    /** Anthropic extended thinking's budget (config.json `models`) */
+    thinking_budget?: number;
     /** USD per million tokens, when known */
     price?: { input: number; output: number };
   };
@@ -80,11 +83,14 @@ export class Agent {
   private sessionContext: string[] = [];
 
   private readonly dispatch: ToolDispatch;
+  /** the mode the system prompt is taken to state when the history records none (an older session) */
+  private readonly startMode: ApprovalPolicy;
 
   constructor(
     private readonly deps: AgentDeps,
     public history: History,
   ) {
+    this.startMode = toldApprovalMode(history) ?? deps.toolContext.approvals.policy;
     this.dispatch = agentDispatch({
       hooks: deps.hooks,
       coreNames: deps.coreToolNames,
@@ -156,6 +162,14 @@ export class Agent {
     return (data.messages ?? [])
       .map((m) => (typeof m === "string" ? m : m.text))
       .filter((text) => text.trim() !== "");
+  }
+
+  /** A change of approval mode since the model was last told: a note before the next request. */
+  private tellApprovalMode(): void {
+    const mode = this.deps.toolContext.approvals.policy;
+    if (mode === (toldApprovalMode(this.history) ?? this.startMode)) return;
+    this.history.push(approvalNote(mode, now()));
+    this.checkpoint("approval");
   }
 
   /** Messages the user typed while the turn ran, delivered at this safe point; how many were added. */
@@ -276,6 +290,7 @@ export class Agent {
     if (verdict?.blocked !== undefined) return this.finish("", "blocked", 0, verdict.blocked);
     for (const text of this.sessionContext.splice(0))
       this.history.push(hookContextMessage("SessionStart", text, now()));
+    this.tellApprovalMode();
     this.turnTs = now();
     this.history.push({
       role: "user",
@@ -295,6 +310,7 @@ export class Agent {
     while (turns < deps.maxTurns) {
       if (signal?.aborted) return this.interrupted("", turns);
       if (turns > 0 || recovered) await this.steer();
+      this.tellApprovalMode();
       turns++;
       deps.emit({ type: "turn_start", turn: turns });
       if (deps.refreshTools) await deps.refreshTools();
@@ -313,6 +329,7 @@ export class Agent {
             messages: this.history,
             tools,
             ...(deps.model.max_output_tokens ? { max_output_tokens: deps.model.max_output_tokens } : {}),
+            ...(deps.model.thinking_budget ? { thinking_budget: deps.model.thinking_budget } : {}),
             ...(signal ? { signal } : {}),
             hints,
           },

@@ -6,6 +6,8 @@ import type { EmitEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import { lockSession } from "../session/lock.ts";
 import { Session, type SessionMeta } from "../session/session.ts";
+import type { ApprovalPolicy } from "../tools/types.ts";
+import { APPROVAL_MODE_KEY } from "./approval-note.ts";
 import type { RunPlan } from "./resolve-run.ts";
 import { shortenOversizedResults } from "./result-cap.ts";
 
@@ -69,6 +71,8 @@ export async function startingHistory(
   resultCap: number,
   systemPrompt: () => Promise<string>,
   emit: EmitEvent,
+  /** the approval mode the new prompt states, kept in its meta (a later change is told by a note) */
+  approval?: ApprovalPolicy,
 ): Promise<History> {
   const { session, resumed } = opened;
   let history: History = session.history();
@@ -77,7 +81,10 @@ export async function startingHistory(
     history = oversized.history;
     session.checkpoint(history);
   }
-  if (history.length === 0) history = [{ role: "system", content: await systemPrompt() }];
+  if (history.length === 0) {
+    const meta = approval ? { meta: { [APPROVAL_MODE_KEY]: approval } } : {};
+    history = [{ role: "system", content: await systemPrompt(), ...meta }];
+  }
   emit({ type: "session", id: session.id, resumed, workspace: plan.workspace });
   if (oversized.shortened > 0)
     emit({

@@ -100,7 +100,8 @@ export function gatherEnvironment(
   };
 }
 
-const APPROVAL_LINES: Record<ApprovalPolicy, string> = {
+/** What the prompt says of each approval mode (also the note of a change, approval-note.ts). */
+export const APPROVAL_LINES: Record<ApprovalPolicy, string> = {
   all: "all: bash, write and edit run without asking the user",
   edits:
     "edits: write and edit run without asking; the user approves each command, and a refusal comes back as the tool's result with the user's reason",

@@ -153,6 +153,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       resultCap,
       async () => system ?? (await buildPrompt()),
       opts.emit,
+      opts.approve,
     );
     for (const line of [...mcp.notices, ignoredHooks, tasks.notice()])
       if (line) opts.emit({ type: "notice", level: "warn", message: line });

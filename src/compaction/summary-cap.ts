@@ -7,9 +7,8 @@
 // fixed rule (a quarter of the window, at most SUMMARY_MAX_TOKENS), so no summary accepted before is
 // refused now, and never above a third of the window, so a later summary request still holds the
 // previous summary whole next to new material and the room for its answer. Condensing is the exception:
-// it happens only when even that room cannot hold what is worth keeping. A summary that large leaves the
-// context above the trigger; the budget's hysteresis then waits for the hard limit before compacting
-// again, and the prune stage keeps those compactions model-free while it can.
+// a model summary is condensed only past most of that room (summary-condense.ts), so the window is left
+// to the work between compactions.
 import type { BudgetModel, BudgetResult } from "../contract/compaction.ts";
 import type { History } from "../contract/history.ts";
 import type { ToolDecl } from "../contract/protocol.ts";

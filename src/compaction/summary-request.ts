@@ -4,7 +4,7 @@
 //   - material larger than one request is summarised in chunks, oldest first, each chunk's summary
 //     carried whole into the next request (summary-chunks.ts);
 //   - a reply stopped by the output limit is continued (bounded), not dropped;
-//   - a summary over the cap is sent back to be condensed (bounded), never truncated.
+//   - a summary over its budget has its oldest part condensed (once per compaction), never truncated.
 import type { BudgetModel, BudgetPolicy } from "../contract/compaction.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { PROMPTS } from "../contract/generated/prompts.ts";
@@ -16,19 +16,24 @@ import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, effectiveTotal, readBudget } from "./budget-call.ts";
 import { CompactionError } from "./errors.ts";
 import { planChunks } from "./summary-chunks.ts";
+import {
+  condenseBudget,
+  condenseRequest,
+  joinCondensed,
+  splitForCondensing,
+  summaryTokens,
+} from "./summary-condense.ts";
 import { joinBlocks, renderBlocks, wrapSummary, wrapTranscript } from "./transcript.ts";
 
 /** Continuations asked for when one summary reply is stopped by the output limit. */
 export const MAX_SUMMARY_CONTINUATIONS = 2;
-/** Requests to condense a summary that came back over the cap, before the compaction fails. */
-export const MAX_CONDENSE_ROUNDS = 2;
 
 export interface SummaryRequestInput {
   hooks: HookRunner;
   provider: Provider;
   model: BudgetModel;
   policy: BudgetPolicy;
-  /** the most tokens the summary may have (summary-cap.ts): a longer one is sent back to be condensed */
+  /** the most tokens the summary may have (summary-cap.ts); past its budget, a share of it, it is condensed */
   cap: number;
   prompt: string;
   messages: Message[];
@@ -127,35 +132,52 @@ export async function requestSummary(input: SummaryRequestInput): Promise<Summar
 interface Counter {
   requests: number;
   checked?: { request: History; reading: BudgetReading };
+  /** whether this compaction has condensed a summary (it may once) */
+  condensed?: boolean;
 }
 
-/** One summary, continued when cut off and condensed while over the cap. */
+/**
+ * One summary, continued when cut off; over its budget, its oldest part is condensed (summary-condense.ts),
+ * at most once per compaction. Whatever happens, a summary over the cap fails the compaction.
+ */
 async function summaryWithinCap(
   input: SummaryRequestInput,
   request: History,
   what: string,
   counter: Counter,
 ): Promise<string> {
-  let text = await askContinued(input, request, what, counter);
+  const text = await askContinued(input, request, what, counter);
   const cap = input.cap;
-  for (let round = 1; ; round++) {
-    const tokens = Math.ceil(textTokens(text));
+  const tokens = summaryTokens(text);
+  if (tokens <= condenseBudget(cap)) return text;
+  if (counter.condensed) {
     if (tokens <= cap) return text;
-    if (round > MAX_CONDENSE_ROUNDS) {
-      throw new CompactionError(
-        "summary_request",
-        `the summary is still about ${tokens} tokens after ${MAX_CONDENSE_ROUNDS} requests to condense it, over the cap of ${cap}; nothing was cut or committed`,
-      );
-    }
-    input.onNote?.(
-      `the summary is about ${tokens} tokens, over the cap of ${cap}: asking the model to condense it (${round}/${MAX_CONDENSE_ROUNDS})`,
+    throw new CompactionError(
+      "summary_request",
+      `the summary is about ${tokens} tokens, over the cap of ${cap}, and this compaction already condensed one once; nothing was cut or committed`,
     );
-    const condense: History = [
-      { role: "system", content: PROMPTS["compact-condense"].replaceAll("{{max_tokens}}", String(cap)) },
-      { role: "user", content: wrapTranscript(text) },
-    ];
-    text = await askContinued(input, condense, "the request to condense the summary", counter);
   }
+  counter.condensed = true;
+  const split = splitForCondensing(text, cap);
+  const kept = split.newest === "" ? "" : `, keeping its newest ${summaryTokens(split.newest)} as written`;
+  input.onNote?.(
+    `the summary is about ${tokens} tokens, over its budget of ${condenseBudget(cap)} (cap ${cap}): asking the model to condense its oldest ${summaryTokens(split.oldest)} tokens into about ${split.target}${kept}`,
+  );
+  const condensed = await askContinued(
+    input,
+    condenseRequest(split, wrapTranscript),
+    "the request to condense the summary",
+    counter,
+  );
+  const joined = joinCondensed(condensed, split);
+  const after = summaryTokens(joined);
+  if (after > cap) {
+    throw new CompactionError(
+      "summary_request",
+      `the summary is still about ${after} tokens after its oldest part was condensed, over the cap of ${cap}; nothing was cut or committed`,
+    );
+  }
+  return joined;
 }
 
 /** Ask, and while the reply is stopped by the output limit, ask it to continue (bounded). */

@@ -1,8 +1,11 @@
 // What a resumed session shows first: its last turns as the live output showed them, bounded, with how
 // many earlier messages are not shown. What the console or the agent added to the history is shown as it
 // was said live, never as a prompt of the user's: a `!command` with its output, exit and time; a line
-// queued while the model worked; an interruption. Attached files are one line each, as when they were
+// queued while the model worked; an interruption; a request compaction restored; a change of approval
+// mode; nothing for the context a hook added, which live was not shown either. Attached files are one line each, as when they were
 // attached; tool results keep their exit code and time.
+
+import { APPROVAL_LABELS, type ApprovalPolicy } from "../agent/agent-session.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { contentText, contentWithImageMarkers, type History, type Message } from "../contract/history.ts";
 import { cutAtWord } from "../lib/cut-at-word.ts";
@@ -72,6 +75,20 @@ function shellItem(m: Message): ReplayItem {
   };
 }
 
+/** How long a restored request's notice may quote it. */
+export const RESTORED_PREVIEW_CHARS = 80;
+
+/**
+ * A message compaction put back (the user's earlier words, quoted after its label): a notice, as live,
+ * where it was no prompt of the user's either.
+ */
+function restoredNote(m: Message): string {
+  const parts = Array.isArray(m.content) ? m.content.slice(1) : [];
+  const words = parts.length > 0 ? contentWithImageMarkers(parts) : contentWithImageMarkers(m.content);
+  const first = words.split("\n").find((l) => l.trim() !== "") ?? "";
+  return `↺ restored after compaction: ${cutAtWord(first.trim(), RESTORED_PREVIEW_CHARS)}`;
+}
+
 function userMessage(m: Message): ReplayItem[] {
   const meta = m.meta ?? {};
   const text = contentWithImageMarkers(m.content);
@@ -79,6 +96,14 @@ function userMessage(m: Message): ReplayItem[] {
     const first = text.split("\n").find((l) => l.trim() !== "") ?? "";
     return [{ kind: "summary", text: cutAtWord(first, SUMMARY_PREVIEW_CHARS) }];
   }
+  if (meta.restored) return [{ kind: "note", text: restoredNote(m), level: "dim" }];
+  // Context a SessionStart or UserPromptSubmit hook printed, or a Stop hook's reason to go on: the model's
+  // input, never shown live (only a hook's block or failure is), so not shown again here either.
+  if (typeof meta.hook === "string") return [];
+  // The note that told the model the approval mode changed: said live as the switch.
+  const mode = meta.approval_mode;
+  if (typeof mode === "string" && mode in APPROVAL_LABELS)
+    return [{ kind: "note", text: `approvals: ${APPROVAL_LABELS[mode as ApprovalPolicy]}`, level: "dim" }];
   if (meta.interrupted)
     return [
       {

@@ -19,6 +19,11 @@ export const ModelInfo = z.strictObject({
   edit_tool: z.enum(["edit", "apply_patch"]).optional(),
   /** list price in USD per million tokens; the console shows the session's cost when it is known */
   price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
+  /**
+   * Anthropic extended thinking: the tokens the model may reason for before it answers (at least 1024 and
+   * less than max_output_tokens); absent: no thinking. Other wire formats ignore it.
+   */
+  thinking_budget: z.number().int().min(1024).optional(),
 });
 
 export const ConfigFile = z.strictObject({

@@ -16,9 +16,10 @@ export const ExportMessage = z.strictObject({
   /**
    * what the message is: `message` (typed or written), `summary` (a compaction's summary of what came
    * before), `restored` (put back by a compaction), `command` (the output of the user's own `!command`),
-   * `tool_result`, `system`
+   * `added` (written for the model by `i` or the user's hooks, never typed: a change of approval mode, a
+   * hook's context, an interruption), `tool_result`, `system`
    */
-  kind: z.enum(["system", "message", "summary", "restored", "command", "tool_result"]),
+  kind: z.enum(["system", "message", "summary", "restored", "command", "added", "tool_result"]),
   ts: z.string().optional(),
   /** the text (images named by a marker, never embedded) */
   text: z.string(),

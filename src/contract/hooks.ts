@@ -131,8 +131,8 @@ export const BeforeCompactData = z.looseObject({
   reason: CompactionReason,
   /**
    * The most tokens (as the core's estimator counts text) this compaction's summary may have: the room
-   * the window affords next to what the candidate keeps. A longer model summary is sent back to be
-   * condensed; a longer local summary is rejected.
+   * the window affords next to what the candidate keeps. A longer model summary has its oldest part
+   * condensed (once); a longer local summary is rejected.
    */
   summary_cap: Count.optional(),
   /** the user's own words for this summary (`/compact <instructions>`) */

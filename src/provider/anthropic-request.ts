@@ -4,6 +4,7 @@
 import type { Message, Part } from "../contract/history.ts";
 import { contentText } from "../contract/history.ts";
 import { wireToolId } from "../lib/tool-ids.ts";
+import { type ThinkingBlock, thinkingBlocksOf } from "./anthropic-thinking.ts";
 import { lookupModel } from "./models.ts";
 import type { ModelRequest } from "./types.ts";
 
@@ -28,7 +29,7 @@ type ToolResultBlock = {
   is_error?: boolean;
   cache_control?: CacheControl;
 };
-export type AnthropicBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock;
+export type AnthropicBlock = TextBlock | ImageBlock | ToolUseBlock | ToolResultBlock | ThinkingBlock;
 export interface AnthropicMessage {
   role: "user" | "assistant";
   content: AnthropicBlock[];
@@ -67,7 +68,8 @@ function toolInput(args: string): unknown {
   return { invalid_arguments: args };
 }
 
-function blocksOf(msg: Message): AnthropicBlock[] {
+/** `thinking`: the request has extended thinking on, so an assistant turn's signed thinking goes back first. */
+function blocksOf(msg: Message, thinking: boolean): AnthropicBlock[] {
   switch (msg.role) {
     case "tool": {
       const block: ToolResultBlock = {
@@ -80,7 +82,8 @@ function blocksOf(msg: Message): AnthropicBlock[] {
       return [block];
     }
     case "assistant": {
-      const blocks: AnthropicBlock[] = partBlocks(contentText(msg.content));
+      const blocks: AnthropicBlock[] = thinking ? [...thinkingBlocksOf(msg)] : [];
+      blocks.push(...partBlocks(contentText(msg.content)));
       for (const c of msg.tool_calls ?? []) {
         blocks.push({
           type: "tool_use",
@@ -108,23 +111,27 @@ export function anthropicRequestBody(req: ModelRequest): Record<string, unknown>
       system.push({ type: "text", text, ...(marks.has(0) ? { cache_control: { type: "ephemeral" } } : {}) });
   }
   const body = startIndex === 1 ? rest : req.messages;
+  const thinking = req.thinking_budget !== undefined;
   body.forEach((msg, i) => {
-    const blocks = blocksOf(msg);
+    const blocks = blocksOf(msg, thinking);
     if (blocks.length === 0) return;
     const last = blocks[blocks.length - 1];
-    if (last && marks.has(i + startIndex)) last.cache_control = { type: "ephemeral" };
+    // Thinking blocks take no cache mark of their own (the API caches them with the turn around them).
+    if (last && marks.has(i + startIndex) && last.type !== "thinking" && last.type !== "redacted_thinking")
+      last.cache_control = { type: "ephemeral" };
     // A stray system message later in the history is sent as user text: the API has no such turn.
     const role = msg.role === "assistant" ? "assistant" : "user";
     const prev = messages[messages.length - 1];
     if (prev && prev.role === role) prev.content.push(...blocks);
     else messages.push({ role, content: blocks });
   });
-  const out: Record<string, unknown> = {
-    model: req.model,
-    max_tokens: req.max_output_tokens ?? lookupModel(req.model)?.max_output_tokens ?? FALLBACK_MAX_TOKENS,
-    messages,
-    stream: true,
-  };
+  let maxTokens = req.max_output_tokens ?? lookupModel(req.model)?.max_output_tokens ?? FALLBACK_MAX_TOKENS;
+  // The budget must stay below max_tokens: an unknown model's fallback limit leaves room for an answer.
+  if (req.thinking_budget !== undefined && maxTokens <= req.thinking_budget)
+    maxTokens = req.thinking_budget + FALLBACK_MAX_TOKENS;
+  const out: Record<string, unknown> = { model: req.model, max_tokens: maxTokens, messages, stream: true };
+  if (req.thinking_budget !== undefined)
+    out.thinking = { type: "enabled", budget_tokens: req.thinking_budget };
   if (system.length > 0) out.system = marks.has(0) ? system : system.map((b) => b.text).join("\n");
   if (req.tools.length > 0) {
     out.tools = req.tools.map((t) => ({

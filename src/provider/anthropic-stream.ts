@@ -1,7 +1,9 @@
 // Anthropic Messages stream → StreamEvents and the final reply: message_start (input usage),
-// content_block_start/delta/stop per text or tool_use block, message_delta (stop reason, output usage),
-// message_stop. Event types we do not use (ping, thinking, future additions) are ignored.
+// content_block_start/delta/stop per text, tool_use, thinking or redacted_thinking block, message_delta
+// (stop reason, output usage), message_stop. Thinking streams as reasoning and is kept, signed, in the
+// message's wire state. Event types we do not use (ping, server tools, future additions) are ignored.
 import { z } from "zod";
+import { ThinkingAssembly, withThinkingBlocks } from "./anthropic-thinking.ts";
 import { streamError } from "./errors.ts";
 import { ReplyDecoder } from "./reply-builder.ts";
 import type { SseEvent } from "./sse.ts";
@@ -26,6 +28,9 @@ export const AnthropicStreamEvent = z.object({
       name: z.string().nullish(),
       text: z.string().nullish(),
       input: z.unknown().optional(),
+      thinking: z.string().nullish(),
+      signature: z.string().nullish(),
+      data: z.string().nullish(),
     })
     .optional(),
   delta: z
@@ -33,6 +38,8 @@ export const AnthropicStreamEvent = z.object({
       type: z.string().optional(),
       text: z.string().nullish(),
       partial_json: z.string().nullish(),
+      thinking: z.string().nullish(),
+      signature: z.string().nullish(),
       stop_reason: z.string().nullish(),
     })
     .optional(),
@@ -41,14 +48,20 @@ export const AnthropicStreamEvent = z.object({
 
 type UsageFields = z.infer<typeof AnthropicUsage>;
 
+/** What the reasoning shows for a redacted_thinking block (kept, sent back, never readable). */
+export const REDACTED_SHOWN = "[some of the reasoning was redacted by the provider]";
+
 interface Block {
-  kind: "text" | "tool" | "other";
+  kind: "text" | "tool" | "thinking" | "other";
   position?: number;
   input?: unknown;
 }
 
 export class AnthropicDecoder extends ReplyDecoder<ModelResponse> {
   private readonly blocks = new Map<number, Block>();
+  private readonly thinking = new ThinkingAssembly();
+  /** the thinking block whose text was shown last: a later block's text is set apart from it */
+  private shownIndex: number | undefined;
   private readonly usage: UsageFields = {};
   private stopReasonRaw: string | undefined;
 
@@ -71,6 +84,7 @@ export class AnthropicDecoder extends ReplyDecoder<ModelResponse> {
         if (block?.kind === "tool" && block.position !== undefined && e.delta?.partial_json) {
           this.reply.appendArguments(block.position, e.delta.partial_json);
         }
+        if (block?.kind === "thinking") this.thinkingDelta(e.index ?? 0, e.delta);
         break;
       }
       case "content_block_stop":
@@ -96,9 +110,29 @@ export class AnthropicDecoder extends ReplyDecoder<ModelResponse> {
         position: this.reply.startCall(cb.id, cb.name),
         input: cb.input,
       });
+    } else if (cb?.type === "thinking") {
+      this.blocks.set(index, { kind: "thinking" });
+      this.thinking.start(index, { type: "thinking", thinking: "", signature: cb.signature ?? "" });
+      this.thinkingDelta(index, { thinking: cb.thinking });
+    } else if (cb?.type === "redacted_thinking" && cb.data) {
+      this.blocks.set(index, { kind: "other" });
+      this.thinking.start(index, { type: "redacted_thinking", data: cb.data });
+      // Its text is encrypted: the reasoning shown says only that some was there.
+      this.thinkingDelta(index, { thinking: REDACTED_SHOWN });
     } else {
-      this.blocks.set(index, { kind: "other" }); // thinking, server tools: not part of our history
+      this.blocks.set(index, { kind: "other" }); // server tools, future types: not part of our history
     }
+  }
+
+  /** Thinking text shown as reasoning and, for a thinking block, added to it; a signature piece kept. */
+  private thinkingDelta(index: number, delta: { thinking?: string | null; signature?: string | null } = {}) {
+    if (delta.thinking) {
+      this.thinking.thinking(index, delta.thinking);
+      const apart = this.shownIndex !== undefined && this.shownIndex !== index;
+      this.reply.reasoning(apart ? `\n\n${delta.thinking}` : delta.thinking);
+      this.shownIndex = index;
+    }
+    if (delta.signature) this.thinking.signature(index, delta.signature);
   }
 
   /** A tool without parameters streams no JSON at all; its input is then the block's initial object. */
@@ -131,7 +165,7 @@ export class AnthropicDecoder extends ReplyDecoder<ModelResponse> {
     if (cacheWrite) usage.cache_write_tokens = cacheWrite;
     const hasUsage = u.input_tokens != null || u.output_tokens != null;
     return {
-      message: this.reply.message(),
+      message: withThinkingBlocks(this.reply.message(), this.thinking.done()),
       stop: stopReason(this.stopReasonRaw, this.reply.hasToolCalls),
       ...(hasUsage ? { usage } : {}),
     };

@@ -74,5 +74,11 @@ export function resolveModel(name: string, config: ConfigFile, dir: string = con
       `unknown model "${name}": its context window is not known; add it to ${join(dir, "config.json")} as ${example}`,
     );
   }
+  const budget = info.thinking_budget;
+  if (budget !== undefined && info.max_output_tokens !== undefined && budget >= info.max_output_tokens) {
+    throw new UserError(
+      `model "${name}" in ${join(dir, "config.json")}: thinking_budget ${budget} must be less than max_output_tokens ${info.max_output_tokens} (the answer needs room after the thinking)`,
+    );
+  }
   return { ...info, name };
 }

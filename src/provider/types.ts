@@ -12,6 +12,8 @@ export interface ModelRequest {
   messages: History;
   tools: ToolDecl[];
   max_output_tokens?: number;
+  /** Anthropic extended thinking's budget in tokens; absent: thinking off (other wires ignore it) */
+  thinking_budget?: number;
   signal?: AbortSignal;
   /** provider-specific hints from `before_request` (e.g. cache breakpoints); unknown keys are ignored */
   hints?: Record<string, unknown>;

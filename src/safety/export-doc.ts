@@ -10,12 +10,19 @@ import { diffFiles } from "../tools/diff.ts";
 export const RESULT_MAX_LINES = 30;
 export const RESULT_MAX_CHARS = 3000;
 
+/** A user-role message nobody typed: the approval-mode note, a hook's context, an interruption marker. */
+function isAdded(m: Message): boolean {
+  const meta = m.meta ?? {};
+  return typeof meta.approval_mode === "string" || typeof meta.hook === "string" || meta.interrupted === true;
+}
+
 function kindOf(m: Message): ExportMessage["kind"] {
   if (m.role === "system") return "system";
   if (m.role === "tool") return "tool_result";
   if (m.meta?.summary) return "summary";
   if (m.meta?.restored) return "restored";
   if (m.role === "user" && typeof m.meta?.shell_command === "string") return "command";
+  if (m.role === "user" && isAdded(m)) return "added";
   return "message";
 }
 
@@ -109,5 +116,6 @@ export const KIND_LABEL: Record<ExportMessage["kind"], string> = {
   summary: "Summary of the earlier conversation (written by compaction)",
   restored: "Restored by compaction",
   command: "Your shell command",
+  added: "Added for the model (not typed by you)",
   tool_result: "Tool result",
 };

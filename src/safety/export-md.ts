@@ -31,7 +31,8 @@ export function toMarkdown(doc: SessionExport): string {
   for (const m of doc.messages) {
     if (m.role === "system" || m.role === "tool") continue;
     out.push(heading(m), "");
-    if (m.kind === "summary" || m.kind === "restored" || m.kind === "command") out.push(fence(m.text), "");
+    if (m.kind === "summary" || m.kind === "restored" || m.kind === "command" || m.kind === "added")
+      out.push(fence(m.text), "");
     else if (m.text.trim() !== "") out.push(m.text, "");
     for (const c of m.tool_calls ?? []) {
       out.push(`**${c.name}** ${"`"}${callSummary(c.name, c.arguments).replace(/`/g, "'")}${"`"}`, "");

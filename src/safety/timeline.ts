@@ -60,7 +60,14 @@ export function snapshotAt(t: Timeline, ts: string): string | undefined {
 export function isTurnStart(m: Message): boolean {
   if (m.role !== "user") return false;
   const meta = m.meta ?? {};
-  return !(meta.steered || meta.continuation || meta.summary || meta.interrupted || meta.restored);
+  return !(
+    meta.steered ||
+    meta.continuation ||
+    meta.summary ||
+    meta.interrupted ||
+    meta.restored ||
+    meta.approval_mode !== undefined // the note of an approval-mode change
+  );
 }
 
 export interface TurnRow {

@@ -1,6 +1,7 @@
 // A session's title, taken from its first request: what the user asked, not what came with it. Front
 // matter, attached files and directory listings are left out, and so are the messages that are no
-// request (a `!command`'s output, a steered line, a restored or interrupted marker); the first line
+// request (a `!command`'s output, a steered line, a restored or interrupted marker, the note of an
+// approval-mode change); the first line
 // left is cut to about 60 characters at a word boundary.
 
 import { contentText, type History, type Message } from "../contract/history.ts";
@@ -21,7 +22,8 @@ export function isRequest(m: Message): boolean {
     !meta.interrupted &&
     !meta.restored &&
     !meta.continuation &&
-    !meta.summary
+    !meta.summary &&
+    meta.approval_mode === undefined // the note of an approval-mode change
   );
 }
 

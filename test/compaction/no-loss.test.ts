@@ -1,6 +1,6 @@
 // Nothing the summariser should see is cut: the previous summary and the conversation go whole; material
 // larger than one summary request is summarised in chunks, oldest first, each chunk's summary carried
-// into the next request; a cut-off summary is continued; an oversized one is condensed, not truncated.
+// into the next request; a cut-off summary is continued; an oversized one has its oldest part condensed, not truncated.
 // The built-in compact module, real workers, the mock model.
 import { expect, test } from "bun:test";
 import { PROMPTS } from "../../src/contract/generated/prompts.ts";
@@ -76,7 +76,7 @@ test("material larger than one request is summarised in chunks, oldest first, ea
   expect(t.rig.events.some((e) => e.type === "notice" && e.message.includes("summarising it in"))).toBe(true);
 });
 
-test("a summary over the cap is sent back to be condensed, not cut", async () => {
+test("a summary over the cap has its oldest part condensed, not cut", async () => {
   t.rig = makeRig({ modules: ["budget", "compact"] });
   // About 12,400 tokens: over this compaction's cap, a third of the 24k window (8,000; the room below the
   // trigger after the short recent suffix is larger).
@@ -84,19 +84,21 @@ test("a summary over the cap is sent back to be condensed, not cut", async () =>
   t.mock = await startMockServer({
     script: (req) =>
       systemOf(req).includes("You are condensing")
-        ? { text: "## Critical context\nitems 0-4999, all checked" }
+        ? { text: "## Critical context\nitems 0-3999, all checked" }
         : { text: long },
   });
-  const history = syntheticHistory({ turns: 12 });
+  const history = syntheticHistory({ turns: 12, toolChars: 4_000 });
   t.rig.session.checkpoint(history);
   const out = await t.rig
     .controller({ provider: openAiProvider(t.mock.url), contextWindow: 24_000, maxOutput: 8_000 })
     .compactNow(history, []);
   expect(t.mock.requests.length).toBe(2);
-  // The condense request carries the whole oversized summary.
-  expect(bodyText(t.mock.requests[1])).toContain("item 4999");
-  expect(systemOf(t.mock.requests[1])).toContain("at most 8000 tokens");
-  expect(textOf(out[1])).toContain("items 0-4999, all checked");
+  // The condense request carries the oldest part whole; the newest lines come back as written.
+  expect(bodyText(t.mock.requests[1])).toContain("item 0\\n");
+  expect(bodyText(t.mock.requests[1])).not.toContain("item 4999");
+  expect(systemOf(t.mock.requests[1])).toMatch(/at most \d+ tokens/);
+  expect(textOf(out[1])).toContain("items 0-3999, all checked\nitem ");
+  expect(textOf(out[1])).toContain("item 4999");
   expect(
     t.rig.events.some((e) => e.type === "notice" && e.message.includes("asking the model to condense")),
   ).toBe(true);

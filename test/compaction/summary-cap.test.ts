@@ -72,8 +72,9 @@ test("what the candidate keeps is the system message, tools and the suffix from 
 
 test("a summary over the quarter-window rule but within what the context affords is kept as written", async () => {
   t.rig = makeRig({ modules: ["budget", "compact"] });
-  // About 9,000 tokens: over the fixed cap of a 32k window (8,000), which used to send it to be condensed.
-  const facts = Array.from({ length: 3600 }, (_, i) => `fact ${String(i).padStart(4, "0")}`).join("\n");
+  // About 8,400 tokens: over the fixed cap of a 32k window (8,000), which used to send it to be condensed,
+  // and within the budget of the affordable cap (80% of 10,666), above which it would be condensed now.
+  const facts = Array.from({ length: 3350 }, (_, i) => `fact ${String(i).padStart(4, "0")}`).join("\n");
   const summary = `## Critical context\n${facts}`;
   t.mock = await startMockServer({ script: () => ({ text: summary }) });
   // About 18,000 tokens of tool output to compact, in a 24,000-token hard limit.
@@ -83,7 +84,7 @@ test("a summary over the quarter-window rule but within what the context affords
     .controller({ provider: openAiProvider(t.mock.url), contextWindow: 32_000, maxOutput: 10_000 })
     .compactNow(history, []);
   expect(t.mock.requests.length).toBe(1);
-  expect(textOf(out[1])).toContain("fact 3599");
+  expect(textOf(out[1])).toContain("fact 3349");
   expect(textOf(out[1])).toContain("fact 0000");
   expect(t.rig.events.some((e) => e.type === "notice" && e.message.includes("condense"))).toBe(false);
 });

@@ -19,6 +19,8 @@ export interface ConsoleOptions {
   config?: Record<string, unknown>;
   /** the models the mock model server lists (GET /v1/models) */
   served?: string[];
+  /** the wire format the rig's mock model speaks (default openai) */
+  provider?: "openai" | "anthropic" | "responses";
   /** further files written into the rig's config directory (e.g. compact.json) */
   configFiles?: Record<string, string>;
 }
@@ -32,6 +34,7 @@ export async function startConsole(
     ...(opts.files ? { files: opts.files } : {}),
     ...(opts.config ? { config: opts.config } : {}),
     ...(opts.served ? { served: opts.served } : {}),
+    ...(opts.provider ? { provider: opts.provider } : {}),
   });
   for (const [name, text] of Object.entries(opts.configFiles ?? {}))
     writeFileSync(join(rig.configDir, name), text);

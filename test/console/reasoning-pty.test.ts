@@ -5,7 +5,7 @@ import { afterEach, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Rig } from "../agent/rig.ts";
-import type { Pty } from "../helpers/pty.ts";
+import { consoleIn, Pty } from "../helpers/pty.ts";
 import { startConsole } from "./console-pty.ts";
 
 let rig: Rig | undefined;
@@ -16,6 +16,16 @@ afterEach(async () => {
   pty = undefined;
   rig = undefined;
 });
+
+/** Polls the styled screen until `re` matches it (a single look can land as the live line changes). */
+async function waitStyled(p: Pty, re: RegExp): Promise<string> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const styled = await p.screen({ escapes: true });
+    if (re.test(styled) || Date.now() > deadline) return styled;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const THOUGHT = "First I consider the question carefully. Then I weigh the options and pick the second one.";
 
@@ -32,9 +42,9 @@ test("reasoning streams dimmed on one line, collapses, opens with Ctrl-O, and is
   // While it streams: the live line shows its latest words, dimmed (SGR 2).
   const live = await p.waitFor((s) => s.includes("reasoning") && s.includes("I consider"));
   expect(live).toContain("reasoning");
-  const styled = await p.screen({ escapes: true });
   const ESC = String.fromCharCode(27);
-  expect(styled).toMatch(new RegExp(`${ESC}\\[[0-9;]*2[0-9;]*m[^${ESC}]*consider`));
+  const dimmed = new RegExp(`${ESC}\\[[0-9;]*2[0-9;]*m[^${ESC}]*consider`);
+  expect(await waitStyled(p, dimmed)).toMatch(dimmed);
   const done = await p.waitFor("The answer is two.");
   expect(done).toMatch(/∴ reasoned for [\d.]+s · \d+ words · Ctrl-O shows it/);
   expect(done).not.toContain("pick the second one");
@@ -66,4 +76,66 @@ test("show_reasoning false in config.json hides it", async () => {
   })();
   expect(screen).not.toContain("reasoned for");
   expect(screen).not.toContain("consider");
+}, 120_000);
+
+test("Anthropic thinking: dimmed like other reasoning, not in the saved answer, sent back signed with its tool call", async () => {
+  const thought = "The notes file should say which one; I will read it before answering.";
+  ({ rig, pty } = await startConsole(
+    [
+      {
+        reasoning: thought,
+        text: "Reading the notes.",
+        tool_calls: [{ name: "read", arguments: { path: "notes.txt" } }],
+        chunk_delay_ms: 40,
+      },
+      { reasoning: "It says two.", text: "The notes say two." },
+      { reasoning: "Nothing changed.", text: "still two" },
+    ],
+    {
+      cols: 100,
+      provider: "anthropic",
+      files: { "notes.txt": "two\n" },
+      config: {
+        models: { "mock-model": { context_window: 100_000, max_output_tokens: 8192, thinking_budget: 2048 } },
+      },
+    },
+  ));
+  const p = pty;
+  await p.type("which one?");
+  await p.press("Enter");
+  await p.waitFor((s) => s.includes("reasoning") && s.includes("notes file"));
+  const ESC = String.fromCharCode(27);
+  const dimmed = new RegExp(`${ESC}\\[[0-9;]*2[0-9;]*m[^${ESC}]*notes file`);
+  expect(await waitStyled(p, dimmed)).toMatch(dimmed);
+  const done = await p.waitFor("The notes say two.");
+  expect(done).toMatch(/∴ reasoned for [\d.]+s/);
+  expect(done).not.toContain("before answering");
+  const files = readdirSync(rig.dataDir, { recursive: true }).map(String);
+  const log = files.find((f) => f.endsWith("events.jsonl")) ?? "";
+  const assistant = readFileSync(join(rig.dataDir, log), "utf8")
+    .split("\n")
+    .filter((l) => l.includes('"role":"assistant"'))
+    .map((l) => JSON.parse(l).message);
+  expect(assistant[0]?.content).toBe("Reading the notes.");
+  expect(assistant[0]?.meta?.reasoning).toBe(thought);
+  expect(assistant[0]?.adapter?.anthropic?.thinking?.[0]?.signature).toBeTruthy();
+  // The second request sent the signed block back first in its turn (the mock checks the signature).
+  const second = rig.mock.requests[1]?.body as { messages: { role: string; content: { type: string }[] }[] };
+  const turn = second.messages.find((m) => m.role === "assistant");
+  expect(turn?.content.map((b) => b.type)).toEqual(["thinking", "text", "tool_use"]);
+  expect(JSON.stringify(rig.mock.requests[0]?.body)).toContain('"budget_tokens":2048');
+  // Across a resume: saved with the message, sent back as they came (the mock checks the signature).
+  await p.type("/exit");
+  await p.press("Enter");
+  await p.waitExit();
+  await p.close();
+  pty = await Pty.start(consoleIn(rig, ["-c"], { cols: 100, rows: 24 }));
+  await pty.waitFor("resumed: the conversation continues here");
+  await pty.type("and now?");
+  await pty.press("Enter");
+  await pty.waitFor("still two");
+  const third = rig.mock.requests[2]?.body as { messages: { role: string; content: { type: string }[] }[] };
+  const first = third.messages.find((m) => m.role === "assistant");
+  expect(first?.content.map((b) => b.type)).toEqual(["thinking", "text", "tool_use"]);
+  expect(JSON.stringify(first?.content[0])).toContain("before answering");
 }, 120_000);

@@ -65,3 +65,31 @@ test("the replay after -c matches the live screen for !cmd, @file, a failed comm
   expect(shown).toContain("cancelled; the model will see that it was interrupted");
   expect(shown).not.toContain("› [interrupted by the user");
 }, 120_000);
+
+test("after a compaction, the requests it restored replay as notices, not as the user's prompts", async () => {
+  ({ rig, pty } = await startConsole(
+    [
+      { text: `apples noted ${"long words ".repeat(600)}` },
+      { text: `pears noted ${"long words ".repeat(600)}` },
+      { text: "The user talked about apples and pears." },
+    ],
+    { cols: 100, rows: 40, configFiles: { "compact.json": JSON.stringify({ keep_recent: 1 }) } },
+  ));
+  const p = pty;
+  await send(p, "remember the apples for the pie");
+  await p.waitFor("apples noted");
+  await send(p, "and the pears");
+  await p.waitFor("pears noted");
+  await send(p, "/compact");
+  await p.waitFor("⟳ compacted");
+  await send(p, "/exit");
+  await p.waitExit();
+  await p.close();
+  pty = await Pty.start(consoleIn(rig, ["-c"], { cols: 100, rows: 40 }));
+  const replayed = await pty.waitFor("resumed: the conversation continues here");
+  const shown = replayed.slice(replayed.indexOf("resumed session"));
+  expect(shown).toContain("[summary of the earlier conversation]");
+  expect(shown).toContain("↺ restored after compaction: remember the apples for the pie");
+  expect(shown).not.toContain("› [Restored after compaction");
+  expect(shown).not.toContain("› remember the apples");
+}, 120_000);

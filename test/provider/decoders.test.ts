@@ -94,7 +94,7 @@ function runAnthropic(events: unknown[]) {
 }
 
 describe("Anthropic decoder", () => {
-  test("a tool without parameters gets '{}'; thinking blocks are skipped; cache usage adds up", () => {
+  test("a tool without parameters gets '{}'; thinking is reasoning, not content; cache usage adds up", () => {
     const { res } = runAnthropic([
       {
         type: "message_start",
@@ -123,6 +123,8 @@ describe("Anthropic decoder", () => {
       role: "assistant",
       content: "",
       tool_calls: [{ id: "toolu_1", name: "list", arguments: "{}" }],
+      meta: { reasoning: "hmm" },
+      adapter: { anthropic: { thinking: [{ type: "thinking", thinking: "hmm", signature: "" }] } },
     });
     expect(res.usage).toEqual({
       input_tokens: 550,

@@ -12,7 +12,7 @@ const meta = {
   workspace: "/w",
   created: "2026-01-01T00:00:00.000Z",
   updated: "2026-01-01T00:01:00.000Z",
-  messages: 7,
+  messages: 9,
   compactions: 1,
   title: "fix <b>it</b>",
 };
@@ -22,6 +22,12 @@ const history: History = [
   { role: "user", content: "a file kept by compaction", meta: { restored: true } },
   { role: "user", content: "I ran this shell command myself\n$ ls\nx", meta: { shell_command: "ls" } },
   { role: "user", content: "please fix ``` the <script>x</script> thing" },
+  { role: "user", content: "[approvals are now: ask]", meta: { approval_mode: "ask" } },
+  {
+    role: "user",
+    content: "[context from the user's SessionStart hook]\nbranch",
+    meta: { hook: "SessionStart" },
+  },
   {
     role: "assistant",
     content: "",
@@ -36,7 +42,7 @@ const history: History = [
   { role: "tool", tool_call_id: "c1", content: `\`\`\` inside\n${"line\n".repeat(100)}end` },
 ];
 
-test("summaries, restored messages and commands are labelled as what they are, in every format", () => {
+test("summaries, restored messages, commands and what i added are labelled as what they are, in every format", () => {
   const doc = exportDoc(meta, history, "P0");
   expect(SessionExport.parse(doc).messages.map((m) => m.kind)).toEqual([
     "system",
@@ -44,6 +50,8 @@ test("summaries, restored messages and commands are labelled as what they are, i
     "restored",
     "command",
     "message",
+    "added",
+    "added",
     "message",
     "tool_result",
   ]);
@@ -51,6 +59,7 @@ test("summaries, restored messages and commands are labelled as what they are, i
   expect(md).toContain("## Summary of the earlier conversation (written by compaction)");
   expect(md).toContain("## Restored by compaction");
   expect(md).toContain("## Your shell command");
+  expect(md).toContain("## Added for the model (not typed by you)");
   expect(md).toContain("forked from `P0`");
   expect(md).toContain("-old");
   expect(md).toContain("+new");

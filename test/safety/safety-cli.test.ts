@@ -100,7 +100,7 @@ test("--export: markdown with calls, results and diffs; JSON that validates; an 
 test("i -r ID --fork: a new session with the history, its parent recorded; the original untouched", async () => {
   const { r, id } = await twoTurns();
   const original = readFileSync(join(r.dataDir, id, "events.jsonl"), "utf8");
-  const run = await r.run(["-p", "-r", id, "--fork", "in the fork"]);
+  const run = await r.run(["-p", "-r", id, "--fork", "in the fork", "--approve", "all"]);
   expect(run.code).toBe(0);
   expect(readFileSync(join(r.dataDir, id, "events.jsonl"), "utf8")).toBe(original);
   const ids = readdirSync(r.dataDir).filter((n) => n !== id && existsSync(join(r.dataDir, n, "meta.json")));

@@ -32,7 +32,9 @@ function textOf(content: Content): string {
 export function userWords(m: Message): string | undefined {
   if (m.role !== "user") return undefined;
   const meta = m.meta ?? {};
-  if (meta.summary === true || meta.continuation === true) return undefined;
+  // A summary, a continuation prompt and a note of an approval-mode change are not the user's words.
+  if (meta.summary === true || meta.continuation === true || meta.approval_mode !== undefined)
+    return undefined;
   if (meta.restored === true && Array.isArray(m.content)) {
     // [label, the user's text]: the label is ours, the rest is theirs.
     return textOf(m.content.slice(1));

@@ -1,7 +1,9 @@
 // The approval question in the live prompt, answered in one key: y (yes), a (yes for the session, where
 // offered), n (no: then a reason may be typed, Enter sends it, an empty one is a plain no), Esc or Ctrl-C
-// (no, and cancel the turn). Enter takes the highlighted answer (←/→ or Tab move it; yes at first). Any
-// other text typed is a message for the model, queued when Enter sends it: never lost, never an answer.
+// (no, and cancel the turn). Enter takes the highlighted answer (←/→ move it; yes at first). Tab opens a
+// line for a message to the model, so one may start with any letter (y, a, n and s answer at once
+// otherwise); Enter queues it and the question still waits. Any other text typed is a message for the
+// model too, queued when Enter sends it: never lost, never an answer.
 // The proposed change (a diff) is drawn inside the question: it leaves the screen with it, so a refused
 // change is never left in the transcript looking applied.
 import type { ApprovalAnswer, ApprovalRequest } from "../../agent/agent-session.ts";
@@ -23,13 +25,17 @@ export interface ApprovalText {
 interface Choice {
   key: string;
   label: string;
-  answer: ApprovalAnswer | "reason";
+  /** "reason": a reason for the no follows; "message": a line for the model follows */
+  answer: ApprovalAnswer | "reason" | "message";
 }
+
+/** What the prompt says after a message typed on the Tab line was queued. */
+export const MESSAGE_QUEUED = "queued for the model; the question still waits: y, n, or n and a reason";
 
 export type ApprovalStep =
   | { kind: "answer"; answer: ApprovalAnswer }
-  /** text that is not an answer, for the model */
-  | { kind: "message"; text: string }
+  /** text that is not an answer, for the model; `asked`: typed on the Tab line, meant as a message */
+  | { kind: "message"; text: string; asked?: boolean }
   | { kind: "hint"; text: string }
   | undefined;
 
@@ -38,6 +44,8 @@ export class ApprovalPrompt {
   private at = 0;
   /** `n` was pressed: the editor holds the reason */
   reasoning = false;
+  /** Tab was pressed: the editor holds a message for the model */
+  messaging = false;
 
   constructor(
     readonly req: ApprovalRequest,
@@ -70,26 +78,41 @@ export class ApprovalPrompt {
       ...group,
       { key: "n", label: "no (then a reason)", answer: "reason" },
       { key: "Esc", label: "no, cancel the turn", answer: { kind: "cancel" } },
+      { key: "Tab", label: "tell the model something", answer: "message" },
     ];
   }
 
   private pick(c: Choice): ApprovalStep {
-    if (c.answer !== "reason") return { kind: "answer", answer: c.answer };
-    this.reasoning = true;
+    if (c.answer === "reason") this.reasoning = true;
+    else if (c.answer === "message") this.messaging = true;
+    else return { kind: "answer", answer: c.answer };
     return undefined;
+  }
+
+  /** Typing a reason or a message (not answers): the question's own keys are text here. */
+  get typing(): boolean {
+    return this.reasoning || this.messaging;
   }
 
   /** One key at the question; the editor holds a reason or a message being typed. */
   handle(ev: InputEvent, editor: LineEditor): ApprovalStep {
     if (ev.type === "key" && ev.ctrl && ev.ch === "c") return { kind: "answer", answer: { kind: "cancel" } };
     if (ev.type === "key" && ev.name === "escape") {
-      // Esc while typing a reason goes back to the answers; otherwise it refuses and cancels the turn.
-      if (this.reasoning) {
+      // Esc while typing a reason or a message goes back to the answers; otherwise it refuses and cancels
+      // the turn.
+      if (this.typing) {
         this.reasoning = false;
+        this.messaging = false;
         editor.clear();
         return undefined;
       }
       return { kind: "answer", answer: { kind: "cancel" } };
+    }
+    if (this.messaging) {
+      if (applyInput(editor, ev) !== "submit") return undefined;
+      const text = editor.submit();
+      this.messaging = false;
+      return text.trim() === "" ? undefined : { kind: "message", text, asked: true };
     }
     if (this.reasoning) {
       if (applyInput(editor, ev) !== "submit") return undefined;
@@ -104,12 +127,16 @@ export class ApprovalPrompt {
         if (k === "a") return { kind: "hint", text: ALWAYS_NOT_OFFERED };
       }
       const n = this.choices.length;
-      if (ev.name === "left" || ev.name === "up" || (ev.name === "tab" && ev.shift)) {
+      if (ev.name === "left" || ev.name === "up") {
         this.at = (this.at + n - 1) % n;
         return undefined;
       }
-      if (ev.name === "right" || ev.name === "down" || ev.name === "tab") {
+      if (ev.name === "right" || ev.name === "down") {
         this.at = (this.at + 1) % n;
+        return undefined;
+      }
+      if (ev.name === "tab") {
+        this.messaging = true;
         return undefined;
       }
       if (ev.name === "enter") return this.pick(this.choices[this.at] as Choice);
@@ -125,10 +152,14 @@ export class ApprovalPrompt {
     const [title = "", ...summary] = questionLines(this.req, t.clean, width);
     const answers = this.choices.map((c, i) => {
       const s = `${c.key} ${c.label}`;
-      return i === this.at && !this.reasoning ? t.mark(` ${s} `) : t.dim(` ${s} `);
+      return i === this.at && !this.typing ? t.mark(` ${s} `) : t.dim(` ${s} `);
     });
     const head = [t.yellow(title), ...summary, ...this.proposal, ...packAnswers(answers, width, t)];
-    const prompt = this.reasoning ? "why not? (Enter: no without a reason) › " : "allow? › ";
+    const prompt = this.reasoning
+      ? "why not? (Enter: no without a reason) › "
+      : this.messaging
+        ? "to the model (Enter queues it, Esc goes back) › "
+        : "allow? › ";
     return { head, prompt };
   }
 }

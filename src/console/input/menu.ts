@@ -1,7 +1,9 @@
 // The completion menu under the input, opened as you type: after `/` at the start, the commands (each
 // with its one line of help), filtered as you type; after `@`, workspace paths — the entries of the
 // directory typed so far, then fuzzy matches from the whole workspace. ↑/↓ move, Tab takes the marked
-// row, Enter takes it too (and runs a command), Esc closes the menu until the text changes.
+// row, Enter takes it too (and runs a command), Esc closes the menu until the text changes. When the
+// marked row continues what was typed, the rest of it shows dim after the caret (ghost text), and → at
+// the end of the line takes it as Tab does.
 export interface MenuRow {
   /** what replaces the typed token */
   value: string;
@@ -59,6 +61,18 @@ function pathMenu(text: string, cursor: number, src: MenuSource): Menu | undefin
 /** The menu for the text and caret, or undefined when none applies. */
 export function menuFor(text: string, cursor: number, src: MenuSource): Menu | undefined {
   return commandMenu(text, cursor, src) ?? pathMenu(text, cursor, src);
+}
+
+/**
+ * The ghost text: what the marked row adds to the token typed so far, when the caret ends the line and
+ * the row begins with exactly what was typed (a fuzzy match has no rest to show).
+ */
+export function ghostText(menu: Menu, at: number, text: string, cursor: number): string | undefined {
+  if (cursor !== text.length || menu.to !== cursor) return undefined;
+  const value = menu.rows[at]?.value;
+  const typed = text.slice(menu.from, cursor);
+  if (value === undefined || value.length <= typed.length || !value.startsWith(typed)) return undefined;
+  return value.slice(typed.length);
 }
 
 /** The rows to draw (at most MENU_ROWS around the marked one), each `value  detail`, the marked one marked. */

@@ -4,13 +4,13 @@
 import type { ApprovalAnswer, ApprovalRequest } from "../../agent/agent-session.ts";
 import { NOT_AN_ANSWER } from "../approval-question.ts";
 import type { PromptHooks } from "../ports.ts";
-import { ApprovalPrompt } from "./approval-prompt.ts";
+import { ApprovalPrompt, MESSAGE_QUEUED } from "./approval-prompt.ts";
 import { applyInput } from "./bindings.ts";
 import { commonPrefix, complete } from "./complete.ts";
 import { LineEditor } from "./editor.ts";
 import { HistoryCursor, type InputHistory } from "./history.ts";
 import type { InputEvent } from "./keys.ts";
-import { type Menu, type MenuRow, type MenuSource, menuFor, menuLines } from "./menu.ts";
+import { ghostText, type Menu, type MenuRow, type MenuSource, menuFor, menuLines } from "./menu.ts";
 import { Picker, type PickerText, type PickRequest } from "./picker.ts";
 
 /** How the prompt measures and cleans text (the terminal module's functions). */
@@ -142,7 +142,8 @@ export class PromptController {
       this.menuClosedOn = this.editor.text;
       return true;
     }
-    if ((ev.name === "tab" && !ev.shift) || (ev.name === "enter" && !ev.shift)) {
+    const acceptsGhost = ev.name === "right" && !ev.shift && this.ghost() !== undefined;
+    if ((ev.name === "tab" && !ev.shift) || (ev.name === "enter" && !ev.shift) || acceptsGhost) {
       const row = m.menu.rows[m.at] as MenuRow;
       const ed = this.editor;
       // Enter on a path typed out already sends the message: there is nothing left to complete.
@@ -169,6 +170,12 @@ export class PromptController {
       return true;
     }
     return false;
+  }
+
+  /** The rest of the marked row, shown dim after the caret (undefined: none to show). */
+  private ghost(): string | undefined {
+    const m = this.menu;
+    return m ? ghostText(m.menu, m.at, this.editor.text, this.editor.cursor) : undefined;
   }
 
   /** The menu for the text as it is now (none once closed with Esc, until the text changes). */
@@ -307,7 +314,7 @@ export class PromptController {
 
   private approvalKey(ev: InputEvent): void {
     const a = this.approval as Approval;
-    if (ev.type === "key" && ev.name === "tab" && ev.shift && this.editor.isEmpty && !a.prompt.reasoning) {
+    if (ev.type === "key" && ev.name === "tab" && ev.shift && this.editor.isEmpty && !a.prompt.typing) {
       this.hooks.cycleMode();
       return;
     }
@@ -317,7 +324,7 @@ export class PromptController {
     else if (step.kind === "hint") this.hint = step.text;
     else {
       this.hooks.notAnswer(step.text);
-      this.hint = NOT_AN_ANSWER;
+      this.hint = step.asked ? MESSAGE_QUEUED : NOT_AN_ANSWER;
     }
   }
 
@@ -400,8 +407,15 @@ export class PromptController {
     const { rows, row, col } = this.layout(prompt + cleanBody, prompt.length + before.length, width);
     const hint = this.hint ? [this.text.dim(this.hint.slice(0, Math.max(0, width)))] : [];
     this.caret = { row: head.length + row, col };
-    const menu =
-      this.menu && !q && !this.search ? menuLines(this.menu.menu, this.menu.at, width, this.text) : [];
+    const showMenu = this.menu && !q && !this.search;
+    const ghost = showMenu ? this.ghost() : undefined;
+    // On the caret's row only, cut to the room left: ghost text never wraps the line.
+    if (ghost && row === rows.length - 1) {
+      const room = width - col - 1;
+      const fitted = room > 0 ? this.text.fit(this.text.clean(ghost), room) : "";
+      if (fitted) rows[row] += this.text.dim(fitted);
+    }
+    const menu = showMenu && this.menu ? menuLines(this.menu.menu, this.menu.at, width, this.text) : [];
     return [...head, ...rows, ...menu, ...hint];
   }
 
