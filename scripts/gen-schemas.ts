@@ -25,6 +25,11 @@ import { Manifest } from "../src/contract/manifest.ts";
 import { McpFile } from "../src/contract/mcp.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
 import {
+  ResourceReplyData,
+  ResourceRequestData,
+  RuntimeResourceDecl,
+} from "../src/contract/runtime-resources.ts";
+import {
   CancelRequestData,
   ProgressReplyData,
   ProgressRequestData,
@@ -34,6 +39,8 @@ import {
   RuntimeToolDecl,
   ToolsReplyData,
   ToolsRequestData,
+  ToolsWatchReplyData,
+  ToolsWatchRequestData,
 } from "../src/contract/runtime-tools.ts";
 import { AnyCompactionEvent, EventLine, SessionMeta } from "../src/contract/session.ts";
 import { SteerMessage } from "../src/contract/steering.ts";
@@ -94,11 +101,16 @@ const protocol = write(join(root, "protocol"), {
   "runtime-tool-decl.json": RuntimeToolDecl,
   "tools-request.json": ToolsRequestData,
   "tools-reply.json": ToolsReplyData,
+  "tools-watch-request.json": ToolsWatchRequestData,
+  "tools-watch-reply.json": ToolsWatchReplyData,
   "cancel-request.json": CancelRequestData,
   "progress-request.json": ProgressRequestData,
   "progress-reply.json": ProgressReplyData,
   "runtime-prompt-decl.json": RuntimePromptDecl,
   "prompt-request.json": PromptRequestData,
+  "runtime-resource-decl.json": RuntimeResourceDecl,
+  "resource-request.json": ResourceRequestData,
+  "resource-reply.json": ResourceReplyData,
   "prompt-reply.json": PromptReplyData,
 });
 const hookSchemas: Record<string, z.ZodType> = {

@@ -1,8 +1,9 @@
 // What MCP costs. (1) Per turn: S0 (N one-line bash turns) run by `i` with three configured MCP servers
 // (the reference servers everything, memory and filesystem) and no MCP call, against the same run with no
 // mcp.json, interleaved; the figure is the median gap between consecutive model requests (target: within
-// 1 ms of none; the three servers' tools ride along in every request). (2) One MCP call's overhead: the
-// everything server's echo called through the worker host (core → `i worker mcp` → server) against the
+// 1 ms of none; the three servers' tools ride along in every request), and its parts in the core: the
+// tools refresh (no round trip while the module watches), the poll it replaces, the budget hook's share.
+// (2) One MCP call's overhead: the everything server's echo called through the worker host (core → `i worker mcp` → server) against the
 // same call made directly with the SDK client in this process (target ≤ 5 ms median). (3) Whether
 // `i --version` loads any of it (startup, from source), and with --build the compiled binary's size.
 //   bun scripts/bench/mcp.ts [--turns 100] [--runs 3] [--calls 300] [--build]
@@ -13,9 +14,12 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { runtimeToolsRefresher } from "../../src/agent/runtime-tools.ts";
 import { MODULE_NAMES } from "../../src/contract/registry.ts";
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { nowNs } from "../../src/runtime/runtime.ts";
+import { DeclaredTools } from "../../src/tools/declared-tools.ts";
+import type { ToolDecl } from "../../src/tools/types.ts";
 import { WorkerHost } from "../../src/worker/host.ts";
 import {
   agentArgv,
@@ -82,10 +86,10 @@ async function agentTurns(withMcp: boolean): Promise<number> {
   }
 }
 
-async function timeCalls(once: () => Promise<unknown>): Promise<number[]> {
-  for (let i = 0; i < 30; i++) await once();
+async function timeCalls(once: () => Promise<unknown>, n = CALLS, warm = 30): Promise<number[]> {
+  for (let i = 0; i < warm; i++) await once();
   const out: number[] = [];
-  for (let i = 0; i < CALLS; i++) {
+  for (let i = 0; i < n; i++) {
     const t0 = nowNs();
     await once();
     out.push(Number(nowNs() - t0) / 1e6);
@@ -93,16 +97,62 @@ async function timeCalls(once: () => Promise<unknown>): Promise<number[]> {
   return out;
 }
 
-/** The core's own per-turn work for MCP: the `tools` poll of the mcp module before each model request. */
-async function pollCost(): Promise<number[]> {
+/**
+ * The core's own per-turn work for MCP before each model request: what the refresher does (nothing while
+ * the mcp module's watch is open), the `tools` poll it replaces (a module that does not watch), and the
+ * budget hook with the servers' tool declarations against without them. The declarations are returned.
+ */
+async function perTurnParts(): Promise<{ refresh: number[]; poll: number[]; decls: ToolDecl[] }> {
   const dir = mkdtempSync(join(tmpdir(), "i-bench-mcp-"));
   writeFileSync(join(dir, "mcp.json"), JSON.stringify({ mcpServers: servers(dir) }));
   const host = new WorkerHost(mcpManifest(dir), { workspace: dir, configDir: dir });
   try {
-    const first = await host.refreshTools();
-    if (!first.changed || (host.runtimeDecls().get("mcp")?.length ?? 0) < 20)
-      throw new Error(`the three servers did not declare their tools: ${first.notices.join("; ")}`);
-    return await timeCalls(() => host.refreshTools());
+    const declared = new DeclaredTools();
+    const refresher = runtimeToolsRefresher(host, declared, "all", () => {});
+    if (!refresher) throw new Error("no module declares tools at run time");
+    await refresher.refresh();
+    const decls = [...declared.decls()];
+    if (decls.length < 20) throw new Error("the three servers did not declare their tools");
+    const refresh = await timeCalls(() => refresher.refresh());
+    const poll = await timeCalls(() => host.refreshTools());
+    return { refresh, poll, decls };
+  } finally {
+    await host.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** One budget hook round trip (the built-in module) for a 200-message history, with `tools` offered. */
+async function budgetCost(tools: readonly ToolDecl[][]): Promise<number[][]> {
+  const dir = mkdtempSync(join(tmpdir(), "i-bench-mcp-"));
+  const manifest = generateManifest({
+    profile: "standard",
+    configDir: dir,
+    plugins: { disabled: MODULE_NAMES.filter((m) => m !== "budget") },
+    bindings: {},
+    self: [process.execPath, join(ROOT, "src", "cli", "main.ts")],
+  });
+  const host = new WorkerHost(manifest, { workspace: dir, configDir: dir });
+  const history: unknown[] = [{ role: "system", content: "you are a coding agent" }];
+  for (let i = 0; i < 100; i++)
+    history.push({ role: "user", content: `turn ${i} `.repeat(20) }, { role: "assistant", content: "ok" });
+  const data = (t: readonly ToolDecl[]) => ({
+    model: { name: "m", context_window: 4_000_000 },
+    policy: { trigger_ratio: 0.8, rearm_ratio: 0.6 },
+    system: "you are a coding agent",
+    tools: t,
+    history,
+    state: { armed: true },
+  });
+  try {
+    const out = tools.map(() => [] as number[]);
+    // Interleaved rounds: the machine's load falls on both alike.
+    for (let round = 0; round < 10; round++)
+      for (const [i, t] of tools.entries()) {
+        const d = data(t);
+        (out[i] as number[]).push(...(await timeCalls(() => host.runHook("budget", d), CALLS / 10, 3)));
+      }
+    return out;
   } finally {
     await host.close();
     rmSync(dir, { recursive: true, force: true });
@@ -172,7 +222,16 @@ console.log(
 console.log(`  difference: ${fmt(median(three) - median(none))} ms per turn (target ≤ 1 ms)`);
 await mock.close();
 
-report("  of which the tools poll before each request", await pollCost(), "ms", 3);
+const parts = await perTurnParts();
+report("  the core's tools refresh before each request (watching)", parts.refresh, "ms", 3);
+report("  the tools poll it skips (a module that does not watch) ", parts.poll, "ms", 3);
+const core: ToolDecl[] = [{ name: "bash", description: "run a command", input_schema: { type: "object" } }];
+const [few, many] = await budgetCost([core, [...core, ...parts.decls]]);
+report("  budget hook, the core's tool only", few as number[], "ms", 3);
+report(`  budget hook, with the servers' ${parts.decls.length} tools`, many as number[], "ms", 3);
+console.log(
+  `  the declarations' share of the budget hook: ${fmt(median(many as number[]) - median(few as number[]), 3)} ms (${JSON.stringify(parts.decls).length} bytes of JSON)`,
+);
 
 console.log(`\none MCP call (everything's echo), ${CALLS} calls after 30 warm-up`);
 const { direct, viaHost } = await callOverhead();

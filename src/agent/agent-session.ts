@@ -35,11 +35,17 @@ import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts
 import { fileCandidates } from "./file-candidates.ts";
 import type { TurnResult } from "./loop.ts";
 import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
-import { type Expanded, expandMentions } from "./mentions.ts";
+import {
+  type Expanded,
+  expandMentions,
+  MENTION_MAX_FILE_BYTES,
+  MENTION_MAX_TOTAL_BYTES,
+} from "./mentions.ts";
 import { resolveWorkspace } from "./options.ts";
 import { pathCandidates } from "./path-candidates.ts";
-import { acceptPending, pendingProjectFiles } from "./project-files.ts";
+import { acceptPending, type PendingProjectFiles, pendingProjectFiles } from "./project-files.ts";
 import { loadTemplates, type PromptTemplate } from "./prompt-templates.ts";
+import { attachResources } from "./resource-mentions.ts";
 import {
   type ConfirmOverwrite,
   exportConversation,
@@ -95,6 +101,8 @@ export class AgentSession {
   /** where sessions (and the console's input history) live */
   readonly dataDir = dataDir();
   private rt: AgentRuntime | undefined;
+  /** what projectFilesToTrust last showed: exactly that is accepted on yes */
+  private shownPending: PendingProjectFiles | undefined;
   private lastId = "";
   private wasResumed = false;
   private launchWorkspace: string | undefined;
@@ -104,7 +112,7 @@ export class AgentSession {
   private reading: ContextReading | undefined;
 
   constructor(
-    private readonly options: SessionOptions,
+    private options: SessionOptions,
     private readonly ports: SessionPorts,
   ) {
     this.queue = options.steering ? queuePath(this.dataDir) : undefined;
@@ -262,6 +270,34 @@ export class AgentSession {
     // A session with nothing in it yet is not kept when it closes: a fresh one takes its place.
     if (this.rt) await this.switchTo(this.rt.agent.history.length > 1 ? this.rt.session.id : undefined);
     return pending.lines;
+  }
+
+  /**
+   * This workspace's own files (hooks, agents, MCP servers) waiting for the user's acceptance, with what
+   * each would run (untrusted text: clean it before showing it); undefined when none is pending, or
+   * when one cannot be read (opening the session says what is wrong with it).
+   */
+  projectFilesToTrust(): { lines: string[] } | undefined {
+    try {
+      const pending = pendingProjectFiles(configDir(), this.workspace);
+      if (pending.files.length === 0) return undefined;
+      this.shownPending = pending;
+      return { lines: pending.lines };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Accept what projectFilesToTrust showed, before the session opens (a file changed since stays untrusted). */
+  acceptProjectFiles(): void {
+    if (this.shownPending) acceptPending(configDir(), this.workspace, this.shownPending);
+    this.shownPending = undefined;
+  }
+
+  /** The user said no: the session goes on without them, and does not warn about them again. */
+  declineProjectFiles(): void {
+    this.shownPending = undefined;
+    this.options = { ...this.options, declinedProjectFiles: true };
   }
 
   /** The sub-agents the task tool can run here (built-in, config_dir/agents, an accepted .i/agents). */
@@ -530,8 +566,34 @@ export class AgentSession {
     return trustProjectMcp(this.live.workspace);
   }
 
-  /** `@path` mentions: the files' text attached to the message, with a note per mention. */
-  attachMentions(text: string): Expanded {
-    return expandMentions(text, this.live.workspace);
+  /**
+   * `@path` and `@SERVER:URI` mentions: the files' text and the MCP resources' contents attached to the
+   * message, with a note per mention. Rejects (one line) when a resource cannot be read: nothing is sent
+   * half-attached.
+   */
+  async attachMentions(text: string): Promise<Expanded> {
+    const files = expandMentions(text, this.live.workspace);
+    return this.withResources(text, files, MENTION_MAX_TOTAL_BYTES - (files.used ?? 0));
+  }
+
+  /** Print mode's mentions: only `@SERVER:URI` resources (a `-p` prompt's `@path` stays text). */
+  attachResourceMentions(text: string): Promise<Expanded> {
+    return this.withResources(text, { text, notes: [] }, MENTION_MAX_TOTAL_BYTES);
+  }
+
+  /** `base` with the resources `typed` mentions (never a mention inside an attached file) appended. */
+  private async withResources(typed: string, base: Expanded, budget: number): Promise<Expanded> {
+    const r = await attachResources(typed, this.live.runtimeResources, budget, MENTION_MAX_FILE_BYTES);
+    const notes = [...base.notes, ...r.notes];
+    if (r.blocks.length === 0) return { ...base, notes };
+    return { text: `${base.text}\n\n${r.blocks.join("\n\n")}`, notes, used: (base.used ?? 0) + r.used };
+  }
+
+  /** MCP resources for the `@` menu: `SERVER:URI` and what the server calls it (as of the last ask). */
+  mcpResources(): { value: string; detail: string }[] {
+    return (this.rt?.runtimeResources?.list() ?? []).map((r) => ({
+      value: `${r.server}:${r.uri}`,
+      detail: r.name,
+    }));
   }
 }

@@ -103,10 +103,19 @@ export class Agent {
     });
   }
 
-  /** The tools offered to the model now: the run's, then any declared at run time. */
+  /** The run's tools and the declared ones, for the declared array it was made of. */
+  private offered: { declared: readonly ToolDecl[]; all: ToolDecl[] } | undefined;
+
+  /**
+   * The tools offered to the model now: the run's, then any declared at run time. The same array while
+   * the declarations stay the same, so what is made of it per request (its JSON) is made once.
+   */
   private tools(): ToolDecl[] {
     const declared = this.deps.declaredTools?.decls() ?? [];
-    return declared.length > 0 ? [...this.deps.tools, ...declared] : this.deps.tools;
+    if (declared.length === 0) return this.deps.tools;
+    if (this.offered?.declared !== declared)
+      this.offered = { declared, all: [...this.deps.tools, ...declared] };
+    return this.offered.all;
   }
 
   /**

@@ -7,6 +7,7 @@ import { formatBytes } from "../lib/truncate.ts";
 import { SNIFF_BYTES, sniffFileKind } from "../tools/file-kind.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
 import { openRegularFile, readAll } from "../tools/read.ts";
+import { resourceMention } from "./resource-mentions.ts";
 
 export const MENTION_MAX_FILE_BYTES = 64 * 1024;
 export const MENTION_MAX_TOTAL_BYTES = 256 * 1024;
@@ -17,14 +18,19 @@ export interface Expanded {
   text: string;
   /** one line per mention, for the screen */
   notes: string[];
+  /** bytes of text attached (what is left of the total goes to `@SERVER:URI` resources) */
+  used?: number;
 }
 
-/** `@path` tokens: at the start or after whitespace; trailing punctuation is not part of the path. */
+/**
+ * `@path` tokens: at the start or after whitespace; trailing punctuation is not part of the path. An
+ * `@SERVER:URI` token is an MCP resource's, not a path.
+ */
 export function findMentions(text: string): string[] {
   const out: string[] = [];
   for (const m of text.matchAll(/(?:^|\s)@([^\s@]+)/g)) {
     const p = (m[1] as string).replace(/[,;:!?)\]}'"]+$/, "").replace(/\.$/, "");
-    if (p !== "" && !out.includes(p)) out.push(p);
+    if (p !== "" && !out.includes(p) && !resourceMention(p)) out.push(p);
   }
   return out;
 }
@@ -115,6 +121,7 @@ export function expandMentions(text: string, workspace: string): Expanded {
       notes.push(`@${rel}: not attached: ${(err as Error).message}`);
     }
   }
-  if (parts.length === 0) return { text, notes };
-  return { text: `${text}\n\n${parts.join("\n\n")}`, notes };
+  const used = MENTION_MAX_TOTAL_BYTES - budget;
+  if (parts.length === 0) return { text, notes, used };
+  return { text: `${text}\n\n${parts.join("\n\n")}`, notes, used };
 }

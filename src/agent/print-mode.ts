@@ -50,7 +50,12 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
   };
   process.on("SIGINT", onSigint);
   try {
-    const result = await session.send(opts.prompt);
+    // `@SERVER:URI` resources are attached before anything is sent; one that cannot be read stops the run.
+    const attached = await session.attachResourceMentions(opts.prompt).catch((err: unknown) => {
+      throw new UserError(`i -p: ${errorMessage(err)}; nothing was sent`);
+    });
+    if (!opts.json) for (const n of attached.notes) writeLine(process.stderr, `i: ${n}`);
+    const result = await session.send(attached.text, attached.text === opts.prompt ? undefined : opts.prompt);
     if (result.stop === "cancelled") {
       if (!opts.json)
         writeLine(process.stderr, `i: cancelled; session ${session.id} saved (resume with -r ${session.id})`);

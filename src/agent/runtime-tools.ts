@@ -23,6 +23,8 @@ import type { ApprovalPolicy, ApprovalRequest } from "../tools/approvals.ts";
 import type { DeclaredTool, DeclaredTools } from "../tools/declared-tools.ts";
 import type { ToolReport } from "../tools/types.ts";
 import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
+import type { ResourceSource } from "./resource-mentions.ts";
+import { ToolsWatch } from "./tools-watch.ts";
 
 export interface McpSetup {
   /** what the mcp worker's environment gets beyond the allow-list: the variables its servers refer to */
@@ -76,6 +78,8 @@ export interface Refresher {
   prompts(): RuntimePromptDecl[];
   /** a prompt's text: `argsText` is `value value…` in the prompt's argument order, or `name=value` words */
   expandPrompt(name: string, argsText: string): Promise<string>;
+  /** the resources the modules offer (as of the last refresh) and reading one (`@SERVER:URI`) */
+  resources: ResourceSource;
 }
 
 /** `a b` or `key=value c` as the prompt's arguments: positional words fill the arguments in order. */
@@ -218,9 +222,13 @@ export function runtimeToolsRefresher(
   // Started and asked at once, not awaited: the prompt is not delayed, a server that fails says so
   // early, and its prompts (slash commands) are known before the first message; a start failure is
   // reported by this refresh and tried again by the next.
+  const watch = new ToolsWatch(host);
   const first = host
     .refreshTools(undefined, modules)
-    .then((r) => void apply(r))
+    .then((r) => {
+      apply(r);
+      watch.asked(modules);
+    })
     .catch(() => {});
   const apply = (r: RuntimeRefresh) => {
     for (const message of r.notices) emit({ type: "notice", level: "warn", message });
@@ -236,7 +244,11 @@ export function runtimeToolsRefresher(
   return {
     refresh: async () => {
       await first;
-      apply(await host.refreshTools(undefined, modules));
+      // A module watching its tools is asked only once it said they changed.
+      const due = watch.due(modules);
+      if (due.length === 0) return;
+      apply(await host.refreshTools(undefined, due));
+      watch.asked(due);
     },
     status: async () => apply(await host.refreshTools(0, modules)),
     prompts: () => host.runtimePrompts().map((p) => p.decl),
@@ -244,6 +256,13 @@ export function runtimeToolsRefresher(
       const decl = host.runtimePrompts().find((p) => p.decl.name === name)?.decl;
       if (!decl) return Promise.reject(new Error(`no prompt /${name}`));
       return host.getPrompt(name, promptArguments(decl, argsText));
+    },
+    resources: {
+      list: () => host.runtimeResources(),
+      read: async (server, uri) => {
+        await first;
+        return host.readResource(server, uri);
+      },
     },
   };
 }

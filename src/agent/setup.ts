@@ -32,6 +32,8 @@ import { checkHooksConfig, userHooksFor } from "./user-hooks-setup.ts";
 export interface SetupOptions extends ResolveOptions, BuildOptions {
   /** this run is a child task's session (`i task-child`) */
   child?: ChildSetup;
+  /** the user said no to this workspace's own files at the console's question: not warned about again */
+  declinedProjectFiles?: boolean;
 }
 
 export interface AgentRuntime {
@@ -56,6 +58,8 @@ export interface AgentRuntime {
   runtimeStatus?: () => Promise<RuntimeRefresh["status"]>;
   /** prompts the modules offer (MCP prompts: the console's slash commands) */
   runtimePrompts?: Pick<Refresher, "prompts" | "expandPrompt">;
+  /** resources the modules offer (MCP resources: `@SERVER:URI` mentions) */
+  runtimeResources?: Refresher["resources"];
   /** the models the provider lists (GET /models), [] when it does not answer */
   listModels(): Promise<string[]>;
   close(): Promise<void>;
@@ -155,8 +159,8 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       opts.emit,
       opts.approve,
     );
-    for (const line of [...mcp.notices, ignoredHooks, tasks.notice()])
-      if (line) opts.emit({ type: "notice", level: "warn", message: line });
+    const untrusted = opts.declinedProjectFiles ? [] : [...mcp.notices, ignoredHooks, tasks.notice()];
+    for (const line of untrusted) if (line) opts.emit({ type: "notice", level: "warn", message: line });
     // Modules that declare tools at run time (mcp) start now, in the background, and are asked for their
     // tools before each model request.
     const declaredTools = new DeclaredTools();
@@ -216,7 +220,13 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       toolContext: built.toolContext,
       ...(model.price ? { price: model.price } : {}),
       checkpoints: built.checkpoints,
-      ...(refreshTools ? { runtimeStatus: refreshTools.status, runtimePrompts: refreshTools } : {}),
+      ...(refreshTools
+        ? {
+            runtimeStatus: refreshTools.status,
+            runtimePrompts: refreshTools,
+            runtimeResources: refreshTools.resources,
+          }
+        : {}),
       listModels: () =>
         typeof plan.apiKey === "string"
           ? listProviderModels({

@@ -15,6 +15,7 @@ import { logoLines } from "./render.ts";
 import { SessionLoop } from "./session-loop.ts";
 import { signalSettings, TerminalSignals } from "./terminal-signals.ts";
 import { applyConfiguredTheme } from "./theme.ts";
+import { askProjectTrust } from "./trust-question.ts";
 import { processTerminal, Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
 import { ViewIo } from "./view-io.ts";
@@ -89,6 +90,8 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   };
   // Shown with the first thing the console says: a console that cannot start (`i -r nope`) prints no logo.
   io.preface([...logoLines(io.ui.width()).map((l, i) => (i === 1 ? s.bold(l) : s.dim(l))), ""]);
+  // A project's own hooks, agents and MCP servers are asked about first, in one key (only on a terminal).
+  if (interactiveIn) await askProjectTrust(loop.session, io.ui, process.stdin, () => screen.flush());
   // The input is live before the engine loads: typing starts at once, and what is entered meanwhile waits.
   loop.input.start();
   screen.flush();

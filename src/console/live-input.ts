@@ -1,5 +1,6 @@
 // The live prompt: raw keys decoded and handed to the prompt controller, which the Screen draws as the
 // "input" component. Esc, Ctrl-C and Ctrl-D reach the session loop through the controller's hooks.
+
 import type { ApprovalAnswer, ApprovalRequest } from "../agent/agent-session.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
@@ -9,6 +10,7 @@ import { InputHistory } from "./input/history.ts";
 import { KeyMap } from "./input/keymap.ts";
 import type { PickRequest } from "./input/picker.ts";
 import { PromptController } from "./input/prompt.ts";
+import { resourceRows, resourceValues } from "./input/resource-completion.ts";
 import { TerminalInput } from "./input/terminal.ts";
 import type { InputHandlers, InputSide } from "./ports.ts";
 import type { Screen } from "./ui/screen.ts";
@@ -51,11 +53,12 @@ export class LiveInput implements InputSide {
       },
       {
         commands: () => loop.commandNames(),
-        paths: (partial) => loop.completePath(partial),
+        paths: (partial) => [...loop.completePath(partial), ...resourceValues(partial, loop.mcpResources())],
         menu: {
           commands: () => loop.commandMenu(),
           paths: (partial) => loop.completePath(partial),
           files: (query) => loop.findFiles(query),
+          resources: (partial) => resourceRows(partial, loop.mcpResources()),
         },
       },
     );

@@ -97,6 +97,8 @@ export interface InputHandlers {
   findFiles(query: string): string[];
   /** the workspace paths that complete a partial `@path` */
   completePath(partial: string): string[];
+  /** MCP resources the `@` menu offers (`SERVER:URI`, with the server's name for it) */
+  mcpResources(): Array<{ value: string; detail: string }>;
   /** a turn or a command runs */
   readonly busy: boolean;
 }

@@ -44,9 +44,9 @@ function startIndex(h: Readonly<History>, max: number): number {
   return start >= h.length ? Math.max(1, h.length - max) : start;
 }
 
-const ATTACHMENT = /\n*<(file|directory) path="([^"]*)">[\s\S]*?<\/\1>/g;
+const ATTACHMENT = /\n*<(file|directory|resource) (?:path|uri)="([^"]*)">[\s\S]*?<\/\1>/g;
 
-/** The user's own words, and one line per file or directory attached to them. */
+/** The user's own words, and one line per file, directory or MCP resource attached to them. */
 function userItems(text: string): ReplayItem[] {
   const attached: string[] = [];
   const own = text.replace(ATTACHMENT, (_, kind: string, path: string) => {

@@ -189,6 +189,11 @@ export class SessionLoop implements InputHandlers {
     return this.session.completePath(partial);
   }
 
+  /** MCP resources for the `@` menu (`SERVER:URI` and their names). */
+  mcpResources(): Array<{ value: string; detail: string }> {
+    return this.session.mcpResources();
+  }
+
   // ---- input events -------------------------------------------------------------------------------
 
   line(text: string): void {
@@ -357,7 +362,14 @@ export class SessionLoop implements InputHandlers {
       ui.print(ui.red(`✗ ${ui.clean(imgs.refused)}`));
       return undefined;
     }
-    const { text: content, notes } = this.session.attachMentions(imgs.text);
+    // A resource that cannot be read stops the message (never sent half-attached); it stays in the input.
+    const attached = await this.session.attachMentions(imgs.text).catch((err: unknown) => ({ err }));
+    if ("err" in attached) {
+      ui.print(ui.red(`✗ ${ui.clean(errorMessage(attached.err))}; not sent`));
+      this.setDraft(text);
+      return undefined;
+    }
+    const { text: content, notes } = attached;
     for (const n of [...imgs.notes, ...notes]) ui.print(ui.dim(`  ${ui.clean(n)}`));
     await this.turn(withImages(content, imgs.images), text);
     return undefined;

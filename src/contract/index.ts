@@ -10,6 +10,7 @@ export * from "./hooks.ts";
 export * from "./mcp.ts";
 export * from "./protocol.ts";
 export * from "./registry.ts";
+export * from "./runtime-resources.ts";
 export * from "./runtime-tools.ts";
 export * from "./steering.ts";
 export * from "./usage.ts";

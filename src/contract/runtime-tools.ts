@@ -6,6 +6,7 @@
 // core tools and other modules' tools, and routes calls through the same tool dispatch, approvals and
 // result caps as every other tool, each under the deadline its declaration gives.
 import { z } from "zod";
+import { RuntimeResourceDecl } from "./runtime-resources.ts";
 
 /** Every provider accepts tool names of this shape (OpenAI's and Anthropic's rules intersected). */
 export const RUNTIME_TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -90,10 +91,34 @@ export const ToolsReplyData = ToolsRequestData.extend({
   runtime_tools: z.array(RuntimeToolDecl).optional(),
   /** the module's prompts, sent with `runtime_tools` (absent: none) */
   prompts: z.array(RuntimePromptDecl).optional(),
+  /** the module's resources (for `@SERVER:URI` mentions), sent with `runtime_tools` (absent: none) */
+  resources: z.array(RuntimeResourceDecl).optional(),
   notices: z.array(z.string()).optional(),
   status: z.record(z.string(), GroupStatus).optional(),
+  /**
+   * The module answers `tools_watch`: until it says the list changed, the core need not ask again
+   * before each model request (absent: it asks every time).
+   */
+  watch: z.boolean().optional(),
 });
 export type ToolsReplyData = z.infer<typeof ToolsReplyData>;
+
+/**
+ * `tools_watch`: answered when the module's revision is no longer `revision` (its tools, prompts or
+ * resources changed, or it has a notice to say), or after `wait_ms` with nothing changed. The reply is
+ * the request's data with `current`, the revision now. It is how a change is pushed within the
+ * request/reply protocol: the core keeps one such request open per module and skips the `tools` round
+ * trip before a model request while nothing changed. A module that does not handle the event returns
+ * the data unchanged (no `current`), and is asked with `tools` every time.
+ */
+export const TOOLS_WATCH_EVENT = "tools_watch";
+export const ToolsWatchRequestData = z.object({
+  revision: z.number().int().nonnegative(),
+  wait_ms: z.number().int().positive(),
+});
+export const ToolsWatchReplyData = ToolsWatchRequestData.extend({
+  current: z.number().int().nonnegative().optional(),
+});
 
 /** `progress`: how far call `call_id` has got, as its server last said (absent: nothing said yet). */
 export const ProgressRequestData = z.object({ call_id: z.string() });

@@ -5,8 +5,11 @@
 // arrived as). The output is exactly what JSON.stringify gives for the same value; anything unusual (a
 // non-plain object, a toJSON method, an array subclass) is left to JSON.stringify.
 
-/** Top-level data fields that hold message arrays. */
-export const MESSAGE_FIELDS: ReadonlySet<string> = new Set(["history", "messages", "candidate"]);
+/**
+ * Top-level data fields that hold message arrays, and `tools` (the budget hook's tool declarations: the
+ * same objects request after request, tens of KB with an MCP server's tools, never mutated either).
+ */
+export const MESSAGE_FIELDS: ReadonlySet<string> = new Set(["history", "messages", "candidate", "tools"]);
 
 export function hasToJSON(v: unknown): boolean {
   return typeof v === "object" && v !== null && typeof (v as { toJSON?: unknown }).toJSON === "function";

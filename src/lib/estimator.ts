@@ -75,9 +75,20 @@ export function tallyMessage(m: unknown, t: MessageTally): void {
   if (msg.adapter !== undefined) t.text += textTokens(JSON.stringify(msg.adapter) ?? "");
 }
 
+/** A declaration's tokens, counted once per object: the same (frozen) declarations come every request. */
+const declTokens = new WeakMap<object, number>();
+
 export function toolsTokens(tools: readonly unknown[]): number {
   let n = 0;
-  for (const t of tools) n += TOOL_DECL_OVERHEAD + textTokens(JSON.stringify(t) ?? "");
+  for (const t of tools) {
+    const frozen = typeof t === "object" && t !== null && Object.isFrozen(t);
+    let k = frozen ? declTokens.get(t) : undefined;
+    if (k === undefined) {
+      k = TOOL_DECL_OVERHEAD + textTokens(JSON.stringify(t) ?? "");
+      if (frozen) declTokens.set(t, k);
+    }
+    n += k;
+  }
   return n;
 }
 

@@ -153,6 +153,20 @@ const messagesBytes = new PrefixCache<MessagesBytes>(
  * the kept buffer: it holds until the next request of the same history is made, so hand it to fetch
  * (which copies it) straight away.
  */
+/**
+ * The `tools` of a request as JSON, made once per tool list: the list is the same array from request to
+ * request while the declarations stay the same (an MCP server's 36 tools are some 18 KB of JSON).
+ */
+const toolsText = new WeakMap<readonly unknown[], string>();
+function toolsJson(tools: ModelRequest["tools"], body: unknown): string {
+  let text = toolsText.get(tools);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    toolsText.set(tools, text);
+  }
+  return text;
+}
+
 export function openAiRequestBytes(req: ModelRequest, opts: OpenAiOptions): Uint8Array<ArrayBuffer> {
   const { messages: _messages, ...rest } = openAiRequestBody({ ...req, messages: [] }, opts);
   const s = messagesBytes.of(req.messages);
@@ -160,7 +174,8 @@ export function openAiRequestBytes(req: ModelRequest, opts: OpenAiOptions): Uint
   if (s.pending.length > 0) tail = `${s.count === 0 ? "" : ","}${JSON.stringify(imagesTurn(s.pending))}`;
   tail += "]";
   for (const [k, v] of Object.entries(rest))
-    if (k !== "model") tail += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+    if (k !== "model")
+      tail += `,${JSON.stringify(k)}:${k === "tools" ? toolsJson(req.tools, v) : JSON.stringify(v)}`;
   return s.log.framed(`{"model":${JSON.stringify(rest.model)},"messages":[`, `${tail}}`);
 }
 

@@ -24,6 +24,8 @@ export interface DeclaredTool {
 export class DeclaredTools implements ToolAdapter {
   private readonly byOwner = new Map<string, DispatchTool[]>();
   private list: DispatchTool[] = [];
+  /** the declarations of `list`, made once per change: the same array every request while none comes */
+  private declList: ToolDecl[] | undefined;
 
   /** `owner`'s tools are now `tools` (replacing what it declared before). */
   declare(owner: string, tools: readonly DeclaredTool[]): void {
@@ -42,19 +44,23 @@ export class DeclaredTools implements ToolAdapter {
       ),
     );
     this.list = [...this.byOwner.values()].flat();
+    this.declList = undefined;
   }
 
   /** `owner` offers no tools any more. */
   withdraw(owner: string): void {
     this.byOwner.delete(owner);
     this.list = [...this.byOwner.values()].flat();
+    this.declList = undefined;
   }
 
   tools(): readonly DispatchTool[] {
     return this.list;
   }
 
-  decls(): ToolDecl[] {
-    return this.list.map((t) => t.decl);
+  /** The declarations, one array per change (callers may cache what they make of it by identity). */
+  decls(): readonly ToolDecl[] {
+    this.declList ??= this.list.map((t) => t.decl);
+    return this.declList;
   }
 }

@@ -17,7 +17,7 @@ import { encodeDataPieces, encodeDataWith, isPlain, joinPieces } from "../lib/en
 import { messageJson } from "../lib/message-json.ts";
 
 /** Message arrays at least this long (JSON bytes) are reported in `sent`. */
-export const ECHO_MIN_BYTES = 64 * 1024;
+export const ECHO_MIN_BYTES = 8 * 1024;
 
 /** A large message array as sent: its exact JSON bytes (in the request line), and a snapshot of it. */
 export interface SentArray {

@@ -20,6 +20,12 @@ import {
 } from "../contract/protocol.ts";
 import { MODULES, type ModuleName, toolSpec } from "../contract/registry.ts";
 import {
+  RESOURCE_EVENT,
+  type ResourceContent,
+  ResourceReplyData,
+  type RuntimeResourceDecl,
+} from "../contract/runtime-resources.ts";
+import {
   CANCEL_EVENT,
   type CallProgress,
   type GroupStatus,
@@ -30,7 +36,9 @@ import {
   type RuntimePromptDecl,
   type RuntimeToolDecl,
   TOOLS_EVENT,
+  TOOLS_WATCH_EVENT,
   ToolsReplyData,
+  ToolsWatchReplyData,
 } from "../contract/runtime-tools.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
@@ -79,6 +87,8 @@ export interface RuntimeRefresh {
 const RUNTIME_CALL_GRACE_MS = 5_000;
 /** The `tools` poll: how long a module may wait for tools still on their way (well inside the deadline). */
 export const TOOLS_WAIT_MS = 12_000;
+/** A `tools_watch` answered later than its own wait by this much means the module hangs. */
+const WATCH_GRACE_MS = 10_000;
 
 /** One worker process as the manifest describes it: the modules it serves, how to start it. */
 interface Group {
@@ -158,10 +168,14 @@ export class WorkerHost implements HookRunner {
   /** tools declared at run time, and the last revision each module reported */
   private readonly runtime: RuntimeToolTable;
   private readonly revisions = new Map<ModuleName, number>();
+  /** modules whose last `tools` reply said they answer `tools_watch` */
+  private readonly watchable = new Set<ModuleName>();
   private readonly runtimeNotices: string[] = [];
   private readonly saidFailures = new Set<string>();
   /** prompts modules declare at run time, by module */
   private readonly prompts = new Map<ModuleName, RuntimePromptDecl[]>();
+  /** resources modules offer at run time (`@SERVER:URI` mentions), by module */
+  private readonly resources = new Map<ModuleName, RuntimeResourceDecl[]>();
 
   constructor(
     private readonly manifest: Manifest,
@@ -343,6 +357,31 @@ export class WorkerHost implements HookRunner {
     return reply.data.text;
   }
 
+  /** The resources modules offer now (as of the last `tools` reply). */
+  runtimeResources(): RuntimeResourceDecl[] {
+    return [...this.resources.values()].flat();
+  }
+
+  /**
+   * The contents of resource `uri` of server `server`, read by the module that offers that server's
+   * resources (or, not yet listed, the first module declaring tools at run time, which says what it knows).
+   */
+  async readResource(server: string, uri: string): Promise<ResourceContent[]> {
+    const module =
+      [...this.resources].find(([, list]) => list.some((r) => r.server === server))?.[0] ??
+      this.runtimeModules()[0];
+    if (!module) throw new Error(`no MCP server "${server}" (none is configured: mcp.json)`);
+    const data = await this.send(module, RESOURCE_EVENT, { server, uri }).catch((err: unknown) => {
+      // The module's own words (no such server, the server's error) are what the user needs to read.
+      if (err instanceof WorkerError && err.reason === "error_reply")
+        throw new Error(err.detail.replace(/^the worker answered with an error: /, ""));
+      throw err;
+    });
+    const reply = ResourceReplyData.safeParse(data);
+    if (!reply.success) throw new Error(`module "${module}" sent an invalid resource reply`);
+    return reply.data.contents;
+  }
+
   /** How far a runtime tool's call has got, if its module knows (undefined on any failure). */
   async toolProgress(name: string, callId: string): Promise<CallProgress | undefined> {
     const rt = this.runtime.get(name);
@@ -378,6 +417,8 @@ export class WorkerHost implements HookRunner {
           const reply = ToolsReplyData.parse(await this.send(module, TOOLS_EVENT, data));
           out.notices.push(...(reply.notices ?? []));
           if (reply.status) out.status[module] = reply.status;
+          if (reply.watch === true) this.watchable.add(module);
+          else this.watchable.delete(module);
           if (reply.revision !== this.revisions.get(module)) {
             if (!reply.runtime_tools)
               throw new Error(
@@ -387,6 +428,7 @@ export class WorkerHost implements HookRunner {
             this.revisions.set(module, reply.revision);
             out.notices.push(...this.acceptRuntime(module, reply.runtime_tools));
             this.prompts.set(module, reply.prompts ?? []);
+            this.resources.set(module, reply.resources ?? []);
           }
         } catch (err) {
           // Said once: the next request tries again (a fresh process), and says only what is new.
@@ -399,6 +441,21 @@ export class WorkerHost implements HookRunner {
     // What the handshakes said (they ran during this refresh, or before it) comes first.
     out.notices.unshift(...this.runtimeNotices.splice(0));
     return out;
+  }
+
+  /**
+   * Wait (at most `waitMs`) for module `module`'s tools to change from the revision the core last saw:
+   * true when they did, false when nothing changed in that time, undefined when the module does not
+   * watch (ask it with refreshTools before each request). Rejects when the module fails.
+   */
+  async watchTools(module: ModuleName, waitMs: number): Promise<boolean | undefined> {
+    if (!this.watchable.has(module)) return undefined;
+    const revision = this.revisions.get(module) ?? 0;
+    const data = await this.send(module, TOOLS_WATCH_EVENT, { revision, wait_ms: waitMs }, undefined, {
+      deadlineMs: waitMs + WATCH_GRACE_MS,
+    });
+    const reply = ToolsWatchReplyData.parse(data);
+    return reply.current === undefined ? undefined : reply.current !== revision;
   }
 
   private acceptRuntime(module: ModuleName, decls: readonly RuntimeToolDecl[]): string[] {

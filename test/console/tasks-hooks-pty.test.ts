@@ -92,7 +92,7 @@ test(
 );
 
 test(
-  "a project's hooks are named at start, shown and accepted by /trust, and apply at once",
+  "a project's hooks are asked about at start; after n, /trust shows and accepts them, and they apply at once",
   async () => {
     rig = await makeRig({
       files: {
@@ -112,8 +112,12 @@ test(
         { text: "after the hook" },
       ],
     });
-    pty = await open(rig, ["--approve", "all"]);
-    await pty.waitFor("ignored, this project's hooks are not accepted");
+    pty = await Pty.start(consoleIn(rig, ["--approve", "all"], { cols: 100, rows: 30 }));
+    // Asked at start; n goes on without them (one line), and /trust accepts them later.
+    await pty.waitFor("trust them for this workspace?");
+    await pty.type("n");
+    await pty.waitFor("not trusted: this session goes on without them");
+    await pty.waitFor("Ctrl-C cancels");
     await pty.type("/trust");
     await pty.press("Enter");
     const shown = flat(await pty.waitFor("they apply from now on"));

@@ -29,6 +29,11 @@ async function consoleWith(
   if (servers.project)
     writeFileSync(join(rig.workspace, ".mcp.json"), JSON.stringify({ mcpServers: servers.project }));
   pty = await Pty.start(consoleIn(rig, ["--approve", "ask"], { cols: 120, rows: 40 }));
+  // A project's file is asked about first: no here, so that /mcp trust can accept it later.
+  if (servers.project) {
+    await pty.waitFor("trust them for this workspace?");
+    await pty.type("n");
+  }
   await pty.waitFor("Ctrl-C cancels");
   return pty;
 }
@@ -66,7 +71,7 @@ test(
 );
 
 test(
-  "a project's .mcp.json: refused with the servers it would start, then /mcp trust starts them",
+  "a project's .mcp.json declined at start: its tools are unknown until /mcp trust starts them",
   async () => {
     const p = await consoleWith(
       [
@@ -77,8 +82,6 @@ test(
       ],
       { project: { proj: { ...everything, auto_approve: ["echo"] } } },
     );
-    await p.waitFor(/\.mcp\.json: ignored, this project's file is not accepted yet/);
-    await p.waitFor("it would start proj (stdio:");
     await p.type("try it");
     await p.press("Enter");
     await p.waitFor("first done");

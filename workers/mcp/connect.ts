@@ -10,6 +10,7 @@ type Sdk = {
   StreamableHTTPClientTransport: typeof import("@modelcontextprotocol/sdk/client/streamableHttp.js").StreamableHTTPClientTransport;
   SSEClientTransport: typeof import("@modelcontextprotocol/sdk/client/sse.js").SSEClientTransport;
   ToolListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ToolListChangedNotificationSchema;
+  ResourceListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ResourceListChangedNotificationSchema;
   AjvJsonSchemaValidator: typeof import("@modelcontextprotocol/sdk/validation/ajv").AjvJsonSchemaValidator;
 };
 
@@ -29,6 +30,7 @@ export function loadSdk(): Promise<Sdk> {
     StreamableHTTPClientTransport: h.StreamableHTTPClientTransport,
     SSEClientTransport: e.SSEClientTransport,
     ToolListChangedNotificationSchema: t.ToolListChangedNotificationSchema,
+    ResourceListChangedNotificationSchema: t.ResourceListChangedNotificationSchema,
     AjvJsonSchemaValidator: v.AjvJsonSchemaValidator,
   }));
   return sdk;
@@ -64,6 +66,7 @@ export interface ConnectOptions {
   /** called once when the session ends without our asking (a crash, the server exiting) */
   onLost: (why: string) => void;
   onToolsChanged: () => void;
+  onResourcesChanged: () => void;
 }
 
 /** Connect and initialize within `timeoutMs`; rejects with the cause in a few words. */
@@ -113,6 +116,9 @@ export async function connect(opts: ConnectOptions, timeoutMs: number): Promise<
     if (!closing) firstError ??= err.message.replace(/\s+/g, " ").slice(0, 200);
   };
   client.setNotificationHandler(s.ToolListChangedNotificationSchema, async () => opts.onToolsChanged());
+  client.setNotificationHandler(s.ResourceListChangedNotificationSchema, async () =>
+    opts.onResourcesChanged(),
+  );
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_r, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer to initialize within ${timeoutMs} ms`)), timeoutMs);

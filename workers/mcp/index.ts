@@ -4,6 +4,7 @@
 // starting. Nothing it started outlives it: on end of input every session closes and, as the leader of
 // its own process group, it takes whatever a server left behind down with it.
 import type { ToolResult } from "../../src/contract/protocol.ts";
+import type { ResourceContent } from "../../src/contract/runtime-resources.ts";
 import type { CallProgress, GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 import {
   defineWorkerModule,
@@ -29,10 +30,34 @@ class Fleet {
 
   constructor(private readonly configDir: string) {}
 
+  /** `tools_watch` requests waiting for a change */
+  private readonly watchers = new Set<() => void>();
+
   private notice(line: string): void {
     if (this.said.has(line)) return;
     this.said.add(line);
     this.notices.push(line);
+    // A notice is news too: the core asks for the list (which carries it) before the next request.
+    this.revision++;
+    this.wake();
+  }
+
+  private wake(): void {
+    for (const w of [...this.watchers]) w();
+  }
+
+  /** Resolves with the revision once it is no longer `revision`, or after `waitMs`. */
+  watch(revision: number, waitMs: number): Promise<number> {
+    if (this.revision !== revision) return Promise.resolve(this.revision);
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.watchers.delete(done);
+        resolve(this.revision);
+      };
+      const timer = setTimeout(done, waitMs);
+      this.watchers.add(done);
+    });
   }
 
   private start(workspace: string): void {
@@ -58,6 +83,7 @@ class Fleet {
   private changed(): void {
     this.revision++;
     this.byTool.clear();
+    this.wake();
   }
 
   private index(): Map<string, { server: McpServerConn; index: number }> {
@@ -97,10 +123,21 @@ class Fleet {
     const prompts = this.servers
       .filter((s) => s.state === "ready")
       .flatMap((s) => s.prompts.map((p) => p.decl));
+    const resources = this.servers.filter((s) => s.state === "ready").flatMap((s) => s.resources);
     const notices = this.notices.splice(0);
     const status: Record<string, GroupStatus> = {};
     for (const s of this.servers) status[s.name] = s.status();
-    return { revision: this.revision, tools, prompts, ...(notices.length ? { notices } : {}), status };
+    // While the project's file waits for acceptance (`i mcp trust` may come from anywhere), the core asks
+    // every time: this list is where an acceptance is noticed and its servers are started.
+    return {
+      revision: this.revision,
+      tools,
+      prompts,
+      resources,
+      ...(notices.length ? { notices } : {}),
+      status,
+      watch: !this.projectUntrusted,
+    };
   }
 
   async call(name: string, args: unknown, callId: string): Promise<ToolResult> {
@@ -129,6 +166,21 @@ class Fleet {
       if (p) return s.prompt(p.remote, args);
     }
     throw new Error(`no MCP prompt "${name}" (its server may have stopped offering it)`);
+  }
+
+  async resource(server: string, uri: string): Promise<ResourceContent[]> {
+    if (this.started) await this.started;
+    const s = this.servers.find((x) => x.name === server);
+    if (!s) {
+      const known = this.servers.map((x) => x.name);
+      const hint = this.projectUntrusted
+        ? " (this workspace's .mcp.json is not trusted yet: /trust)"
+        : known.length
+          ? ` (configured: ${known.join(", ")})`
+          : " (none is configured: mcp.json)";
+      throw new Error(`no MCP server "${server}"${hint}`);
+    }
+    return s.resource(uri);
   }
 
   progress(callId: string): CallProgress | undefined {
@@ -166,8 +218,10 @@ export function createMcpModule(): WorkerModule {
       list: (waitMs, ctx) => fleet.list(waitMs, ctx),
       call: (name, args, ctx) => fleet.call(name, args, ctx.callId),
       cancel: (callId) => fleet.cancel(callId),
+      watch: (revision, waitMs) => fleet.watch(revision, waitMs),
       progress: (callId) => fleet.progress(callId),
       prompt: (name, args) => fleet.prompt(name, args),
+      resource: (server, uri) => fleet.resource(server, uri),
       close: () => fleet.close(),
     },
   });

@@ -10,6 +10,7 @@ import {
   MCP_TOOL_PREFIX,
 } from "../../src/contract/mcp.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
+import type { ResourceContent, RuntimeResourceDecl } from "../../src/contract/runtime-resources.ts";
 import {
   type CallProgress,
   fitToolName,
@@ -18,6 +19,7 @@ import {
   type RuntimeToolDecl,
 } from "../../src/contract/runtime-tools.ts";
 import { type Connection, connect, loadSdk, openLog } from "./connect.ts";
+import { listResources, readResource } from "./resources.ts";
 import { mapCallResult } from "./results.ts";
 
 export const MAX_CRASHES = 3;
@@ -49,6 +51,8 @@ export class McpServerConn {
   tools: ServerTool[] = [];
   /** the server's prompts: our name, and the server's own */
   prompts: { decl: RuntimePromptDecl; remote: string }[] = [];
+  /** the server's resources, as last listed */
+  resources: RuntimeResourceDecl[] = [];
   private conn: Connection | undefined;
   private starting: Promise<void> | undefined;
   /** a tools/list after notifications/tools/list_changed, still on its way */
@@ -102,8 +106,19 @@ export class McpServerConn {
           ...(this.log ? { log: this.log } : {}),
           onLost: (why) => this.lost(why),
           onToolsChanged: () => {
+            // Said at once (a watching core asks before its next request), then listed: the core's
+            // ask waits for the listing to end.
+            this.opts.changed();
             const p = this.refreshTools().finally(() => {
               if (this.refreshing === p) this.refreshing = undefined;
+            });
+            this.refreshing = p;
+          },
+          onResourcesChanged: () => {
+            this.opts.changed();
+            const p = this.listResourcesOf(this.conn).finally(() => {
+              if (this.refreshing === p) this.refreshing = undefined;
+              this.opts.changed();
             });
             this.refreshing = p;
           },
@@ -128,6 +143,7 @@ export class McpServerConn {
       }
       await this.listTools(conn);
       await this.listPrompts(conn);
+      await this.listResourcesOf(conn);
       this.state = "ready";
       this.why = "";
     } catch (err) {
@@ -241,6 +257,34 @@ export class McpServerConn {
       this.opts.notice(
         `mcp: server "${this.opts.name}": could not list its prompts: ${oneLine(errorMessage(err))}`,
       );
+    }
+  }
+
+  /** Resources, for servers that offer them; a failure leaves the server without them, not failed. */
+  private async listResourcesOf(conn: Connection | undefined): Promise<void> {
+    if (!conn) return;
+    try {
+      this.resources = await listResources(conn.client, this.opts.name, this.startupMs);
+    } catch (err) {
+      this.opts.notice(
+        `mcp: server "${this.opts.name}": could not list its resources: ${oneLine(errorMessage(err))}`,
+      );
+    }
+  }
+
+  /** The contents of one of its resources (restarting a crashed server first, like a call). */
+  async resource(uri: string): Promise<ResourceContent[]> {
+    if (this.state === "crashed") await this.start();
+    else await this.settled();
+    const conn = this.conn;
+    if (this.state !== "ready" || !conn)
+      throw new Error(`MCP server "${this.opts.name}" is not available: ${this.why || this.state}`);
+    try {
+      return await readResource(conn.client, uri, this.opts.config.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS);
+    } catch (err) {
+      // The SDK repeats its "MCP error -32602:" prefix; the server's own words are what matter.
+      const why = oneLine(errorMessage(err)).replace(/^(MCP error -?\d+: )+/, "");
+      throw new Error(`MCP server "${this.opts.name}" could not read it: ${why}`);
     }
   }
 

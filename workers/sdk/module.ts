@@ -2,6 +2,7 @@
 // SDK answers `hello` with the declarations, dispatches events and always returns the complete data.
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
+import type { ResourceContent, RuntimeResourceDecl } from "../../src/contract/runtime-resources.ts";
 import type {
   CallProgress,
   GroupStatus,
@@ -61,10 +62,14 @@ export interface RuntimeToolList {
   tools: RuntimeToolDecl[];
   /** prompts offered as slash commands */
   prompts?: RuntimePromptDecl[];
+  /** resources offered for `@SERVER:URI` mentions */
+  resources?: RuntimeResourceDecl[];
   /** lines the user should see once (sent once each) */
   notices?: string[];
   /** where each group (server) stands, for status displays */
   status?: Record<string, GroupStatus>;
+  /** false: `watch` cannot see every change now (the core asks before each model request) */
+  watch?: boolean;
 }
 
 /**
@@ -77,8 +82,15 @@ export interface RuntimeTools {
   call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult>;
   /** the user cancelled call `callId` (its reply is no longer awaited) */
   cancel?(callId: string): void;
+  /**
+   * Resolves with the current revision once it is no longer `revision` (or after `waitMs` with nothing
+   * changed): lets the core skip asking for the list before every model request.
+   */
+  watch?(revision: number, waitMs: number): Promise<number>;
   /** the text of prompt `name` (a thrown error is the user's to read) */
   prompt?(name: string, args: Record<string, string>): Promise<string>;
+  /** the contents of resource `uri` of server `server` (a thrown error is the user's to read) */
+  resource?(server: string, uri: string): Promise<ResourceContent[]>;
   /** how far call `callId` has got, if its tool said */
   progress?(callId: string): CallProgress | undefined;
   /** input ended: stop everything the module started */

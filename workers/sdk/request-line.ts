@@ -29,6 +29,11 @@ import { type SplitField, splitRequestLine } from "./json-split.ts";
 
 /** Lines shorter than this are parsed plainly: splitting only pays off on big histories. */
 export const SPLIT_MIN_CHARS = 64 * 1024;
+/**
+ * A line with tool declarations (the budget hook's `tools`) is split from this size on: they come again
+ * unchanged every request, so their values are reused and the reply writes them from their text.
+ */
+export const SPLIT_TOOLS_MIN_CHARS = 8 * 1024;
 
 /** Per process and unguessable: no request can contain it, so it stands only where we put it. */
 const PLACEHOLDER = `i-received-array-${randomUUID()}-`;
@@ -74,12 +79,14 @@ function deepFreeze(v: unknown): number {
  * text equals the one at the same place then is that value again (equal text, same value, and it is
  * frozen), found by comparing strings instead of parsing them.
  */
-let last: { pieces: string[]; values: unknown[] } | undefined;
+let recent: { pieces: string[]; values: unknown[] } | undefined;
+/** The same for `tools`, the budget hook's declarations: the very same texts request after request. */
+let lastTools: { pieces: string[]; values: unknown[] } | undefined;
 /** Where to look for the new array's first element among the last one's: offset 0 or 1 in practice. */
 const ALIGN_TRIES = 4;
 
 /** Where `pieces` starts among the last array's pieces, or -1. */
-function alignment(pieces: readonly string[]): number {
+function alignment(last: { pieces: string[] } | undefined, pieces: readonly string[]): number {
   if (!last || pieces.length === 0) return -1;
   for (let j = 0; j < Math.min(last.pieces.length, ALIGN_TRIES); j++)
     if (last.pieces[j] === pieces[0]) return j;
@@ -89,7 +96,8 @@ function alignment(pieces: readonly string[]): number {
 /** The elements of `f`, parsed and frozen, their canonical texts remembered; throws on a bad piece. */
 function parseElements(f: SplitField): unknown[] {
   const out = new Array<unknown>(f.pieces.length);
-  const offset = alignment(f.pieces);
+  const last = f.key === "tools" ? lastTools : recent;
+  const offset = alignment(last, f.pieces);
   for (let i = 0; i < f.pieces.length; i++) {
     const text = f.pieces[i] as string;
     if (offset >= 0 && last && last.pieces[offset + i] === text) {
@@ -166,12 +174,14 @@ function parseSplit(line: string, bytes: Uint8Array | undefined, echo: ReceivedA
     if (data[key] !== `${PLACEHOLDER}${i}`) return undefined;
     data[key] = elements[i];
   }
-  // The longest array is the one most likely repeated next.
-  const longest = fields.reduce(
-    (a, f, i) => (f.pieces.length > (fields[a] as SplitField).pieces.length ? i : a),
-    0,
-  );
-  last = { pieces: (fields[longest] as SplitField).pieces, values: elements[longest] as unknown[] };
+  // The longest message array is the one most likely repeated next; the tools come again as they are.
+  let longest = -1;
+  for (const [i, f] of fields.entries()) {
+    if (f.key === "tools") lastTools = { pieces: f.pieces, values: elements[i] as unknown[] };
+    else if (longest < 0 || f.pieces.length > (fields[longest] as SplitField).pieces.length) longest = i;
+  }
+  if (longest >= 0)
+    recent = { pieces: (fields[longest] as SplitField).pieces, values: elements[longest] as unknown[] };
   if (echo)
     for (const [i, f] of fields.entries())
       echo.add(
@@ -188,7 +198,9 @@ function parseSplit(line: string, bytes: Uint8Array | undefined, echo: ReceivedA
  * until the reply is written).
  */
 export function parseRequestLine(line: string, bytes?: Uint8Array, echo?: ReceivedArrays): unknown {
-  const split = line.length >= SPLIT_MIN_CHARS ? parseSplit(line, bytes, echo) : undefined;
+  const big =
+    line.length >= SPLIT_MIN_CHARS || (line.length >= SPLIT_TOOLS_MIN_CHARS && line.includes('"tools":['));
+  const split = big ? parseSplit(line, bytes, echo) : undefined;
   const msg = split ?? JSON.parse(line);
   // Small or unusual requests get the same rule: received messages are read-only either way.
   if (isRecord(msg)) freezeMessages(msg.data);

@@ -10,7 +10,14 @@ import {
   TOOL_CANCEL_EVENT,
   ToolResult,
 } from "../../src/contract/protocol.ts";
-import { CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, TOOLS_EVENT } from "../../src/contract/runtime-tools.ts";
+import { RESOURCE_EVENT } from "../../src/contract/runtime-resources.ts";
+import {
+  CANCEL_EVENT,
+  PROGRESS_EVENT,
+  PROMPT_EVENT,
+  TOOLS_EVENT,
+  TOOLS_WATCH_EVENT,
+} from "../../src/contract/runtime-tools.ts";
 import type { Piece } from "../../src/lib/encode-data.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
@@ -33,7 +40,11 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if ([TOOLS_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT].includes(req.event))
+  if (
+    [TOOLS_EVENT, TOOLS_WATCH_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, RESOURCE_EVENT].includes(
+      req.event,
+    )
+  )
     return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
@@ -85,15 +96,36 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
     return {
       ...req.data,
       revision: list.revision,
-      ...(unchanged ? {} : { runtime_tools: list.tools, ...(list.prompts ? { prompts: list.prompts } : {}) }),
+      ...(unchanged
+        ? {}
+        : {
+            runtime_tools: list.tools,
+            ...(list.prompts ? { prompts: list.prompts } : {}),
+            ...(list.resources ? { resources: list.resources } : {}),
+          }),
       ...(notices.length ? { notices } : {}),
       ...(list.status ? { status: list.status } : {}),
+      // A watch is held open while other requests run: only a module served concurrently offers it.
+      ...(runtime.watch && mod.concurrent && list.watch !== false ? { watch: true } : {}),
     };
+  }
+  if (runtime && req.event === TOOLS_WATCH_EVENT) {
+    if (!runtime.watch || !mod.concurrent) return req.data;
+    const revision = typeof req.data.revision === "number" ? req.data.revision : 0;
+    const wait = typeof req.data.wait_ms === "number" ? req.data.wait_ms : 0;
+    return { ...req.data, current: await runtime.watch(revision, wait) };
   }
   if (runtime && req.event === PROMPT_EVENT) {
     if (!runtime.prompt) throw new Error("this module offers no prompts");
     const args = (req.data.arguments ?? {}) as Record<string, string>;
     return { ...req.data, text: await runtime.prompt(String(req.data.name ?? ""), args) };
+  }
+  if (runtime && req.event === RESOURCE_EVENT) {
+    if (!runtime.resource) throw new Error("this module offers no resources");
+    return {
+      ...req.data,
+      contents: await runtime.resource(String(req.data.server ?? ""), String(req.data.uri ?? "")),
+    };
   }
   if (runtime && req.event === PROGRESS_EVENT) {
     const p = runtime.progress?.(String(req.data.call_id ?? ""));

@@ -25,6 +25,8 @@ export interface MenuSource {
   paths(partial: string): string[];
   /** fuzzy matches over the workspace */
   files(query: string): string[];
+  /** MCP resources (`SERVER:URI`) matching a partial mention */
+  resources?(partial: string): MenuRow[];
 }
 
 /** Rows drawn at once; the list scrolls to keep the marked one in view. */
@@ -52,9 +54,11 @@ function pathMenu(text: string, cursor: number, src: MenuSource): Menu | undefin
   const listed = src.paths(partial);
   const seen = new Set(listed);
   const fuzzy = partial === "" || partial.endsWith("/") ? [] : src.files(partial).filter((p) => !seen.has(p));
+  const resources = src.resources?.(partial) ?? [];
   const rows = [...listed, ...fuzzy]
-    .slice(0, MAX_ROWS)
-    .map((p) => ({ value: p, detail: p.endsWith("/") ? "directory" : "" }));
+    .slice(0, MAX_ROWS - resources.length)
+    .map((p) => ({ value: p, detail: p.endsWith("/") ? "directory" : "" }))
+    .concat(resources);
   return rows.length > 0 ? { kind: "path", from, to: cursor + rest.length, rows } : undefined;
 }
 
@@ -92,7 +96,9 @@ export function menuLines(
   const pad = Math.min(28, Math.max(...shown.map((r) => r.value.length)) + 2);
   const lines = shown.map((r, i) => {
     const value = t.clean(r.value);
-    const line = `  ${value.padEnd(pad)}${r.detail ? t.dim(t.clean(r.detail)) : ""}`;
+    // A value longer than the column (a resource's URI) still keeps its detail apart.
+    const cell = value.length >= pad ? `${value}  ` : value.padEnd(pad);
+    const line = `  ${cell}${r.detail ? t.dim(t.clean(r.detail)) : ""}`;
     return first + i === at ? t.fit(t.mark(line), width) : t.fit(line, width);
   });
   if (menu.rows.length > MENU_ROWS)

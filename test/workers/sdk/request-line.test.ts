@@ -363,3 +363,26 @@ test("messages repeated from the last large request are the same frozen values; 
   const reply = { ...second.data, summary: "s" };
   expect(encodeReplyLine(4, reply)).toBe(plainReply(4, reply));
 });
+
+test("a budget request's tool declarations: split from 8 KB, the same frozen values next time, the reply from their text", () => {
+  const tools = Array.from({ length: 40 }, (_, i) => ({
+    name: `mcp__s__tool_${i}`,
+    description: `does "thing" ${i} \\ ${"d".repeat(200)}`,
+    input_schema: { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+  }));
+  const history = big.slice(0, 3);
+  const req = (id: number) =>
+    encodeRequest({ id, event: "budget", workspace: "/w", data: { tools, history, state: { armed: true } } });
+  const l1 = req(1);
+  expect(l1.length).toBeLessThan(SPLIT_MIN_CHARS);
+  const first = parseRequestLine(l1) as { data: { tools: Msg[] } };
+  expect(first).toEqual(JSON.parse(l1));
+  expect(Object.isFrozen(first.data.tools[0])).toBe(true);
+  expect(receivedText(first.data.tools[0] as Msg)).toBe(JSON.stringify(tools[0]));
+  // A message request in between does not make the tools be parsed again.
+  parseRequestLine(line);
+  const second = parseRequestLine(req(2)) as { data: { tools: Msg[] } };
+  expect(second.data.tools[7]).toBe(first.data.tools[7] as Msg);
+  const reply = { ...second.data, budget: { ratio: 0.1 } };
+  expect(encodeReplyLine(2, reply)).toBe(plainReply(2, reply));
+});
