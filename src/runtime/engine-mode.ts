@@ -1,5 +1,5 @@
-// The engine settings the compiled core runs with: JavaScriptCore's mini VM mode, which grows the heap by
-// a smaller factor between collections, and no DFG tier (see NO_DFG_VAR). Measured on the compiled binary, it keeps the core's anonymous
+// The engine setting the compiled core runs with: JavaScriptCore's mini VM mode, which grows the heap by a
+// smaller factor between collections. Measured on the compiled binary, it keeps the core's anonymous
 // memory ~6 MB lower on a 40-turn compacting session (S1 of scripts/bench/memory.ts) with no change per
 // turn beyond the noise. The engine reads its options once, from the environment, when the process
 // starts, and the build has no flag for this one: so the executable, at start, replaces itself (execve:
@@ -12,14 +12,6 @@
 import { isCompiled, runtimeName, selfArgv } from "./runtime.ts";
 
 export const MINI_VM_VAR = "BUN_JSC_forceMiniVMMode";
-/**
- * No DFG tier: the optimising compiler's native code is several MB of the executable that each process
- * maps once any function tiers up; the baseline JIT is enough for what a session runs (S1 tree PSS ~76 ->
- * ~70 MB, core CPU for 300 turns and compaction of 2,000 messages unchanged within the noise).
- */
-export const NO_DFG_VAR = "BUN_JSC_useDFGJIT";
-/** The engine options the compiled core and the built-in worker run with. */
-export const ENGINE_ENV: Readonly<Record<string, string>> = { [MINI_VM_VAR]: "1", [NO_DFG_VAR]: "0" };
 /** Set by the first image for the second: the variable is ours to drop, and not to exec again. */
 const MARK_VAR = "I_ENGINE_MODE_SET";
 
@@ -32,19 +24,18 @@ export function engineRestartEnv(
   opts: { compiled: boolean; childless: boolean },
 ): NodeJS.ProcessEnv | undefined {
   if (!opts.compiled || opts.childless) return undefined;
-  if (env[MARK_VAR] !== undefined || Object.keys(ENGINE_ENV).some((k) => env[k] !== undefined))
-    return undefined;
-  return { ...env, ...ENGINE_ENV, [MARK_VAR]: "1" };
+  if (env[MARK_VAR] !== undefined || env[MINI_VM_VAR] !== undefined) return undefined;
+  return { ...env, [MINI_VM_VAR]: "1", [MARK_VAR]: "1" };
 }
 
 /**
  * At start: re-execute in mini VM mode when that applies (does not return then); in the re-executed
- * image, drop the variables from process.env. A runtime without execve goes on unchanged.
+ * image, drop the two variables from process.env. A runtime without execve goes on unchanged.
  */
 export function applyEngineMode(args: readonly string[], childless: boolean): void {
   if (process.env[MARK_VAR] !== undefined) {
     delete process.env[MARK_VAR];
-    for (const k of Object.keys(ENGINE_ENV)) delete process.env[k];
+    delete process.env[MINI_VM_VAR];
     return;
   }
   if (runtimeName !== "bun" || process.platform === "win32") return;

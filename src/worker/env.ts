@@ -27,11 +27,7 @@ export const WINDOWS_VARS = ["SYSTEMROOT", "WINDIR"];
  * ~0.25 ms more worker CPU per turn. The compiled core runs in the same mode (runtime/engine-mode.ts
  * re-executes it at start, the option being read only then).
  */
-export const BUILTIN_WORKER_ENV: Readonly<Record<string, string>> = {
-  BUN_JSC_forceMiniVMMode: "1",
-  // No DFG tier, as the compiled core (runtime/engine-mode.ts, NO_DFG_VAR says why).
-  BUN_JSC_useDFGJIT: "0",
-};
+export const BUILTIN_WORKER_ENV: Readonly<Record<string, string>> = { BUN_JSC_forceMiniVMMode: "1" };
 
 export interface WorkerEnvOptions {
   workspace: string;
