@@ -24,8 +24,8 @@ export const WINDOWS_VARS = ["SYSTEMROOT", "WINDIR"];
  * 2x, and collections are full ones, so the per-request garbage of hook data (history-sized strings and
  * arrays that grow a little every turn) does not pile up in the old generation or spread over ever new
  * allocation sizes. Measured on S0 1,000 turns (compiled): the worker's peak 74.5 -> 59.9 MB RSS, for
- * ~0.25 ms more worker CPU per turn. The core cannot take the same option (it is read when a process
- * starts) and would pay more: its live heap is twice the worker's, and its CPU doubled with it.
+ * ~0.25 ms more worker CPU per turn. The compiled core runs in the same mode (runtime/engine-mode.ts
+ * re-executes it at start, the option being read only then).
  */
 export const BUILTIN_WORKER_ENV: Readonly<Record<string, string>> = { BUN_JSC_forceMiniVMMode: "1" };
 
