@@ -9,11 +9,10 @@
 //
 // Only the compiled executable does this (as only it has the build's JIT policy); from source, and
 // when the user set the variable themselves, nothing changes.
+import { ENGINE_MARK_VAR as MARK_VAR, MINI_VM_VAR } from "../lib/engine-mode-env.ts";
 import { isCompiled, runtimeName, selfArgv } from "./runtime.ts";
 
-export const MINI_VM_VAR = "BUN_JSC_forceMiniVMMode";
-/** Set by the first image for the second: the variable is ours to drop, and not to exec again. */
-const MARK_VAR = "I_ENGINE_MODE_SET";
+export { MINI_VM_VAR };
 
 /**
  * The environment to re-execute with, or undefined to go on as this image is. `childless` commands
