@@ -34,6 +34,7 @@ import { restoreRoom, withRoomNamed } from "./restore-room.ts";
 import { keptTokens, summaryCap } from "./summary-cap.ts";
 import { requestSummary } from "./summary-request.ts";
 import { wrapSummary } from "./transcript.ts";
+import { latestTurnTokens, workRoom } from "./work-room.ts";
 
 /** Where a successful compaction is committed (the session: .precompact.json, history.json, event). */
 export interface CompactionSink {
@@ -274,7 +275,16 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   const drafted = (
     await readBudget(hooks, model, deps.policy, { history: draft, tools: req.tools, armed: false })
   ).budget;
-  const room = restoreRoom(baseline.budget, drafted);
+  const hardRoom = restoreRoom(baseline.budget, drafted);
+  // Less what a turn as large as the latest one needs below the trigger, so the next turn does not start
+  // another compaction (work-room.ts); the fit check below still bounds it by the hard limit.
+  const room = workRoom({
+    baseline: baseline.budget,
+    draft: drafted,
+    policy: deps.policy,
+    latestTurn: latestTurnTokens(history),
+    hardRoom,
+  });
   let checked: unknown;
   const committed = await hook(
     hooks,
