@@ -71,6 +71,27 @@ test(
 );
 
 test(
+  "a long MCP call's progress notifications show in the activity line while it runs",
+  async () => {
+    const long = "trigger-long-running-operation";
+    const p = await consoleWith(
+      [
+        { tool_calls: [{ name: `mcp__everything__${long}`, arguments: { duration: 6, steps: 3 } }] },
+        { text: "long done" },
+      ],
+      { user: { everything: { ...everything, auto_approve: [long] } } },
+    );
+    await p.type("run the long one");
+    await p.press("Enter");
+    // The live tail under the tool's activity line, before the call has ended.
+    await p.waitFor(/progress [12]\/3/, { timeoutMs: 20_000 });
+    await p.waitFor("long done", { timeoutMs: 20_000 });
+    expect(toolResults(rig as Rig)[0]).toContain("completed");
+  },
+  PTY_TEST_MS,
+);
+
+test(
   "a project's .mcp.json declined at start: its tools are unknown until /mcp trust starts them",
   async () => {
     const p = await consoleWith(
