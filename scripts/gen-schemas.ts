@@ -15,7 +15,8 @@ import {
 } from "../src/contract/checkpoints.ts";
 import { CompactionRecord } from "../src/contract/compaction.ts";
 import { CompactionsReport } from "../src/contract/compactions.ts";
-import { AuthFile, CONFIG_FILES } from "../src/contract/config.ts";
+import { AuthFile } from "../src/contract/config.ts";
+import { CONFIG_FILES } from "../src/contract/config-file-list.ts";
 import { AgentEvent } from "../src/contract/events.ts";
 import { SessionExport } from "../src/contract/export.ts";
 import { History } from "../src/contract/history.ts";

@@ -12,6 +12,10 @@
 // against what the ideal summariser kept (the turns less the facts a condensing pass left out), so a fact
 // lost by the machinery shows as a difference there.
 // Usage: bun scripts/bench/facts.ts [turns,turns,…] [--prune-only] [--before DIR] [--compiled]
+//                                    [--window TOKENS] [--lines N]
+//   --window and --lines change the 32k window and the 600-line outputs: a small window with long
+//   outputs (e.g. --window 16000 --lines 300) keeps every compaction at the hard limit, where what the
+//   commit restores must be sized by the room left (once it stopped such a run at turn ~1,140);
 //   runs up to 1,000 turns also without prune (unless --prune-only); --before DIR runs each size with the
 //   checkout in DIR too (e.g. `git worktree add /tmp/before main`), interleaved, for an A/B in one run;
 //   --compiled builds dist/ first and runs the workers as the compiled `i` (the agent loop, the core's
@@ -32,6 +36,16 @@ if (args.includes("--before") && !beforeDir) {
   process.exit(2);
 }
 const compiled = args.includes("--compiled");
+function wholeFlag(name: string, fallback: number): number {
+  const i = args.indexOf(name);
+  if (i < 0) return fallback;
+  const v = Number(args[i + 1]);
+  if (Number.isInteger(v) && v > 0) return v;
+  console.error(`facts.ts: ${name} needs a positive whole number, e.g. ${name} ${fallback}`);
+  process.exit(2);
+}
+const contextWindow = wholeFlag("--window", 32_000);
+const lines = wholeFlag("--lines", 600);
 if (compiled && beforeDir) {
   console.error(
     "facts.ts: --compiled and --before cannot be combined (the other checkout would run from source)",
@@ -57,7 +71,7 @@ console.log(
 for (const turns of sizes) {
   for (const prune of compare && turns <= 1000 ? [true, false] : [true]) {
     for (const [name, run] of checkouts) {
-      const r = await run({ turns, contextWindow: 32_000, compact: { prune: { enabled: prune } } });
+      const r = await run({ turns, contextWindow, lines, compact: { prune: { enabled: prune } } });
       const tenth = Math.max(1, Math.floor(r.turnMs.length / 10));
       const pruned = r.compactions.filter((c) => c.route === "prune").length;
       console.log(

@@ -69,6 +69,20 @@ const argvOf = (mode: Mode) => (isExecutable(mode) ? [mode] : agentArgv(mode));
 const binaryOf = (mode: Mode) =>
   isExecutable(mode) ? mode : mode === "compiled" ? compiledBinary() : undefined;
 
+/**
+ * Drops the executable's pages from the page cache before a run (Linux, `dd iflag=nocache`), so every
+ * build starts from the same state: the kernel maps a file's pages in folios whose size depends on how
+ * they entered the cache (written by a build or a copy: large folios; read back by a run: smaller), and a
+ * freshly copied binary shows ~4 MB more file-backed RSS per process than one read from disk, for the
+ * same code. Elsewhere it does nothing.
+ */
+function evictFromPageCache(bin: string | undefined): void {
+  if (!bin || process.platform !== "linux") return;
+  // Written pages cannot be dropped before they reach the disk (a build that just finished): sync first.
+  spawnSync("sync", [bin], { stdio: "ignore" });
+  spawnSync("dd", [`if=${bin}`, "iflag=nocache", "count=0", "status=none"], { stdio: "ignore" });
+}
+
 const isSummaryRequest = (req: RecordedRequest) => {
   const body = req.body as { tools?: unknown[] };
   return !body.tools || body.tools.length === 0;
@@ -160,6 +174,7 @@ async function printFloor(): Promise<void> {
     const bin = binaryOf(mode);
     if (!bin) continue;
     // Started as the host starts it, with the runtime settings of built-in workers.
+    evictFromPageCache(bin);
     const p = await idlePeak([bin, "worker", WORKER_MODULES.join(",")], hellos(tmpdir()), {
       ...BUILTIN_WORKER_ENV,
     });
@@ -193,6 +208,7 @@ try {
         const heapDir = values.heap ? mkdtempSync(join(tmpdir(), "i-bench-heap-")) : undefined;
         try {
           mock.reset(sc.respond(sc.turns));
+          evictFromPageCache(binaryOf(mode));
           const env = heapDir ? { ...dirs.env, I_DEBUG_MEMORY: heapDir } : dirs.env;
           const r = await runSampled(
             [...argvOf(mode), ...printArgs(mock.url, dirs, sc.turns * 2 + 10)],

@@ -14,7 +14,9 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ChildSpec } from "../../src/contract/tasks.ts";
 import { BUILTIN_AGENTS } from "../../src/lib/agent-definitions.ts";
+import { engineModeForChild } from "../../src/lib/engine-mode-env.ts";
 import { CredentialBroker } from "../../src/runtime/credential-broker.ts";
+import { BUILTIN_WORKER_ENV } from "../../src/worker/env.ts";
 import { median, report } from "./stats.ts";
 
 const args = process.argv.slice(2);
@@ -106,6 +108,8 @@ async function once(exec: string[], f: Figures, i: number, ahead: boolean): Prom
       HOME: root,
       I_CONFIG_DIR: cfg,
       I_DATA_DIR: join(root, "data"),
+      // What the agents worker (itself in the built-in workers' engine mode) hands the child it starts.
+      ...engineModeForChild(BUILTIN_WORKER_ENV),
       ...(trace ? { I_DEBUG_STARTUP: "1" } : {}),
     },
     stdio: ["pipe", "ignore", trace ? "pipe" : "ignore"],

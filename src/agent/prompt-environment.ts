@@ -28,9 +28,15 @@ export interface PromptEnvironment {
   nestedInstructions?: boolean;
 }
 
+/**
+ * English day names, not toLocaleDateString: asking the engine's ICU for a weekday maps several MB of
+ * its code and data into the core for one word.
+ */
+const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
+
 function localDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
-  const day = now.toLocaleDateString("en-US", { weekday: "long" });
+  const day = WEEKDAYS[now.getDay()];
   return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} (${day})`;
 }
 

@@ -5,6 +5,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
 import { startupMark } from "../lib/startup-trace.ts";
 import { receiveCredentials, shedCredentials } from "../runtime/credential-handoff.ts";
+import { applyEngineMode } from "../runtime/engine-mode.ts";
 import { WorkerError } from "../worker/errors.ts";
 import type { CliCommand } from "./command.ts";
 
@@ -105,6 +106,8 @@ async function report(err: unknown): Promise<number> {
 if (import.meta.main) {
   startupMark("main");
   const args = process.argv.slice(2);
+  // First, before anything is read or started: it may replace the process (runtime/engine-mode.ts).
+  applyEngineMode(args, CHILDLESS.has(args[0] ?? ""));
   receiveCredentials();
   // A diagnostic for scripts/bench/memory.ts; the module is not even loaded without the variable.
   if (process.env.I_DEBUG_MEMORY)

@@ -30,9 +30,11 @@ import {
   checkSummarySize,
 } from "./checks.ts";
 import { CompactionError, type CompactionStep } from "./errors.ts";
+import { restoreRoom, withRoomNamed } from "./restore-room.ts";
 import { keptTokens, summaryCap } from "./summary-cap.ts";
 import { requestSummary } from "./summary-request.ts";
 import { wrapSummary } from "./transcript.ts";
+import { latestTurnTokens, workRoom } from "./work-room.ts";
 
 /** Where a successful compaction is committed (the session: .precompact.json, history.json, event). */
 export interface CompactionSink {
@@ -267,11 +269,35 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
   // 5. Candidate, restoration, checks. The compacted span is not sent again: a compactor that needs it at
   // commit (the built-in one restores files and the user's messages) keeps what it needs in its state.
   // The candidate is checked after each module of the commit pipeline, so a broken one is named.
+  // What the commit may add is what the hard limit leaves over the draft, measured by the same budget
+  // reading as the fit check below: the summary cap's restore allowance is only a planning figure, and a
+  // restoration sized by it alone pushed a candidate with a full summary over the limit.
+  const drafted = (
+    await readBudget(hooks, model, deps.policy, { history: draft, tools: req.tools, armed: false })
+  ).budget;
+  const hardRoom = restoreRoom(baseline.budget, drafted);
+  // Less what a turn as large as the latest one needs below the trigger, so the next turn does not start
+  // another compaction (work-room.ts); the fit check below still bounds it by the hard limit.
+  const room = workRoom({
+    baseline: baseline.budget,
+    draft: drafted,
+    policy: deps.policy,
+    latestTurn: latestTurnTokens(history),
+    hardRoom,
+  });
   let checked: unknown;
   const committed = await hook(
     hooks,
     "before_compact_commit",
-    { candidate: draft, ...(route === "prune" ? {} : { summary }), route, cut, state, workspace },
+    {
+      candidate: draft,
+      ...(route === "prune" ? {} : { summary }),
+      route,
+      cut,
+      state,
+      workspace,
+      restore_room: room,
+    },
     {
       afterEach: (_module, reply) => {
         const next = reply.candidate;
@@ -295,7 +321,11 @@ export async function runCompaction(deps: PipelineDeps, req: CompactionRequest):
     tools: req.tools,
     armed: false,
   });
-  const effectiveAfter = checkCandidateBudget(baseline.budget, after.budget);
+  const effectiveAfter = withRoomNamed(
+    () => checkCandidateBudget(baseline.budget, after.budget),
+    after.budget.estimates.total - drafted.estimates.total,
+    room,
+  );
 
   const record: CompactionRecord = {
     reason: req.reason,

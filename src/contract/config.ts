@@ -1,8 +1,6 @@
 // zod schemas for every file in config_dir. Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
-import { HooksFile } from "./hooks-file.ts";
-import { KeybindingsFile } from "./keybindings.ts";
 import { ModuleName } from "./registry.ts";
 import { MAX_PARALLEL_TASKS } from "./tasks.ts";
 
@@ -166,15 +164,3 @@ export type BindingsFile = z.infer<typeof BindingsFile>;
 export type CompactFile = z.infer<typeof CompactFile>;
 export type BudgetFile = z.infer<typeof BudgetFile>;
 export type AuthFile = z.infer<typeof AuthFile>;
-
-/** Every user-facing file with its schema, for schema generation and `i doctor`. */
-export const CONFIG_FILES = {
-  "config.json": ConfigFile,
-  "plugins.json": PluginsFile,
-  "bindings.json": BindingsFile,
-  "compact.json": CompactFile,
-  "budget.json": BudgetFile,
-  "web.json": WebFile,
-  "keybindings.json": KeybindingsFile,
-  "hooks.json": HooksFile,
-} as const;

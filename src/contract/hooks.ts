@@ -159,6 +159,12 @@ export const BeforeCompactCommitData = z.looseObject({
   cut: Count,
   state: z.unknown(),
   workspace: z.string(),
+  /**
+   * Estimator tokens the commit may still add (restored messages, file snapshots, notes) with the
+   * candidate inside the hard limit, counted as the core's fit check counts them. A module that adds to
+   * the candidate stays within it and passes on what is left; absent from a core that predates it.
+   */
+  restore_room: Count.optional(),
 });
 
 /** A tool reply: the request data with the `result` added. */

@@ -19,7 +19,8 @@ export const MAY_CHANGE: Readonly<Record<HookEvent, readonly string[] | undefine
   compact_plan: ["cut", "state", "decline_reason"],
   before_compact: ["prompt", "messages", "summary", "summary_images", "retained_images", "state"],
   after_compact: ["summary"],
-  before_compact_commit: ["candidate"],
+  // A module that restores into the candidate passes on the room it left to the next one.
+  before_compact_commit: ["candidate", "restore_room"],
   before_request: ["hints"],
   wire_request: ["body"],
   wire_response: ["message", "usage", "stop"],

@@ -239,8 +239,9 @@ describe("the baseline estimate", () => {
     rig.session.checkpoint(h);
     const auto = await controllerWith(rig, hooks).prepareRequest(h, []);
     expect(auto.length).toBeLessThan(h.length);
-    // One reading of the full history (the pre-request check, which is the baseline), one of the candidate.
-    expect(budgetCalls).toEqual([h.length, auto.length]);
+    // One reading of the full history (the pre-request check, which is the baseline), one of the draft
+    // (the room the commit may fill) and one of the candidate (this compactor restores nothing).
+    expect(budgetCalls).toEqual([h.length, auto.length, auto.length]);
     const before = rig.events.find((e) => e.type === "budget");
     const done = rig.events.find((e) => e.type === "compaction" && e.phase === "done");
     expect(done).toMatchObject({
@@ -255,7 +256,7 @@ describe("the baseline estimate", () => {
       budgetCalls.length = 0;
       rig.session.checkpoint(h);
       const out = await run(controllerWith(rig, hooks));
-      expect(budgetCalls).toEqual([h.length, out.length]);
+      expect(budgetCalls).toEqual([h.length, out.length, out.length]);
     }
   });
 });

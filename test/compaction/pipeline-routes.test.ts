@@ -174,6 +174,7 @@ describe("local route (replacement compactor bound in bindings)", () => {
     expect(byEvent.before_compact_commit?.keys).toEqual([
       "candidate",
       "cut",
+      "restore_room",
       "route",
       "state",
       "summary",

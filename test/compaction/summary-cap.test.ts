@@ -48,7 +48,15 @@ test("the cap is the room the hard limit leaves after what the candidate keeps a
 test("never below the fixed quarter-window rule, never above a third of the window", () => {
   expect(fixedSummaryCap(model)).toBe(8_000);
   // A suffix that leaves little room: the fixed rule still holds (the candidate check decides the fit).
-  expect(summaryCap({ model, baseline: baseline(30_000), kept: 25_000 })).toBe(8_000);
+  expect(summaryCap({ model, baseline: baseline(30_000), kept: 21_000 })).toBe(8_000);
+  // Unless the candidate could not hold it beside the suffix: then what it can hold, so the summary is
+  // condensed to fit instead of failing the fit check (the summary message's wrapper counts too).
+  const tight = summaryCap({ model, baseline: baseline(30_000), kept: 25_000 });
+  expect(tight).toBeLessThan(5_000);
+  expect(tight).toBeGreaterThan(4_800);
+  // A suffix that leaves no room at all: no summary can help, the fixed rule stands and the fit check
+  // names the suffix.
+  expect(summaryCap({ model, baseline: baseline(30_000), kept: 30_000 })).toBe(8_000);
   // A nearly empty candidate: a third of the window at most.
   expect(summaryCap({ model, baseline: baseline(30_000), kept: 100 })).toBe(10_666);
   // The fixed rule's own ceiling (20,000) is what a large window with a full suffix falls back to.

@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CONFIG_FILES } from "../../src/contract/config.ts";
+import { CONFIG_FILES } from "../../src/contract/config-file-list.ts";
 import { MODULE_NAMES } from "../../src/contract/registry.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
 import { type CliResult, removeDir, runCliAsync, tempDir } from "../helpers/cli.ts";

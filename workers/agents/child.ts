@@ -6,6 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { ChildSpec, TaskProgress } from "../../src/contract/tasks.ts";
 import type { Usage } from "../../src/contract/usage.ts";
+import { engineModeForChild } from "../../src/lib/engine-mode-env.ts";
 import { encodeLine, LineDecoder } from "../../src/lib/framing.ts";
 import { killTree } from "../../src/lib/kill-tree.ts";
 
@@ -51,11 +52,12 @@ export async function stopAllChildren(): Promise<void> {
   await Promise.all([...live].map(stop));
 }
 
+/** This worker's environment without its engine options, plus the engine mode a child session starts in. */
 function childEnv(): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env))
     if (v !== undefined && !k.startsWith("BUN_JSC_")) env[k] = v;
-  return env;
+  return { ...env, ...engineModeForChild(process.env) };
 }
 
 export interface ChildRun {

@@ -11,6 +11,7 @@ import { normaliseSummary } from "./postprocess.ts";
 import { DESCRIBE_IMAGES_PROMPT, hasImages, prepareTranscript } from "./prepare.ts";
 import { pruneMessages } from "./prune.ts";
 import { collectUserMessages, restoreUserMessages, UserMessages } from "./restore.ts";
+import { roomOf } from "./room.ts";
 import { collectTouchedFiles, restoreSnapshots, TouchedFiles } from "./snapshots.ts";
 
 /** A model set to images "omit" is text-only (the model table marks text-only models so). */
@@ -120,8 +121,15 @@ export const compactModule = defineWorkerModule({
       if (data.route === "prune") return data;
       const workspace = typeof data.workspace === "string" ? data.workspace : ctx.workspace;
       const candidate = messagesOf(data, "candidate", "before_compact_commit");
-      const withFiles = restoreSnapshots(candidate, touchedFilesOf(data.state), workspace);
-      return { ...data, candidate: restoreUserMessages(withFiles, userMessagesOf(data.state)) };
+      // Within the room the hard limit leaves: the user's words first (the task), then the files.
+      const room = roomOf(data);
+      const withUser = restoreUserMessages(candidate, userMessagesOf(data.state), room);
+      const restored = restoreSnapshots(withUser, touchedFilesOf(data.state), workspace, room);
+      return {
+        ...data,
+        candidate: restored,
+        ...(Number.isFinite(room.left) ? { restore_room: room.left } : {}),
+      };
     },
   },
 });

@@ -9,6 +9,7 @@
 // are collected again the next time, so the first request survives any number of compactions.
 import { z } from "zod";
 import type { Content, Message } from "../../src/contract/history.ts";
+import { Room } from "./room.ts";
 
 /** Total UTF-8 bytes of restored user text beyond the latest request. */
 export const RESTORE_MAX_BYTES = 8 * 1024;
@@ -79,8 +80,15 @@ export function restoredMessage(text: string): Message {
   };
 }
 
-/** The candidate with the carried user messages between the summary (candidate[1]) and the suffix. */
-export function restoreUserMessages(candidate: Message[], carried: UserMessages): Message[] {
+/**
+ * The candidate with the carried user messages between the summary (candidate[1]) and the suffix, as many
+ * as `room` affords: the latest request first (the task), then the first, then the rest newest first.
+ */
+export function restoreUserMessages(
+  candidate: Message[],
+  carried: UserMessages,
+  room: Room = Room.unbounded(),
+): Message[] {
   if (carried.length === 0 || candidate[1]?.meta?.summary !== true) return candidate;
   const visible = new Set(
     candidate
@@ -88,7 +96,12 @@ export function restoreUserMessages(candidate: Message[], carried: UserMessages)
       .map(userWords)
       .filter((t) => t !== undefined),
   );
-  const restore = carried.filter((t) => !visible.has(t)).map(restoredMessage);
+  const wanted = carried.filter((t) => !visible.has(t)).map(restoredMessage);
+  const last = wanted.length - 1;
+  const order = [last, 0, ...Array.from({ length: Math.max(0, last - 1) }, (_, k) => last - 1 - k)];
+  const chosen = new Set(order.filter((i) => i >= 0));
+  const fits = new Set([...chosen].filter((i) => room.take(Room.messageTokens(wanted[i] as Message))));
+  const restore = wanted.filter((_, i) => fits.has(i));
   if (restore.length === 0) return candidate;
   return [candidate[0] as Message, candidate[1] as Message, ...restore, ...candidate.slice(2)];
 }

@@ -7,12 +7,15 @@ import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import type { Content, Message, ToolCall } from "../../src/contract/history.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
+import { Room } from "./room.ts";
 
 /** Tools whose `path` argument names a workspace file. */
 const FILE_TOOLS: Record<string, string> = { read: "read", write: "written", edit: "edited" };
 export const MAX_LISTED_FILES = 40;
 export const MAX_SNAPSHOT_FILES = 3;
 export const MAX_SNAPSHOT_BYTES = 8 * 1024;
+/** A snapshot shorter than this is not worth its place (the file list names the file anyway). */
+const MIN_SNAPSHOT_BYTES = 256;
 /** Files carried in the state, most recent kept: far more than are listed or can be attached. */
 export const MAX_TRACKED_FILES = 500;
 
@@ -93,24 +96,56 @@ function currentText(workspace: string, path: string, maxBytes: number): string 
   }
 }
 
-export function snapshotText(touched: TouchedFiles, suffix: readonly Message[], workspace: string): string {
+/** The file list, its oldest lines left out (counted under "… and N more") until it fits `room`. */
+function fileList(touched: TouchedFiles, room: Room): string {
+  const files = touched.files;
+  let listed = files.slice(-MAX_LISTED_FILES);
+  for (;;) {
+    const lines = listed.map((f) => `- ${f.path} (${f.actions.join(", ")})`);
+    let out = `\n\n[Files the agent used in the compacted part, least recent first]\n${lines.join("\n")}`;
+    const unlisted = files.length - listed.length + touched.more;
+    if (unlisted > 0) out += `\n- … and ${unlisted} more`;
+    if (room.take(Room.textTokens(out))) return out;
+    if (listed.length === 0) return "";
+    listed = listed.slice(1);
+  }
+}
+
+/** One file's snapshot within `maxBytes` and `room`, shortened until it fits; undefined when it cannot. */
+function snapshot(workspace: string, path: string, maxBytes: number, room: Room): string | undefined {
+  let bytes = maxBytes;
+  for (let tries = 0; tries < 6 && bytes >= MIN_SNAPSHOT_BYTES; tries++) {
+    const text = currentText(workspace, path, bytes);
+    if (text === undefined) return undefined;
+    const piece = `\n\n[Current content of ${path} at compaction time]\n${text}`;
+    const tokens = Room.textTokens(piece);
+    if (room.take(tokens)) return piece;
+    // Shrink in proportion to the overshoot, a little more so the cut-off note fits too.
+    bytes = Math.floor((bytes * room.left) / tokens) - 64;
+  }
+  return undefined;
+}
+
+export function snapshotText(
+  touched: TouchedFiles,
+  suffix: readonly Message[],
+  workspace: string,
+  room: Room = Room.unbounded(),
+): string {
   const files = touched.files;
   if (files.length === 0) return "";
   const stillVisible = new Set(touchedFiles(suffix).map((f) => f.path));
-  const listed = files.slice(-MAX_LISTED_FILES);
-  const lines = listed.map((f) => `- ${f.path} (${f.actions.join(", ")})`);
-  let out = `\n\n[Files the agent used in the compacted part, least recent first]\n${lines.join("\n")}`;
-  const unlisted = files.length - listed.length + touched.more;
-  if (unlisted > 0) out += `\n- … and ${unlisted} more`;
+  let out = fileList(touched, room);
+  if (out === "") return "";
   let budget = MAX_SNAPSHOT_BYTES;
   let attached = 0;
   for (let k = files.length - 1; k >= 0 && attached < MAX_SNAPSHOT_FILES && budget > 0; k--) {
     const f = files[k] as TouchedFiles["files"][number];
     if (stillVisible.has(f.path)) continue;
-    const text = currentText(workspace, f.path, budget);
-    if (text === undefined) continue;
-    out += `\n\n[Current content of ${f.path} at compaction time]\n${text}`;
-    budget -= Buffer.byteLength(text);
+    const piece = snapshot(workspace, f.path, budget, room);
+    if (piece === undefined) continue;
+    out += piece;
+    budget -= Buffer.byteLength(piece);
     attached++;
   }
   return out;
@@ -124,12 +159,17 @@ function appendText(content: Content, extra: string): Content {
 }
 
 /** The candidate with the snapshot text added to its summary message (candidate[1]). */
-export function restoreSnapshots(candidate: Message[], touched: TouchedFiles, workspace: string): Message[] {
+export function restoreSnapshots(
+  candidate: Message[],
+  touched: TouchedFiles,
+  workspace: string,
+  room: Room = Room.unbounded(),
+): Message[] {
   const summary = candidate[1];
   if (summary?.meta?.summary !== true) return candidate;
   // The core builds [system, summary, ...recent suffix]; the recent suffix is still in context.
   const suffix = candidate.slice(2);
-  const extra = snapshotText(touched, suffix, workspace);
+  const extra = snapshotText(touched, suffix, workspace, room);
   if (extra === "") return candidate;
   const next = [...candidate];
   next[1] = { ...summary, content: appendText(summary.content, extra) };

@@ -17,8 +17,10 @@ export function createMemoryModule(dataDir = workerDataDir()) {
     hooks: {
       system_prompt: (data, ctx) =>
         appendToSystem(data, "memory", renderNotes(store(ctx.workspace).read().notes)),
-      before_compact_commit: (data, ctx) =>
-        keepNotesInCandidate(data, renderNotes(store(ctx.workspace).read().notes)),
+      before_compact_commit: (data, ctx) => {
+        const notes = store(ctx.workspace).read().notes;
+        return keepNotesInCandidate(data, (maxChars) => renderNotes(notes, maxChars));
+      },
     },
     tools: [
       defineTool("memory", "memory", (args, ctx) => {

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { History } from "../../../src/contract/history.ts";
+import { tallyMessage } from "../../../src/lib/estimator.ts";
 import { createMemoryModule } from "../../../workers/memory/index.ts";
 import { MAX_RENDERED_CHARS, NOTES_HEADING } from "../../../workers/memory/render.ts";
 import { MAX_NOTE_CHARS, MAX_NOTES, memoryFilePath } from "../../../workers/memory/store.ts";
@@ -173,6 +174,38 @@ describe("before_compact_commit", () => {
       workspace,
     );
     expect(bad.error).toContain("candidate[1] must be the user summary message");
+  });
+
+  test("the notes are taken from restore_room and what is left is passed on", async () => {
+    for (let i = 0; i < 20; i++) await memory({ action: "add", text: `note ${i} ${"w".repeat(300)}` });
+    const summaryTokens = (m: unknown) => {
+      const t = { text: 0, images: 0 };
+      tallyMessage(m, t);
+      return t.text;
+    };
+    const base = candidate();
+    // Room for the whole block: all of it, the room reduced by what it cost.
+    const wide = (
+      await worker.request("before_compact_commit", { candidate: base, restore_room: 5000 }, workspace)
+    ).data as { candidate: unknown[]; restore_room: number };
+    const wideCost = Math.ceil(summaryTokens(wide.candidate[1]) - summaryTokens(base[1]));
+    expect(wideCost).toBeGreaterThan(1000);
+    expect(wide.restore_room).toBe(5000 - wideCost);
+    expect(JSON.stringify(wide.candidate[1])).toContain("note 19 ");
+    // A small room: fewer notes (the oldest), counted, within the room.
+    const narrow = (
+      await worker.request("before_compact_commit", { candidate: base, restore_room: 600 }, workspace)
+    ).data as { candidate: unknown[]; restore_room: number };
+    const narrowCost = Math.ceil(summaryTokens(narrow.candidate[1]) - summaryTokens(base[1]));
+    expect(narrowCost).toBeLessThanOrEqual(600);
+    expect(narrow.restore_room).toBe(600 - narrowCost);
+    const text = JSON.stringify(narrow.candidate[1]);
+    expect(text).toContain("note 0 ");
+    expect(text).not.toContain("note 19 ");
+    expect(text).toMatch(/\d+ more notes not shown/);
+    // No room: the candidate and the room come back as they were sent.
+    const none = { candidate: base, restore_room: 10 };
+    expect((await worker.request("before_compact_commit", none, workspace)).data).toEqual(none);
   });
 
   test("notes added during a session survive compaction and reach the next session's system prompt", async () => {
