@@ -30,9 +30,8 @@ import {
   RuntimeResourceDecl,
 } from "../src/contract/runtime-resources.ts";
 import {
+  CallProgress,
   CancelRequestData,
-  ProgressReplyData,
-  ProgressRequestData,
   PromptReplyData,
   PromptRequestData,
   RuntimePromptDecl,
@@ -104,8 +103,7 @@ const protocol = write(join(root, "protocol"), {
   "tools-watch-request.json": ToolsWatchRequestData,
   "tools-watch-reply.json": ToolsWatchReplyData,
   "cancel-request.json": CancelRequestData,
-  "progress-request.json": ProgressRequestData,
-  "progress-reply.json": ProgressReplyData,
+  "call-progress.json": CallProgress,
   "runtime-prompt-decl.json": RuntimePromptDecl,
   "prompt-request.json": PromptRequestData,
   "runtime-resource-decl.json": RuntimeResourceDecl,

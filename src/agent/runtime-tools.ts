@@ -21,8 +21,8 @@ import {
 } from "../lib/mcp-config.ts";
 import type { ApprovalPolicy, ApprovalRequest } from "../tools/approvals.ts";
 import type { DeclaredTool, DeclaredTools } from "../tools/declared-tools.ts";
-import type { ToolReport } from "../tools/types.ts";
 import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
+import { progressLines } from "./progress-lines.ts";
 import type { ResourceSource } from "./resource-mentions.ts";
 import { ToolsWatch } from "./tools-watch.ts";
 
@@ -134,36 +134,6 @@ export function withoutImages(r: ToolResult): ToolResult {
   return { ...r, content };
 }
 
-/** How often a running call's progress is asked for (the console's activity line shows it). */
-const PROGRESS_POLL_MS = 1_000;
-
-/** Ask for the call's progress now and then, and show each new figure as a line of the tool's output. */
-function watchProgress(
-  host: WorkerHost,
-  name: string,
-  callId: string,
-  report: (r: ToolReport) => void,
-): ReturnType<typeof setInterval> {
-  let last = "";
-  let asking = false;
-  return setInterval(() => {
-    if (asking) return;
-    asking = true;
-    host
-      .toolProgress(name, callId)
-      .then((p) => {
-        if (!p) return;
-        const of = p.total !== undefined ? `${p.progress}/${p.total}` : `${p.progress}`;
-        const line = `progress ${of}${p.message ? `: ${p.message}` : ""}`;
-        if (line !== last) report({ kind: "output", text: `${line}\n` });
-        last = line;
-      })
-      .finally(() => {
-        asking = false;
-      });
-  }, PROGRESS_POLL_MS);
-}
-
 export function declaredTool(
   host: WorkerHost,
   decl: RuntimeToolDecl,
@@ -179,13 +149,13 @@ export function declaredTool(
     call: (args, { callId, signal, report }) => {
       const onAbort = () => host.cancelTool(decl.name, callId);
       signal.addEventListener("abort", onAbort, { once: true });
-      const watch = report ? watchProgress(host, decl.name, callId, report) : undefined;
+      const lines = report ? progressLines(report) : undefined;
       return host
-        .callTool(decl.name, args, callId)
+        .callTool(decl.name, args, callId, lines ? { onProgress: lines.onProgress } : {})
         .then((r) => (images ? r : withoutImages(r)))
         .finally(() => {
           signal.removeEventListener("abort", onAbort);
-          if (watch) clearInterval(watch);
+          lines?.stop();
         });
     },
     ...(auto

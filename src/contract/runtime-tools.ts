@@ -15,8 +15,6 @@ export const MAX_TOOL_NAME = 64;
 /** The event that asks a module for its current runtime tools, and the one that cancels a tool call. */
 export const TOOLS_EVENT = "tools";
 export const CANCEL_EVENT = "cancel";
-/** While a call runs, the core asks for its progress now and then (the console's activity line shows it). */
-export const PROGRESS_EVENT = "progress";
 
 /** Longest per-call deadline a declaration may ask for (a day); the default is the module's to choose. */
 export const MAX_TOOL_TIMEOUT_MS = 86_400_000;
@@ -120,15 +118,17 @@ export const ToolsWatchReplyData = ToolsWatchRequestData.extend({
   current: z.number().int().nonnegative().optional(),
 });
 
-/** `progress`: how far call `call_id` has got, as its server last said (absent: nothing said yet). */
-export const ProgressRequestData = z.object({ call_id: z.string() });
+/**
+ * How far a call of a tool declared at run time has got, as its server said: the `progress` of the
+ * `{id, progress}` lines its module sends while the `tool` request runs (the console's activity line
+ * shows each new figure).
+ */
 export const CallProgress = z.object({
   progress: z.number(),
   total: z.number().optional(),
   message: z.string().optional(),
 });
 export type CallProgress = z.infer<typeof CallProgress>;
-export const ProgressReplyData = ProgressRequestData.extend({ progress: CallProgress.optional() });
 
 /** `cancel`: the user cancelled the call `call_id` of a `tool` request in flight; the reply is the data. */
 export const CancelRequestData = z.object({ call_id: z.string() });

@@ -6,16 +6,30 @@
 // is raised again so `i` still dies of it. A kill -9 runs none of that: the watchdog (group-watchdog.ts)
 // kills them then.
 import type { ChildProcess } from "node:child_process";
+import { killTree } from "../lib/kill-tree.ts";
 import { unwatchGroup, watchGroup } from "./group-watchdog.ts";
 
-export function killGroup(child: ChildProcess, sig: NodeJS.Signals): void {
+/** Whether `child` has not been seen to exit yet. */
+function running(child: ChildProcess): boolean {
+  return child.exitCode === null && child.signalCode === null;
+}
+
+/**
+ * End `child` and what it started: its process group (POSIX, a negative pid). Windows has no groups: the
+ * child's tree is ended by its parent ids (taskkill /T /F), which can be walked only while the child
+ * still runs (once it has exited, its pid may be another program's), then the child itself.
+ */
+export function killGroup(child: ChildProcess, sig: NodeJS.Signals, platform = process.platform): void {
   if (child.pid === undefined) return;
+  if (platform !== "win32") {
+    killTree(child.pid, sig, platform);
+    return;
+  }
+  if (running(child)) killTree(child.pid, sig, platform);
   try {
-    // A negative pid addresses the whole process group (POSIX); Windows has no groups, kill the child.
-    if (process.platform === "win32") child.kill(sig);
-    else process.kill(-child.pid, sig);
+    child.kill(sig);
   } catch {
-    // ESRCH: the group is already gone.
+    // Already gone.
   }
 }
 

@@ -27,11 +27,8 @@ import {
 } from "../contract/runtime-resources.ts";
 import {
   CANCEL_EVENT,
-  type CallProgress,
   type GroupStatus,
-  PROGRESS_EVENT,
   PROMPT_EVENT,
-  ProgressReplyData,
   PromptReplyData,
   type RuntimePromptDecl,
   type RuntimeToolDecl,
@@ -381,20 +378,6 @@ export class WorkerHost implements HookRunner {
     const reply = ResourceReplyData.safeParse(data);
     if (!reply.success) throw new Error(`module "${module}" sent an invalid resource reply`);
     return reply.data.contents;
-  }
-
-  /** How far a runtime tool's call has got, if its module knows (undefined on any failure). */
-  async toolProgress(name: string, callId: string): Promise<CallProgress | undefined> {
-    const rt = this.runtime.get(name);
-    if (!rt || !this.isReady(rt.module)) return undefined;
-    try {
-      const reply = ProgressReplyData.safeParse(
-        await this.send(rt.module, PROGRESS_EVENT, { call_id: callId }),
-      );
-      return reply.success ? reply.data.progress : undefined;
-    } catch {
-      return undefined;
-    }
   }
 
   /** Modules of the manifest that declare tools at run time. */

@@ -1,27 +1,18 @@
 // At an approval, y/a/n/s answer in one key, so a message for the model that starts with one of them is
 // typed after Tab: the question says so in its answers line, Enter queues the message, the question
 // still waits, and the model gets the message with the next request.
-import { afterEach, expect, test } from "bun:test";
-import type { Rig } from "../agent/rig.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { expect, test } from "bun:test";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 const asking = (s: string) => s.trimEnd().endsWith("allow? ›");
 
 test("Tab at an approval opens a line for the model; a message starting with y is queued, not an answer", async () => {
-  ({ rig, pty } = await startConsole(
+  const { rig, pty } = await live.open(
     [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "noted, all done" }],
     { args: ["--approve", "ask"], cols: 100, rows: 30 },
-  ));
+  );
   const p = pty;
   await p.type("go");
   await p.press("Enter");

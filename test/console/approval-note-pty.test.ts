@@ -2,24 +2,10 @@
 // with; after Shift+Tab or /approve the next request carries a short note of the new mode (the system
 // prompt unchanged), once; the note is kept in the session, so a resume tells the model nothing twice
 // and replays it as the notice it was.
-import { afterEach, expect, test } from "bun:test";
-import type { Rig } from "../agent/rig.ts";
-import { consoleIn, Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { expect, test } from "bun:test";
+import { liveConsole, send } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
-
-async function send(p: Pty, line: string): Promise<void> {
-  await p.type(line);
-  await p.press("Enter");
-}
+const live = liveConsole();
 
 type Body = { messages: { role: string; content: unknown }[] };
 const NOTE = "the user changed the approval mode";
@@ -30,10 +16,10 @@ const notes = (body: unknown) =>
 const system = (body: unknown) => JSON.stringify((body as Body).messages[0]);
 
 test("Shift+Tab and /approve reach the model as a note before the next request, once, and survive a resume", async () => {
-  ({ rig, pty } = await startConsole(
+  let { rig, pty } = await live.open(
     [1, 2, 3, 4, 5].map((n) => ({ text: `answer number ${n}` })),
     { args: ["--approve", "ask"], cols: 100, rows: 40 },
-  ));
+  );
   const p = pty;
   await send(p, "first");
   await p.waitFor("answer number 1");
@@ -58,7 +44,7 @@ test("Shift+Tab and /approve reach the model as a note before the next request, 
   await p.waitExit();
   await p.close();
   // Resumed under the same mode: the model is told nothing more; the replay shows the switches as notices.
-  pty = await Pty.start(consoleIn(rig, ["-c", "--approve", "all"], { cols: 100, rows: 40 }));
+  pty = await live.reopen(["-c", "--approve", "all"], { cols: 100, rows: 40 });
   const replayed = await pty.waitFor("resumed: the conversation continues here");
   expect(replayed).toContain("approvals: accept edits");
   expect(replayed).not.toContain(`› [Not a message from the user`);
@@ -69,7 +55,7 @@ test("Shift+Tab and /approve reach the model as a note before the next request, 
   await pty.waitExit();
   await pty.close();
   // Resumed under another mode: told before the next request.
-  pty = await Pty.start(consoleIn(rig, ["-c", "--approve", "none"], { cols: 100, rows: 40 }));
+  pty = await live.reopen(["-c", "--approve", "none"], { cols: 100, rows: 40 });
   await pty.waitFor("resumed: the conversation continues here");
   await send(pty, "fifth");
   await pty.waitFor("answer number 5");
@@ -79,10 +65,10 @@ test("Shift+Tab and /approve reach the model as a note before the next request, 
 }, 120_000);
 
 test("a switch while a tool call waits for its answer is told with the next request of the same turn", async () => {
-  ({ rig, pty } = await startConsole(
+  const { rig, pty } = await live.open(
     [{ tool_calls: [{ name: "bash", arguments: { command: "git status" } }] }, { text: "reply number 2" }],
     { args: ["--approve", "ask"], cols: 100, rows: 30 },
-  ));
+  );
   const p = pty;
   await send(p, "go");
   await p.waitFor((s) => s.trimEnd().endsWith("allow? ›"));
@@ -99,11 +85,11 @@ test("a switch while a tool call waits for its answer is told with the next requ
 }, 120_000);
 
 test("a switch before the first request: the note goes first, the title is still the request", async () => {
-  ({ rig, pty } = await startConsole([{ text: "reply number 1" }], {
+  const { rig, pty } = await live.open([{ text: "reply number 1" }], {
     args: ["--approve", "ask"],
     cols: 100,
     rows: 30,
-  }));
+  });
   const p = pty;
   await p.press("BTab");
   await p.waitFor("accept edits");

@@ -2,34 +2,13 @@
 // approval mode switched in the session (Shift+Tab, /approve) and shown on the status line, a proposed
 // change shown inside the question as a proposal and gone after a refusal, long lines wrapped under the
 // question's gutter.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Rig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { type ConsoleOptions, startConsole } from "./console-pty.ts";
+import { liveConsole, PTY_TEST_MS, send } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
-
-const PTY_TEST_MS = 120_000;
-
-async function consoleWith(script: MockStep[], opts: ConsoleOptions = {}): Promise<Pty> {
-  ({ rig, pty } = await startConsole(script, { args: ["--approve", "ask"], ...opts }));
-  return pty;
-}
-
-async function send(p: Pty, line: string): Promise<void> {
-  await p.type(line);
-  await p.press("Enter");
-}
+const live = liveConsole({ args: ["--approve", "ask"] });
 
 const asking = (s: string) => s.trimEnd().endsWith("allow? ›");
 const count = (s: string, what: string) => s.split(what).length - 1;
@@ -38,7 +17,7 @@ test(
   "one key a allows a command's prefix: the next matching command runs without asking; n then a reason",
   async () => {
     const bash = (command: string): MockStep => ({ tool_calls: [{ name: "bash", arguments: { command } }] });
-    const p = await consoleWith([
+    const p = await live.start([
       bash("git status"),
       bash("git status --short"),
       bash("echo hi"),
@@ -62,7 +41,7 @@ test(
     // Two questions, two answers: git status --short was covered by the first one.
     expect(count(history, "approved")).toBe(1);
     expect(count(history, "declined")).toBe(1);
-    const refusal = JSON.stringify(rig?.mock.requests[3]?.body);
+    const refusal = JSON.stringify(live.rig?.mock.requests[3]?.body);
     expect(refusal).toContain("refused by the user, who said: use printf");
   },
   PTY_TEST_MS,
@@ -71,7 +50,7 @@ test(
 test(
   "Shift+Tab cycles the mode on the status line; accept edits writes without asking; /approve ask",
   async () => {
-    const p = await consoleWith([
+    const p = await live.start([
       { tool_calls: [{ name: "write", arguments: { path: "new.txt", content: "hello\n" } }] },
       { text: "written" },
     ]);
@@ -82,7 +61,7 @@ test(
     await send(p, "write it");
     const screen = await p.waitFor("written");
     expect(screen).not.toContain("allow write");
-    expect(readFileSync(join(rig?.workspace ?? "", "new.txt"), "utf8")).toBe("hello\n");
+    expect(readFileSync(join(live.rig?.workspace ?? "", "new.txt"), "utf8")).toBe("hello\n");
     await p.press("BTab");
     await p.waitFor((s) => statusLine(s).includes("allow all"));
     await send(p, "/approve ask");
@@ -96,7 +75,7 @@ test(
   "a proposed write is shown inside the question as a proposal, and a refusal leaves nothing applied-looking",
   async () => {
     const long = `printf '%s\\n' ${"word ".repeat(30).trim()}`;
-    const p = await consoleWith([
+    const p = await live.start([
       {
         tool_calls: [{ name: "write", arguments: { path: "plan.md", content: "step one\nstep two\n" } }],
       },
@@ -122,7 +101,7 @@ test(
     screen = await p.screen({ history: true });
     expect(screen).not.toContain("proposed:");
     expect(screen).not.toContain("1 + step one");
-    expect(existsSync(join(rig?.workspace ?? "", "plan.md"))).toBe(false);
+    expect(existsSync(join(live.rig?.workspace ?? "", "plan.md"))).toBe(false);
   },
   PTY_TEST_MS,
 );

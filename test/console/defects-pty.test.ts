@@ -1,36 +1,15 @@
 // Defects a first real session found, each driven as a person meets it: the real CLI in tmux against the
 // mock model (and, for a start error, the CLI with its output captured).
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { makeRig, type Rig } from "../agent/rig.ts";
-import type { MockStep } from "../fixtures/mock-server/index.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { type ConsoleOptions, startConsole } from "./console-pty.ts";
+import { liveConsole, PTY_TEST_MS, send } from "./console-pty.ts";
 import { TWO_MODELS } from "./two-models.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
-
-const PTY_TEST_MS = 120_000;
-
-async function consoleWith(script: MockStep[], opts: ConsoleOptions = {}): Promise<Pty> {
-  ({ rig, pty } = await startConsole(script, opts));
-  return pty;
-}
-
-async function send(p: Pty, line: string): Promise<void> {
-  await p.type(line);
-  await p.press("Enter");
-}
+const live = liveConsole();
 
 test("a console that cannot start prints one line on stderr and no logo on stdout", async () => {
-  rig = await makeRig({ script: [] });
-  const r = await rig.run(["-r", "nope"], { NO_COLOR: "1" });
+  live.rig = await makeRig({ script: [] });
+  const r = await live.rig.run(["-r", "nope"], { NO_COLOR: "1" });
   expect(r.code).not.toBe(0);
   expect(r.stdout).not.toContain("coding agent");
   expect(r.stdout.trim()).toBe("");
@@ -41,7 +20,7 @@ test("a console that cannot start prints one line on stderr and no logo on stdou
 test(
   "a 40-line paste reads [pasted 40 lines]; the exit hint goes when its window closes",
   async () => {
-    const p = await consoleWith([]);
+    const p = await live.start([]);
     const forty = `${Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
     await p.paste(forty);
     await p.waitFor("[pasted 40 lines]");
@@ -59,7 +38,7 @@ test(
 test(
   "/model shows the new model on the status line at once; a retry reads as one sentence",
   async () => {
-    const p = await consoleWith([{ error: "server" }, { text: "answered after a retry" }], {
+    const p = await live.start([{ error: "server" }, { text: "answered after a retry" }], {
       config: TWO_MODELS,
     });
     await send(p, "hello");
@@ -82,7 +61,7 @@ test(
 test(
   "cancelling /compact says it was cancelled, never that it failed",
   async () => {
-    const p = await consoleWith(
+    const p = await live.start(
       [{ text: "one" }, { text: "two" }, { text: "three" }, { text: "the summary", delay_ms: 60_000 }],
       { configFiles: { "compact.json": JSON.stringify({ keep_recent: 1 }) } },
     );
@@ -102,7 +81,7 @@ test(
 test(
   "!command shows a live activity and output tail while it runs, then its exit and time",
   async () => {
-    const p = await consoleWith([]);
+    const p = await live.start([]);
     await send(p, "!for i in 1 2 3 4; do echo tick $i; sleep 0.7; done");
     // While it runs: the activity line names the command, and the output so far is shown.
     const running = await p.waitFor((s) => s.includes("tick 1") && !s.includes("⎿"));
@@ -116,7 +95,7 @@ test(
 test(
   "a killed command shows its last lines; a line typed while a tool runs is queued after its result",
   async () => {
-    const p = await consoleWith(
+    const p = await live.start(
       [
         { tool_calls: [{ name: "bash", arguments: { command: "seq 1 50; sleep 30", timeout: 2 } }] },
         { text: "saw it" },
@@ -155,7 +134,7 @@ test(
         },
       },
     };
-    const p = await consoleWith(
+    const p = await live.start(
       [
         { text: `one ${"long words ".repeat(600)}`, usage: { input_tokens: 1000, output_tokens: 0 } },
         { text: `two ${"long words ".repeat(600)}`, usage: { input_tokens: 1000, output_tokens: 0 } },
@@ -180,10 +159,10 @@ test(
     await send(p, "/exit");
     await p.waitExit();
     await p.close();
-    pty = await (await import("../helpers/pty.ts")).Pty.start(
-      (await import("../helpers/pty.ts")).consoleIn(rig as Rig, ["-c"], { cols: 120, rows: 24 }),
+    live.pty = await (await import("../helpers/pty.ts")).Pty.start(
+      (await import("../helpers/pty.ts")).consoleIn(live.rig as Rig, ["-c"], { cols: 120, rows: 24 }),
     );
-    const resumed = await pty.waitFor((s) => status(s).includes("↑"));
+    const resumed = await live.pty.waitFor((s) => status(s).includes("↑"));
     expect(status(resumed)).toContain(tokens);
   },
   PTY_TEST_MS,

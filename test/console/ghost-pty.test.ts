@@ -1,18 +1,9 @@
 // Ghost text as a person sees it: typing in the `/` or `@` menu shows the rest of the best match dim
 // after the caret; → (or Tab) takes it.
-import { afterEach, expect, test } from "bun:test";
-import type { Rig } from "../agent/rig.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { expect, test } from "bun:test";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 const ESC = String.fromCharCode(27);
 /** `typed` followed, on the same line, by `ghost` drawn dim (SGR 2). */
@@ -22,11 +13,11 @@ const dimAfter = (typed: string, ghost: string) =>
   );
 
 test("ghost text for the best match in the / and @ menus; → and Tab take it", async () => {
-  ({ rig, pty } = await startConsole([], {
+  const pty = await live.start([], {
     cols: 100,
     rows: 30,
     files: { "src/deep/inner/target-file.ts": "x\n", "src/other.ts": "y\n" },
-  }));
+  });
   const p = pty;
   await p.type("/sta");
   await p.waitFor((s) => s.includes("› /status") && s.includes("model, provider, profile"));

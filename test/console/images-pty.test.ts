@@ -5,23 +5,16 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Rig } from "../agent/rig.ts";
 import { makePng } from "../fixtures/images/png.ts";
 import type { RecordedRequest } from "../fixtures/mock-server/index.ts";
 import { removeDir, tempDir } from "../helpers/cli.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
+const live = liveConsole();
 let extraDir: string | undefined;
-afterEach(async () => {
+afterEach(() => {
   if (extraDir) removeDir(extraDir);
   extraDir = undefined;
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
 });
 
 const vision = {
@@ -40,7 +33,7 @@ function imageUrls(req: RecordedRequest | undefined): string[] {
 }
 
 test("a pasted image path attaches it and the next request carries the image", async () => {
-  ({ rig, pty } = await startConsole([{ text: "a grey rectangle" }], { config: vision }));
+  const { rig, pty } = await live.open([{ text: "a grey rectangle" }], { config: vision });
   const shot = join(rig.root, "shot 1.png");
   writeFileSync(shot, PNG);
   await pty.paste(`'${shot}'`);
@@ -53,7 +46,7 @@ test("a pasted image path attaches it and the next request carries the image", a
 }, 60_000);
 
 test("@shot.png attaches the workspace's image; a damaged one is one line and nothing is sent", async () => {
-  ({ rig, pty } = await startConsole([{ text: "seen it" }], { config: vision }));
+  const { rig, pty } = await live.open([{ text: "seen it" }], { config: vision });
   mkdirSync(join(rig.workspace, "shots"));
   writeFileSync(join(rig.workspace, "shots", "shot.png"), PNG);
   writeFileSync(join(rig.workspace, "bad.png"), "this is not a png");
@@ -69,7 +62,7 @@ test("@shot.png attaches the workspace's image; a damaged one is one line and no
 }, 60_000);
 
 test("a model that takes no images refuses one in one line; nothing is sent", async () => {
-  ({ rig, pty } = await startConsole([{ text: "never" }]));
+  const { rig, pty } = await live.open([{ text: "never" }]);
   const shot = join(rig.root, "shot.png");
   writeFileSync(shot, PNG);
   await pty.paste(shot);
@@ -95,7 +88,7 @@ function pathWithoutClipboardTools(dir: string): string {
 test("Ctrl-V with no clipboard tool on PATH says which to install", async () => {
   const dir = tempDir("i-nopaste-");
   extraDir = dir;
-  ({ rig, pty } = await startConsole([], { env: { PATH: pathWithoutClipboardTools(dir) } }));
+  const pty = await live.start([], { env: { PATH: pathWithoutClipboardTools(dir) } });
   await pty.press("C-v");
   await pty.waitFor("no clipboard tool: install wl-clipboard or xclip, or paste the image's path");
 }, 60_000);

@@ -1,20 +1,12 @@
 // /init as a person uses it: the model is asked to study the workspace and write AGENTS.md; the write is
 // shown as a diff and asked like any write; after yes the file is there, after no it is not.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Rig } from "../agent/rig.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 const AGENTS = "# AGENTS.md\n\nRun the tests with `make test`.\n";
 const script = [
@@ -30,10 +22,10 @@ function firstUserText(r: Rig): string {
 }
 
 test("/init: the model is asked for AGENTS.md; the write is shown as a diff, approved, then written", async () => {
-  ({ rig, pty } = await startConsole(script, {
+  const { rig, pty } = await live.open(script, {
     args: ["--approve", "ask"],
     files: { Makefile: "test:\n\ttrue\n" },
-  }));
+  });
   await pty.type("/init mention the Makefile");
   await pty.press("Enter");
   await pty.waitFor("? allow write");
@@ -49,9 +41,9 @@ test("/init: the model is asked for AGENTS.md; the write is shown as a diff, app
 }, 60_000);
 
 test("/init answered no: no AGENTS.md", async () => {
-  ({ rig, pty } = await startConsole([script[0] as (typeof script)[0], { text: "Not written." }], {
+  const { rig, pty } = await live.open([script[0] as (typeof script)[0], { text: "Not written." }], {
     args: ["--approve", "ask"],
-  }));
+  });
   await pty.type("/init");
   await pty.press("Enter");
   await pty.waitFor("? allow write");

@@ -1,36 +1,19 @@
 // The console's input side in a real pseudo-terminal (tmux) against the mock model: bracketed paste,
 // Ctrl-C in each state, approvals, steering order across a cancel, exit.
-import { afterEach, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { makeRig, type Rig } from "../agent/rig.ts";
-import type { MockStep } from "../fixtures/mock-server/index.ts";
-import { consoleIn, Pty } from "../helpers/pty.ts";
-import { type ConsoleOptions, startConsole } from "./console-pty.ts";
+import { makeRig } from "../agent/rig.ts";
+import { liveConsole, PTY_TEST_MS } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
-/** Generous: tmux, the CLI and its workers share two busy cores with everything else. */
-const PTY_TEST_MS = 120_000;
-
-async function consoleWith(script: MockStep[], opts: ConsoleOptions = {}): Promise<Pty> {
-  ({ rig, pty } = await startConsole(script, opts));
-  return pty;
-}
-
-const body = (i: number) => JSON.stringify(rig?.mock.requests[i]?.body ?? null);
+const body = (i: number) => JSON.stringify(live.rig?.mock.requests[i]?.body ?? null);
 
 /** The text of the user messages of request `i`, in order. */
 function userTexts(i: number): string[] {
   const msgs =
-    (rig?.mock.requests[i]?.body as { messages?: { role: string; content: unknown }[] })?.messages ?? [];
+    (live.rig?.mock.requests[i]?.body as { messages?: { role: string; content: unknown }[] })?.messages ?? [];
   return msgs
     .filter((m) => m.role === "user")
     .map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
@@ -39,12 +22,12 @@ function userTexts(i: number): string[] {
 test(
   "a 3-line bracketed paste is exactly one request with all three lines",
   async () => {
-    const p = await consoleWith([{ text: "got all three" }, { text: "never" }]);
+    const p = await live.start([{ text: "got all three" }, { text: "never" }]);
     await p.paste("line one\nline two\nline three");
     await p.waitFor("line three");
     await p.press("Enter");
     await p.waitFor("got all three");
-    expect(rig?.mock.requests).toHaveLength(1);
+    expect(live.rig?.mock.requests).toHaveLength(1);
     expect(body(0)).toContain("line one\\nline two\\nline three");
   },
   PTY_TEST_MS,
@@ -53,7 +36,7 @@ test(
 test(
   "Ctrl-C with a draft empties the line and keeps i running; twice on an empty prompt exits, below the prompt",
   async () => {
-    const p = await consoleWith([{ text: "the answer" }]);
+    const p = await live.start([{ text: "the answer" }]);
     await p.type("a draft I regret");
     await p.waitFor("a draft I regret");
     await p.press("C-c");
@@ -80,7 +63,7 @@ test(
 test(
   "Ctrl-C at the approval prompt: nothing runs, the turn ends, the prompt is back and i is alive",
   async () => {
-    const p = await consoleWith(
+    const p = await live.start(
       [{ tool_calls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "after" }],
       { args: ["--approve", "ask"] },
     );
@@ -90,7 +73,7 @@ test(
     await p.press("C-c");
     await p.waitFor(/⊘ not run · .*\n.*refused: the user cancelled the turn at the approval prompt/);
     await p.waitFor("cancelled; the model will see that it was interrupted");
-    expect(existsSync(join(rig?.workspace ?? "", "ran.txt"))).toBe(false);
+    expect(existsSync(join(live.rig?.workspace ?? "", "ran.txt"))).toBe(false);
     expect(await p.exited()).toBe(false);
     // the prompt is back: a new message goes through (the script's next step answers it)
     await p.type("ok then");
@@ -106,7 +89,7 @@ test(
 test(
   "approval answers: a line that is not an answer is queued for the model, then y runs the command",
   async () => {
-    const p = await consoleWith(
+    const p = await live.start(
       [{ tool_calls: [{ name: "bash", arguments: { command: "touch ran.txt" } }] }, { text: "done" }],
       { args: ["--approve", "ask"] },
     );
@@ -119,7 +102,7 @@ test(
     await p.type("y");
     await p.press("Enter");
     await p.waitFor("done");
-    expect(existsSync(join(rig?.workspace ?? "", "ran.txt"))).toBe(true);
+    expect(existsSync(join(live.rig?.workspace ?? "", "ran.txt"))).toBe(true);
     expect(body(1)).toContain("please also update the docs");
   },
   PTY_TEST_MS,
@@ -128,7 +111,7 @@ test(
 test(
   "steering lines keep the order typed, exactly once, across a Ctrl-C",
   async () => {
-    const p = await consoleWith([
+    const p = await live.start([
       { text: "a slow reply that never ends", chunk_delay_ms: 100, hang: true },
       { text: "all caught up" },
     ]);
@@ -145,7 +128,7 @@ test(
     await p.type("third");
     await p.press("Enter");
     await p.waitFor("all caught up");
-    expect(rig?.mock.requests).toHaveLength(2);
+    expect(live.rig?.mock.requests).toHaveLength(2);
     const users = userTexts(1);
     const tail = users.slice(users.indexOf("start"));
     expect(tail[0]).toBe("start");
@@ -158,11 +141,11 @@ test(
 test(
   "a resumed session shows its earlier exchange on the terminal",
   async () => {
-    rig = await makeRig({ script: [{ text: "the capital is Paris" }, { text: "welcome back" }] });
-    const first = await rig.run(["-p", "what is the capital of France?"]);
+    live.rig = await makeRig({ script: [{ text: "the capital is Paris" }, { text: "welcome back" }] });
+    const first = await live.rig.run(["-p", "what is the capital of France?"]);
     expect(first.code).toBe(0);
-    pty = await Pty.start(consoleIn(rig, ["-c"]));
-    const screen = await pty.waitFor("the conversation continues here");
+    live.pty = await live.reopen(["-c"]);
+    const screen = await live.pty.waitFor("the conversation continues here");
     expect(screen).toContain("› what is the capital of France?");
     expect(screen).toContain("the capital is Paris");
   },
@@ -172,13 +155,13 @@ test(
 test(
   "/resume opens a picker: arrows move, typing filters, Enter resumes the marked session, Esc leaves",
   async () => {
-    rig = await makeRig({
+    live.rig = await makeRig({
       script: [{ text: "the capital is Paris" }, { text: "seven" }, { text: "Berlin" }],
     });
-    expect((await rig.run(["-p", "what is the capital of France?"])).code).toBe(0);
-    expect((await rig.run(["-p", "name a prime number"])).code).toBe(0);
-    pty = await Pty.start(consoleIn(rig));
-    const p = pty;
+    expect((await live.rig.run(["-p", "what is the capital of France?"])).code).toBe(0);
+    expect((await live.rig.run(["-p", "name a prime number"])).code).toBe(0);
+    live.pty = await live.reopen([]);
+    const p = live.pty;
     await p.waitFor("Ctrl-C cancels");
     await p.type("/resume");
     await p.press("Enter");
@@ -205,7 +188,7 @@ test(
     await p.type("and Germany?");
     await p.press("Enter");
     await p.waitFor("Berlin");
-    const last = JSON.stringify(rig.mock.requests.at(-1)?.body);
+    const last = JSON.stringify(live.rig.mock.requests.at(-1)?.body);
     expect(last).toContain("what is the capital of France?");
     expect(last).toContain("and Germany?");
     expect(last).not.toContain("name a prime number");
@@ -216,24 +199,21 @@ test(
 test(
   "Ctrl-C during /compact cancels the compaction within a second and the console stays",
   async () => {
-    rig = await makeRig({
-      script: [
+    const p = await live.start(
+      [
         { text: "words ".repeat(300) },
         { text: "## Goal\nnever arrives", delay_ms: 60_000 },
         { text: "still here" },
       ],
-    });
-    writeFileSync(join(rig.configDir, "compact.json"), JSON.stringify({ keep_recent: 1 }));
-    pty = await Pty.start(consoleIn(rig));
-    const p = pty;
-    await p.waitFor("Ctrl-C cancels");
+      { configFiles: { "compact.json": JSON.stringify({ keep_recent: 1 }) } },
+    );
     await p.type("one");
     await p.press("Enter");
     await p.waitFor("words words");
-    await p.waitFor(() => (rig?.mock.requests.length ?? 0) === 1);
+    await p.waitFor(() => (live.rig?.mock.requests.length ?? 0) === 1);
     await p.type("/compact");
     await p.press("Enter");
-    await p.waitFor(() => (rig?.mock.requests.length ?? 0) === 2);
+    await p.waitFor(() => (live.rig?.mock.requests.length ?? 0) === 2);
     const started = Date.now();
     await p.press("C-c");
     await p.waitFor("compaction cancelled; the conversation is unchanged");
@@ -249,7 +229,7 @@ test(
 test(
   "/clear starts a fresh session on a cleared screen; /new keeps the screen",
   async () => {
-    const p = await consoleWith([{ text: "first answer" }, { text: "second answer" }]);
+    const p = await live.start([{ text: "first answer" }, { text: "second answer" }]);
     await p.type("hello");
     await p.press("Enter");
     await p.waitFor("first answer");
@@ -262,7 +242,7 @@ test(
     await p.press("Enter");
     await p.waitFor("second answer");
     // the fresh session does not carry the first exchange
-    expect(JSON.stringify(rig?.mock.requests[1]?.body)).not.toContain("first answer");
+    expect(JSON.stringify(live.rig?.mock.requests[1]?.body)).not.toContain("first answer");
   },
   PTY_TEST_MS,
 );
@@ -270,9 +250,7 @@ test(
 test(
   "TERM=dumb (plain lines): Ctrl-D at the prompt exits with the exit line on a line of its own",
   async () => {
-    rig = await makeRig({ script: [{ text: "plain answer" }] });
-    pty = await Pty.start(consoleIn(rig, [], { term: "dumb" }));
-    await pty.waitFor("Ctrl-C cancels");
+    const pty = await live.start([{ text: "plain answer" }], { term: "dumb" });
     await pty.type("hi");
     await pty.press("Enter");
     await pty.waitFor("plain answer");
@@ -289,14 +267,9 @@ test(
   "a turn stuck in a worker that ignores the cancel: the third Ctrl-C quits at once",
   async () => {
     const { misbehaving } = await import("../worker/helpers.ts");
-    rig = await makeRig({ script: [{ text: "never reached" }] });
-    writeFileSync(
-      join(rig.configDir, "bindings.json"),
-      JSON.stringify({ budget: misbehaving("budget", "hang") }),
-    );
-    pty = await Pty.start(consoleIn(rig));
-    const p = pty;
-    await p.waitFor("Ctrl-C cancels");
+    const p = await live.start([{ text: "never reached" }], {
+      configFiles: { "bindings.json": JSON.stringify({ budget: misbehaving("budget", "hang") }) },
+    });
     await p.type("hello");
     await p.press("Enter");
     await p.waitFor("› hello");
@@ -315,22 +288,18 @@ test(
 test(
   "a long paste shows as [pasted N lines] and is sent whole; input history survives a restart",
   async () => {
-    const r = await makeRig({ script: [{ text: "pasted ok" }, { text: "second run" }] });
-    rig = r;
-    const start = () => Pty.start(consoleIn(r));
-    pty = await start();
-    await pty.waitFor("Ctrl-C cancels");
+    let { rig, pty } = await live.open([{ text: "pasted ok" }, { text: "second run" }]);
     const lines = Array.from({ length: 10 }, (_, i) => `pasted line ${i + 1}`);
     await pty.type("look: ");
     await pty.paste(lines.join("\n"));
     await pty.waitFor("look: [pasted 10 lines]");
     await pty.press("Enter");
     await pty.waitFor("pasted ok");
-    expect(JSON.stringify(r.mock.requests[0]?.body)).toContain(`look: ${lines.join("\\n")}`);
+    expect(JSON.stringify(rig.mock.requests[0]?.body)).toContain(`look: ${lines.join("\\n")}`);
     await pty.press("C-d");
     await pty.waitExit();
     await pty.close();
-    pty = await start();
+    pty = await live.reopen([]);
     await pty.waitFor("Ctrl-C cancels");
     await pty.press("Up");
     await pty.waitFor("pasted line 10");

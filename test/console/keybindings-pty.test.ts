@@ -1,25 +1,20 @@
 // Keybindings as a person uses them: submit moved to Ctrl-S sends the message (Enter no longer does);
 // /keys shows the map in force; a bad keybindings.json stops the console with one line, exit 2.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeRig, type Rig } from "../agent/rig.ts";
+import { makeRig } from "../agent/rig.ts";
 import { consoleIn, Pty } from "../helpers/pty.ts";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 test("a rebound submit key sends; Enter no longer does; /keys shows the map in force", async () => {
-  rig = await makeRig({ script: [{ text: "sent with ctrl-s" }] });
-  writeFileSync(join(rig.configDir, "keybindings.json"), JSON.stringify({ submit: "ctrl+s" }));
-  pty = await Pty.start(consoleIn(rig, [], { cols: 100, rows: 30 }));
-  await pty.waitFor("Ctrl-C cancels");
+  const { rig, pty } = await live.open([{ text: "sent with ctrl-s" }], {
+    configFiles: { "keybindings.json": JSON.stringify({ submit: "ctrl+s" }) },
+    cols: 100,
+    rows: 30,
+  });
   await pty.type("/keys");
   await pty.press("C-s");
   await pty.waitFor("ctrl+s — send the message (also chooses in a list) (keybindings.json)");
@@ -34,23 +29,23 @@ test("a rebound submit key sends; Enter no longer does; /keys shows the map in f
 }, 60_000);
 
 test("a bad keybindings.json: one line, exit 2, before anything is drawn", async () => {
-  rig = await makeRig({ script: [] });
-  const file = join(rig.configDir, "keybindings.json");
+  live.rig = await makeRig({ script: [] });
+  const file = join(live.rig.configDir, "keybindings.json");
   writeFileSync(file, JSON.stringify({ submit: "ctrl + s" }));
   // The console exits at once: it starts a moment late, so the pane is kept (remain-on-exit) to be read.
-  const opts = consoleIn(rig, [], { cols: 200, rows: 20 });
+  const opts = consoleIn(live.rig, [], { cols: 200, rows: 20 });
   const argv = ["/bin/sh", "-c", 'sleep 0.5; exec "$0" "$@"', ...(opts.argv ?? [])];
-  pty = await Pty.start({ ...opts, argv });
-  await pty.waitExit();
+  live.pty = await Pty.start({ ...opts, argv });
+  await live.pty.waitExit();
   // tmux's own "Pane is dead" note may or may not be drawn yet: everything else is the one line.
-  const lines = (await pty.screen({ joined: true, history: true }))
+  const lines = (await live.pty.screen({ joined: true, history: true }))
     .split("\n")
     .filter((l) => l.trim() !== "" && !l.startsWith("Pane is dead"));
   expect(lines).toEqual([
     `i: ${file}: field submit: "ctrl + s" has spaces in it; write keys like "ctrl+s" (no spaces)`,
   ]);
   // The exit status, read where no terminal is in between (the plain-line console reads the file too).
-  const r = await rig.run([]);
+  const r = await live.rig.run([]);
   expect(r.code).toBe(2);
   expect(r.stderr).toBe(
     `i: ${file}: field submit: "ctrl + s" has spaces in it; write keys like "ctrl+s" (no spaces)\n`,

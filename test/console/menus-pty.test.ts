@@ -1,23 +1,14 @@
 // Completion menus as you type: `/` lists the commands with their help and filters as you type (Enter
 // runs the marked one); `@` lists workspace paths, nested directories included, fuzzy-matched and
 // without what .gitignore ignores (Tab completes the marked one).
-import { afterEach, expect, test } from "bun:test";
-import type { Rig } from "../agent/rig.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { expect, test } from "bun:test";
+import { liveConsole } from "./console-pty.ts";
 import { TWO_MODELS } from "./two-models.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 test("the / menu filters as you type and Enter runs the marked command; Esc closes it", async () => {
-  ({ rig, pty } = await startConsole([], { cols: 100, rows: 30 }));
+  const pty = await live.start([], { cols: 100, rows: 30 });
   const p = pty;
   await p.type("/");
   let screen = await p.waitFor("list the commands and keys");
@@ -37,7 +28,7 @@ test("the / menu filters as you type and Enter runs the marked command; Esc clos
 }, 120_000);
 
 test("the @ menu completes a nested path, fuzzy-matches, and leaves out what .gitignore ignores", async () => {
-  ({ rig, pty } = await startConsole([{ text: "seen" }], {
+  const { rig, pty } = await live.open([{ text: "seen" }], {
     cols: 100,
     rows: 30,
     files: {
@@ -46,7 +37,7 @@ test("the @ menu completes a nested path, fuzzy-matches, and leaves out what .gi
       "build/target-file.js": "ignored\n",
       ".gitignore": "build/\n",
     },
-  }));
+  });
   const p = pty;
   await p.type("look at @src/de");
   await p.waitFor("src/deep/");
@@ -68,12 +59,12 @@ test("the @ menu completes a nested path, fuzzy-matches, and leaves out what .gi
 }, 120_000);
 
 test("/model opens a picker of config.json, provider and built-in models; the status line switches at once", async () => {
-  ({ rig, pty } = await startConsole([{ text: "hi" }], {
+  const pty = await live.start([{ text: "hi" }], {
     cols: 120,
     rows: 30,
     config: TWO_MODELS,
     served: ["gpt-4o", "custom-served"],
-  }));
+  });
   const p = pty;
   await p.type("hello");
   await p.press("Enter");

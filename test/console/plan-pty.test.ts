@@ -1,19 +1,11 @@
 // The model's plan as a person sees it: a checklist above the prompt that updates in place at each
 // `plan` call, kept in the session and shown again after -c; in `i -p --json` it is the call's event.
-import { afterEach, expect, test } from "bun:test";
-import { events, makeRig, type Rig } from "../agent/rig.ts";
+import { expect, test } from "bun:test";
+import { events, makeRig } from "../agent/rig.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
-import { consoleIn, Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 const plan = (done: number): MockStep => ({
   tool_calls: [
@@ -31,7 +23,7 @@ const plan = (done: number): MockStep => ({
 });
 
 test("the plan checklist updates in place above the prompt and reappears after -c", async () => {
-  ({ rig, pty } = await startConsole([plan(0), plan(2), { text: "fixed it" }], { cols: 100, rows: 30 }));
+  let pty = await live.start([plan(0), plan(2), { text: "fixed it" }], { cols: 100, rows: 30 });
   const p = pty;
   await p.type("fix the bug");
   await p.press("Enter");
@@ -50,14 +42,14 @@ test("the plan checklist updates in place above the prompt and reappears after -
   await p.press("Enter");
   await p.waitExit();
   await p.close();
-  pty = await Pty.start(consoleIn(rig, ["-c"], { cols: 100, rows: 30 }));
+  pty = await live.reopen(["-c"], { cols: 100, rows: 30 });
   const resumed = await pty.waitFor("resumed: the conversation continues here");
   expect(resumed).toContain("plan · 2 of 3 done");
 }, 120_000);
 
 test("i -p --json has the plan in its tool_call event", async () => {
-  rig = await makeRig({ script: [plan(1), { text: "ok" }] });
-  const r = await rig.run(["-p", "--json", "go"]);
+  live.rig = await makeRig({ script: [plan(1), { text: "ok" }] });
+  const r = await live.rig.run(["-p", "--json", "go"]);
   expect(r.code).toBe(0);
   const call = events(r.stdout).find((e) => e.type === "tool_call" && e.name === "plan");
   expect(JSON.parse(String(call?.arguments)).steps[1]).toEqual({

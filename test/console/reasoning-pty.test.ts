@@ -1,21 +1,13 @@
 // The model's reasoning as a person sees it: one dim live line while it streams, then one collapsed
 // line; Ctrl-O opens the last one; never part of the answer's text (on screen or saved); config.json
 // `show_reasoning: false` hides it.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Rig } from "../agent/rig.ts";
-import { consoleIn, Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import type { Pty } from "../helpers/pty.ts";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 /** Polls the styled screen until `re` matches it (a single look can land as the live line changes). */
 async function waitStyled(p: Pty, re: RegExp): Promise<string> {
@@ -30,18 +22,18 @@ async function waitStyled(p: Pty, re: RegExp): Promise<string> {
 const THOUGHT = "First I consider the question carefully. Then I weigh the options and pick the second one.";
 
 test("reasoning streams dimmed on one line, collapses, opens with Ctrl-O, and is absent from the saved answer", async () => {
-  ({ rig, pty } = await startConsole(
+  const { rig, pty } = await live.open(
     [{ reasoning: THOUGHT, text: "The answer is two.", chunk_delay_ms: 40 }],
     {
       cols: 100,
     },
-  ));
+  );
   const p = pty;
   await p.type("which one?");
   await p.press("Enter");
   // While it streams: the live line shows its latest words, dimmed (SGR 2).
-  const live = await p.waitFor((s) => s.includes("reasoning") && s.includes("I consider"));
-  expect(live).toContain("reasoning");
+  const streaming = await p.waitFor((s) => s.includes("reasoning") && s.includes("I consider"));
+  expect(streaming).toContain("reasoning");
   const ESC = String.fromCharCode(27);
   const dimmed = new RegExp(`${ESC}\\[[0-9;]*2[0-9;]*m[^${ESC}]*consider`);
   expect(await waitStyled(p, dimmed)).toMatch(dimmed);
@@ -66,9 +58,9 @@ test("reasoning streams dimmed on one line, collapses, opens with Ctrl-O, and is
 }, 120_000);
 
 test("show_reasoning false in config.json hides it", async () => {
-  ({ rig, pty } = await startConsole([{ reasoning: THOUGHT, text: "The answer is two." }], {
+  const pty = await live.start([{ reasoning: THOUGHT, text: "The answer is two." }], {
     config: { show_reasoning: false },
-  }));
+  });
   const screen = await (async () => {
     await pty.type("which one?");
     await pty.press("Enter");
@@ -80,7 +72,7 @@ test("show_reasoning false in config.json hides it", async () => {
 
 test("Anthropic thinking: dimmed like other reasoning, not in the saved answer, sent back signed with its tool call", async () => {
   const thought = "The notes file should say which one; I will read it before answering.";
-  ({ rig, pty } = await startConsole(
+  let { rig, pty } = await live.open(
     [
       {
         reasoning: thought,
@@ -99,7 +91,7 @@ test("Anthropic thinking: dimmed like other reasoning, not in the saved answer, 
         models: { "mock-model": { context_window: 100_000, max_output_tokens: 8192, thinking_budget: 2048 } },
       },
     },
-  ));
+  );
   const p = pty;
   await p.type("which one?");
   await p.press("Enter");
@@ -129,7 +121,7 @@ test("Anthropic thinking: dimmed like other reasoning, not in the saved answer, 
   await p.press("Enter");
   await p.waitExit();
   await p.close();
-  pty = await Pty.start(consoleIn(rig, ["-c"], { cols: 100, rows: 24 }));
+  pty = await live.reopen(["-c"], { cols: 100, rows: 24 });
   await pty.waitFor("resumed: the conversation continues here");
   await pty.type("and now?");
   await pty.press("Enter");

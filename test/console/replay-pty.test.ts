@@ -1,27 +1,13 @@
 // A resumed session's replay shows what was seen live: a `!command` with its output, exit and time (not
 // as the user's prompt of the model), a file attached with @ as one line, a command's exit code and time,
 // an interruption as the notice it was.
-import { afterEach, expect, test } from "bun:test";
-import type { Rig } from "../agent/rig.ts";
-import { consoleIn, Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { expect, test } from "bun:test";
+import { liveConsole, send } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
-
-async function send(p: Pty, line: string): Promise<void> {
-  await p.type(line);
-  await p.press("Enter");
-}
+const live = liveConsole();
 
 test("the replay after -c matches the live screen for !cmd, @file, a failed command and an interruption", async () => {
-  ({ rig, pty } = await startConsole(
+  let pty = await live.start(
     [
       { text: "read it" },
       { tool_calls: [{ name: "bash", arguments: { command: "echo oops; exit 3" } }] },
@@ -29,7 +15,7 @@ test("the replay after -c matches the live screen for !cmd, @file, a failed comm
       { text: "a reply that never ends", hang: true },
     ],
     { args: ["--approve", "all"], cols: 100, rows: 50, files: { "docs/notes.md": "secret pineapple\n" } },
-  ));
+  );
   const p = pty;
   await send(p, "!echo from the shell");
   await p.waitFor("⎿ exit 0");
@@ -41,11 +27,11 @@ test("the replay after -c matches the live screen for !cmd, @file, a failed comm
   await p.waitFor("a reply that never ends");
   await p.press("Escape");
   await p.waitFor("cancelled; the model will see");
-  const live = await p.screen({ history: true });
+  const seen = await p.screen({ history: true });
   await send(p, "/exit");
   await p.waitExit();
   await p.close();
-  pty = await Pty.start(consoleIn(rig, ["-c"], { cols: 100, rows: 50 }));
+  pty = await live.reopen(["-c"], { cols: 100, rows: 50 });
   const replayed = await pty.waitFor("resumed: the conversation continues here");
   const shown = replayed.slice(replayed.indexOf("resumed session"));
   // !command: the user's line, the output behind the gutter, the exit and time; never the wrapper text.
@@ -58,7 +44,7 @@ test("the replay after -c matches the live screen for !cmd, @file, a failed comm
   expect(shown).toContain("attached @docs/notes.md");
   expect(shown).not.toContain("secret pineapple");
   // The failed command: its exit code, as live.
-  const exitLive = /⎿ exit 3 · [\d.]+s/.exec(live)?.[0];
+  const exitLive = /⎿ exit 3 · [\d.]+s/.exec(seen)?.[0];
   expect(exitLive).toBeDefined();
   expect(shown).toContain(exitLive ?? "");
   // The interruption: the notice, not a prompt of the user's.
@@ -67,14 +53,14 @@ test("the replay after -c matches the live screen for !cmd, @file, a failed comm
 }, 120_000);
 
 test("after a compaction, the requests it restored replay as notices, not as the user's prompts", async () => {
-  ({ rig, pty } = await startConsole(
+  let pty = await live.start(
     [
       { text: `apples noted ${"long words ".repeat(600)}` },
       { text: `pears noted ${"long words ".repeat(600)}` },
       { text: "The user talked about apples and pears." },
     ],
     { cols: 100, rows: 40, configFiles: { "compact.json": JSON.stringify({ keep_recent: 1 }) } },
-  ));
+  );
   const p = pty;
   await send(p, "remember the apples for the pie");
   await p.waitFor("apples noted");
@@ -85,7 +71,7 @@ test("after a compaction, the requests it restored replay as notices, not as the
   await send(p, "/exit");
   await p.waitExit();
   await p.close();
-  pty = await Pty.start(consoleIn(rig, ["-c"], { cols: 100, rows: 40 }));
+  pty = await live.reopen(["-c"], { cols: 100, rows: 40 });
   const replayed = await pty.waitFor("resumed: the conversation continues here");
   const shown = replayed.slice(replayed.indexOf("resumed session"));
   expect(shown).toContain("[summary of the earlier conversation]");

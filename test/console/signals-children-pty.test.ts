@@ -1,56 +1,24 @@
 // SIGTERM to the console while it has children of every kind: a sub-agent's child session (running the
 // model's command) and an MCP stdio server. Nothing is left running, the terminal is given back, exit 143.
-import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { procStat } from "../../src/runtime/proc-stat.ts";
-import type { Rig } from "../agent/rig.ts";
 import type { RecordedRequest } from "../fixtures/mock-server/script.ts";
+import { alive, descendants, pollUntil } from "../helpers/procs.ts";
 import { consoleIn, Pty } from "../helpers/pty.ts";
 import { BUN, FIXTURES, mcpRig } from "../mcp/rig.ts";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const ppid = procStat(name)?.(4);
-    if (ppid !== undefined) parent.set(Number(name), Number(ppid));
-  }
-  return [...parent.keys()].filter((pid) => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  });
-}
-
-const alive = (pid: number) => {
-  const state = procStat(pid)?.(3);
-  return state !== undefined && state !== "Z";
-};
-
-async function until(cond: () => boolean, ms = 30_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
-}
+const until = (cond: () => boolean, ms = 30_000) => pollUntil(cond, ms);
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n") : []);
 
 test.skipIf(process.platform !== "linux")(
   "SIGTERM while a task child runs a command and an MCP server is up: nothing left, terminal back, exit 143",
   async () => {
-    rig = await mcpRig(
+    live.rig = await mcpRig(
       { fx: { command: BUN, args: [join(FIXTURES, "crashy.ts")], env: { CRASHY_COUNTER: `\${COUNTER}` } } },
       {
         files: {},
@@ -68,15 +36,15 @@ test.skipIf(process.platform !== "linux")(
         },
       },
     );
-    const counter = join(rig.root, "server.txt");
-    pty = await Pty.start(
-      consoleIn(rig, ["--approve", "all"], { cols: 100, rows: 30, env: { COUNTER: counter } }),
+    const counter = join(live.rig.root, "server.txt");
+    live.pty = await Pty.start(
+      consoleIn(live.rig, ["--approve", "all"], { cols: 100, rows: 30, env: { COUNTER: counter } }),
     );
-    await pty.waitFor("Ctrl-C cancels");
-    const pid = await pty.pid();
-    await pty.type("delegate it");
-    await pty.press("Enter");
-    const pgidFile = join(rig.workspace, "child-pgid.txt");
+    await live.pty.waitFor("Ctrl-C cancels");
+    const pid = await live.pty.pid();
+    await live.pty.type("delegate it");
+    await live.pty.press("Enter");
+    const pgidFile = join(live.rig.workspace, "child-pgid.txt");
     expect(
       await until(() => lines(pgidFile)[0]?.trim() !== undefined && lines(pgidFile)[0]?.trim() !== ""),
     ).toBe(true);
@@ -98,13 +66,13 @@ test.skipIf(process.platform !== "linux")(
     };
     expect(tree.some((p) => cmdline(p).includes("task-child"))).toBe(true);
     process.kill(pid, "SIGTERM");
-    await pty.waitExit();
-    expect(await pty.exitStatus()).toBe(143);
+    await live.pty.waitExit();
+    expect(await live.pty.exitStatus()).toBe(143);
     expect(await until(() => tree.filter(alive).length === 0, 10_000)).toBe(true);
-    const stty = await pty.sttyAfterExit();
+    const stty = await live.pty.sttyAfterExit();
     expect(stty).toMatch(/(^|\s)icanon(\s|$)/);
     expect(stty).toMatch(/(^|\s)echo(\s|$)/);
-    const raw = await pty.raw();
+    const raw = await live.pty.raw();
     expect(raw.lastIndexOf("\u001b[?2004l")).toBeGreaterThan(raw.lastIndexOf("\u001b[?2004h"));
     expect(raw.lastIndexOf("\u001b[?25h")).toBeGreaterThanOrEqual(raw.lastIndexOf("\u001b[?25l"));
   },

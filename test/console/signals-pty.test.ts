@@ -3,11 +3,11 @@
 // terminal back (raw mode off, bracketed paste off, cursor shown) and exit 143 / 129; Ctrl-C twice at an
 // idle prompt exits 130; a second console on a session already open names the process that holds it.
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { procStat } from "../../src/runtime/proc-stat.ts";
 import { Session } from "../../src/session/session.ts";
 import type { Rig } from "../agent/rig.ts";
+import { alive, descendants, pollUntil } from "../helpers/procs.ts";
 import { consoleIn, flat, Pty } from "../helpers/pty.ts";
 import { startConsole } from "./console-pty.ts";
 
@@ -26,32 +26,7 @@ async function open(...args: Parameters<typeof startConsole>) {
   return o;
 }
 
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    const ppid = procStat(name)?.(4);
-    if (ppid !== undefined) parent.set(Number(name), Number(ppid));
-  }
-  return [...parent.keys()].filter((pid) => {
-    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true;
-    return false;
-  });
-}
-
-const alive = (pid: number) => {
-  const state = procStat(pid)?.(3);
-  return state !== undefined && state !== "Z";
-};
-
-async function until(cond: () => boolean, ms = 15_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) return false;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return true;
-}
+const until = (cond: () => boolean, ms = 15_000) => pollUntil(cond, ms);
 
 /** The terminal was given back: cooked mode, and the last bracketed-paste and cursor escapes turn them back. */
 async function expectTerminalRestored(pty: Pty): Promise<void> {

@@ -1,35 +1,23 @@
 // Sub-agents and hooks in the console, as a person sees them: the real CLI in tmux against the mock model.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeRig, type Rig } from "../agent/rig.ts";
+import { makeRig } from "../agent/rig.ts";
 import type { RecordedRequest } from "../fixtures/mock-server/script.ts";
-import { consoleIn, flat, Pty } from "../helpers/pty.ts";
+import { flat } from "../helpers/pty.ts";
+import { liveConsole, PTY_TEST_MS } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
-const PTY_TEST_MS = 120_000;
 const body = (req: RecordedRequest) => JSON.stringify(req.body);
 
-async function open(r: Rig, args: string[]): Promise<Pty> {
-  const p = await Pty.start(consoleIn(r, args, { cols: 100, rows: 30 }));
-  await p.waitFor("Ctrl-C cancels");
-  return p;
-}
+const SIZE = { cols: 100, rows: 30 };
 
 test(
   "a running task shows one nested line: agent, description, its current tool, elapsed; then its end",
   async () => {
-    rig = await makeRig({
-      files: {},
-      script: (req) => {
+    const { pty } = await live.open(
+      (req) => {
         const b = body(req);
         if (b.includes("Your role: the")) {
           if (b.includes("slept-well")) return { text: "child finished" };
@@ -42,12 +30,12 @@ test(
           ],
         };
       },
-    });
-    pty = await open(rig, ["--approve", "all"]);
+      { args: ["--approve", "all"], ...SIZE },
+    );
     await pty.type("delegate it");
     await pty.press("Enter");
-    const live = await pty.waitFor(/↳ general · wait a bit · bash \d+\.\ds/, { history: false });
-    expect(live).toContain("task");
+    const running = await pty.waitFor(/↳ general · wait a bit · bash \d+\.\ds/, { history: false });
+    expect(running).toContain("task");
     const done = flat(await pty.waitFor("all delegated work is done"));
     expect(done).toMatch(/✓ task general · wait a bit · \d+\.\ds/);
     expect(flat(await pty.screen({ history: false }))).not.toContain("↳ general");
@@ -63,24 +51,15 @@ test(
 test(
   "a call blocked by a hook: one line naming the hook and its reason",
   async () => {
-    rig = await makeRig({
-      files: {},
-      script: [
-        { tool_calls: [{ name: "bash", arguments: { command: "rm -rf build" } }] },
-        { text: "understood" },
+    const hooks = {
+      PreToolUse: [
+        { matcher: "bash", hooks: [{ type: "command", command: "echo 'no rm -rf, ever' >&2; exit 2" }] },
       ],
-    });
-    writeFileSync(
-      join(rig.configDir, "hooks.json"),
-      JSON.stringify({
-        hooks: {
-          PreToolUse: [
-            { matcher: "bash", hooks: [{ type: "command", command: "echo 'no rm -rf, ever' >&2; exit 2" }] },
-          ],
-        },
-      }),
+    };
+    const { pty } = await live.open(
+      [{ tool_calls: [{ name: "bash", arguments: { command: "rm -rf build" } }] }, { text: "understood" }],
+      { configFiles: { "hooks.json": JSON.stringify({ hooks }) }, args: ["--approve", "all"], ...SIZE },
     );
-    pty = await open(rig, ["--approve", "all"]);
     await pty.type("clean");
     await pty.press("Enter");
     const screen = flat(await pty.waitFor("understood"));
@@ -94,27 +73,27 @@ test(
 test(
   "a project's hooks are asked about at start; after n, /trust shows and accepts them, and they apply at once",
   async () => {
-    rig = await makeRig({
-      files: {
-        ".i/hooks.json": JSON.stringify({
-          hooks: {
-            PreToolUse: [
-              {
-                matcher: "bash",
-                hooks: [{ type: "command", command: "echo 'project says no' >&2; exit 2" }],
-              },
-            ],
-          },
-        }),
+    const { pty } = await live.open(
+      [{ tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] }, { text: "after the hook" }],
+      {
+        // Asked at start; n goes on without them (one line), and /trust accepts them later.
+        ready: "trust them for this workspace?",
+        args: ["--approve", "all"],
+        ...SIZE,
+        files: {
+          ".i/hooks.json": JSON.stringify({
+            hooks: {
+              PreToolUse: [
+                {
+                  matcher: "bash",
+                  hooks: [{ type: "command", command: "echo 'project says no' >&2; exit 2" }],
+                },
+              ],
+            },
+          }),
+        },
       },
-      script: [
-        { tool_calls: [{ name: "bash", arguments: { command: "echo hi" } }] },
-        { text: "after the hook" },
-      ],
-    });
-    pty = await Pty.start(consoleIn(rig, ["--approve", "all"], { cols: 100, rows: 30 }));
-    // Asked at start; n goes on without them (one line), and /trust accepts them later.
-    await pty.waitFor("trust them for this workspace?");
+    );
     await pty.type("n");
     await pty.waitFor("not trusted: this session goes on without them");
     await pty.waitFor("Ctrl-C cancels");
@@ -133,17 +112,17 @@ test(
 test(
   "a prompt idle after a reply tells the Notification hooks once, with Claude Code's message; a sent message starts the wait afresh",
   async () => {
-    rig = await makeRig({ files: {}, script: [{ text: "first answer" }, { text: "second answer" }] });
-    const heard = join(rig.root, "heard.jsonl");
+    live.rig = await makeRig({ files: {}, script: [{ text: "first answer" }, { text: "second answer" }] });
+    const heard = join(live.rig.root, "heard.jsonl");
     writeFileSync(
-      join(rig.configDir, "hooks.json"),
+      join(live.rig.configDir, "hooks.json"),
       JSON.stringify({
         hooks: {
           Notification: [{ hooks: [{ type: "command", command: `cat >> '${heard}'; echo >> '${heard}'` }] }],
         },
       }),
     );
-    const cfgFile = join(rig.configDir, "config.json");
+    const cfgFile = join(live.rig.configDir, "config.json");
     const cfg = JSON.parse(readFileSync(cfgFile, "utf8"));
     writeFileSync(cfgFile, JSON.stringify({ ...cfg, notifications: { idle_seconds: 1 } }));
     const told = () =>
@@ -153,13 +132,14 @@ test(
             .filter((l) => l.trim() !== "")
             .map((l) => JSON.parse(l) as Record<string, unknown>)
         : [];
-    pty = await open(rig, []);
+    live.pty = await live.reopen([], SIZE);
+    await live.pty.waitFor("Ctrl-C cancels");
     // Before any reply the console is not "waiting after a reply": nothing is said.
     await Bun.sleep(1500);
     expect(told()).toEqual([]);
-    await pty.type("hello");
-    await pty.press("Enter");
-    await pty.waitFor("first answer");
+    await live.pty.type("hello");
+    await live.pty.press("Enter");
+    await live.pty.waitFor("first answer");
     const deadline = Date.now() + 10_000;
     while (told().length === 0 && Date.now() < deadline) await Bun.sleep(100);
     const [first] = told();
@@ -168,9 +148,9 @@ test(
     // Once per wait, however long it lasts.
     await Bun.sleep(2000);
     expect(told()).toHaveLength(1);
-    await pty.type("again");
-    await pty.press("Enter");
-    await pty.waitFor("second answer");
+    await live.pty.type("again");
+    await live.pty.press("Enter");
+    await live.pty.waitFor("second answer");
     while (told().length < 2 && Date.now() < deadline + 10_000) await Bun.sleep(100);
     expect(told()).toHaveLength(2);
   },

@@ -1,30 +1,14 @@
 // Prompt templates and session titles as a person meets them: front matter describes a template and is
 // never sent; a template written while the console runs is a command at once; the title comes from the
 // request's own words; /rename names the session.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Rig } from "../agent/rig.ts";
 import { runCliAsync } from "../helpers/cli.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { liveConsole, PTY_TEST_MS, send } from "./console-pty.ts";
 import { TWO_MODELS } from "./two-models.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
-
-const PTY_TEST_MS = 120_000;
-
-async function send(p: Pty, line: string): Promise<void> {
-  await p.type(line);
-  await p.press("Enter");
-}
+const live = liveConsole();
 
 const REVIEW = [
   "---",
@@ -38,10 +22,10 @@ const REVIEW = [
 test(
   "front matter is never sent; a template made mid-session works without /new; titles are clean; /rename",
   async () => {
-    ({ rig, pty } = await startConsole([{ text: "reviewed" }, { text: "second" }], {
+    const { rig, pty } = await live.open([{ text: "reviewed" }, { text: "second" }], {
       config: TWO_MODELS,
       cols: 140,
-    }));
+    });
     const p = pty;
     const r = rig;
     // Written after the console started: /help lists it with its description and argument hint.

@@ -2,20 +2,10 @@
 // its raw output recorded. The title says the session and whether it works, and the terminal's own title
 // comes back at exit; a turn that took at least after_seconds ends with the configured notification; the
 // session title (the user's own text) never carries a control character into an escape sequence.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
+import { liveConsole } from "./console-pty.ts";
 
-import type { Rig } from "../agent/rig.ts";
-import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
-
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 /** Poll `ok` until it holds (the machine may be busy: generous, like the harness's own waits). */
 async function until(ok: () => boolean | Promise<boolean>, what: string): Promise<void> {
@@ -30,9 +20,9 @@ const ESC = "\u001b";
 const BEL = "\u0007";
 
 test("title while working and after, an OSC 777 notification when the turn ends, the old title back at exit", async () => {
-  ({ rig, pty } = await startConsole([{ text: "the answer" }], {
+  const pty = await live.start([{ text: "the answer" }], {
     config: { notifications: { method: "osc777", after_seconds: 0, in_tmux: true } },
-  }));
+  });
   expect(await pty.format("#{pane_title}")).toBe("i");
   await pty.type("fix the parser");
   await pty.press("Enter");
@@ -48,9 +38,9 @@ test("title while working and after, an OSC 777 notification when the turn ends,
 }, 60_000);
 
 test("a bell only for turns that took after_seconds; none inside tmux unless asked; titles are inert", async () => {
-  ({ rig, pty } = await startConsole([{ text: "quick" }], {
+  const pty = await live.start([{ text: "quick" }], {
     config: { notifications: { after_seconds: 30 } },
-  }));
+  });
   await pty.paste(`evil ${ESC}]0;pwned${BEL} title`);
   await pty.press("Enter");
   await pty.waitFor("quick");

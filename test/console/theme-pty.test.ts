@@ -1,21 +1,13 @@
 // Themes as a person meets them: /theme NAME switches the colours on screen (checked in the cells' SGR as
 // tmux keeps them) and saves config.json `theme`; the /theme picker previews the marked theme as it moves
 // and Esc puts the old one back; NO_COLOR still wins over any theme; an unknown name is one line.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Rig } from "../agent/rig.ts";
 import type { Pty } from "../helpers/pty.ts";
-import { startConsole } from "./console-pty.ts";
+import { liveConsole } from "./console-pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 /** ESC shown as ^[ so a regular expression can look for sequences without a control character in it. */
 const visible = (screen: string) => screen.replaceAll("\u001b", "^[");
@@ -26,7 +18,7 @@ async function command(p: Pty, text: string): Promise<void> {
 }
 
 test("/theme light changes the colours on screen and is saved; /theme high-contrast draws diffs in blue and orange", async () => {
-  ({ rig, pty } = await startConsole([]));
+  const { rig, pty } = await live.open([]);
   await command(pty, "/theme dark");
   await pty.waitFor("theme dark · saved in");
   const dark = await pty.screen({ escapes: true });
@@ -47,7 +39,7 @@ test("/theme light changes the colours on screen and is saved; /theme high-contr
 }, 60_000);
 
 test("the /theme picker previews the marked theme; Esc keeps the old one", async () => {
-  ({ rig, pty } = await startConsole([]));
+  const { rig, pty } = await live.open([]);
   await command(pty, "/theme");
   await pty.waitFor("Theme (the marked one is shown as you move)");
   // The picker's title and marked row are yellow: the terminal's own yellow in dark…
@@ -70,14 +62,14 @@ test("the /theme picker previews the marked theme; Esc keeps the old one", async
 }, 60_000);
 
 test("NO_COLOR wins over any theme", async () => {
-  ({ rig, pty } = await startConsole([], { env: { NO_COLOR: "1" }, config: { theme: "high-contrast" } }));
+  const pty = await live.start([], { env: { NO_COLOR: "1" }, config: { theme: "high-contrast" } });
   await command(pty, "/theme light");
   await pty.waitFor("theme light · saved in");
   expect(visible(await pty.screen({ escapes: true }))).not.toMatch(/\^\[\[[0-9;]*m[+-] (added|removed) line/);
 }, 60_000);
 
 test("theme auto: a terminal that does not say its background falls back to COLORFGBG", async () => {
-  ({ rig, pty } = await startConsole([], { env: { COLORFGBG: "0;15" }, config: { theme: "auto" } }));
+  const pty = await live.start([], { env: { COLORFGBG: "0;15" }, config: { theme: "auto" } });
   await command(pty, "/theme");
   await pty.waitFor("Theme (the marked one");
   const screen = await pty.screen({ escapes: true });

@@ -2,53 +2,44 @@
 // commands), hooks and agents are listed at start and one key answers. y starts the project's MCP server
 // and is remembered (the next console asks nothing); n goes on without it, in one line; a changed file
 // is asked about again. Untrusted text is shown cleaned.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { makeRig, type Rig } from "../agent/rig.ts";
-import { consoleIn, flat, Pty } from "../helpers/pty.ts";
+import { flat, type Pty } from "../helpers/pty.ts";
 import { everything, toolResults } from "../mcp/rig.ts";
+import { liveConsole, PTY_TEST_MS } from "./console-pty.ts";
 
-const PTY_TEST_MS = 120_000;
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  pty = undefined;
-  await rig?.close();
-  rig = undefined;
-});
+const live = liveConsole();
 
 const echo = (message: string) => ({
   tool_calls: [{ name: "mcp__proj__echo", arguments: { message } }],
 });
 
-function writeProject(r: Rig, extraArgs: string[] = []): void {
+/** The project's .mcp.json: the everything server, run with `extraArgs`. */
+function project(extraArgs: string[] = []): string {
   const server = { ...everything, args: [...everything.args, ...extraArgs], auto_approve: ["echo"] };
-  writeFileSync(join(r.workspace, ".mcp.json"), JSON.stringify({ mcpServers: { proj: server } }));
+  return JSON.stringify({ mcpServers: { proj: server } });
 }
 
-async function start(r: Rig): Promise<Pty> {
-  pty = await Pty.start(consoleIn(r, ["--approve", "ask"], { cols: 120, rows: 40 }));
-  return pty;
-}
+const ARGS = ["--approve", "ask"];
+const SIZE = { cols: 120, rows: 40 };
 
 async function quit(p: Pty): Promise<void> {
   await p.type("/exit");
   await p.press("Enter");
   await p.waitExit();
   await p.close();
-  pty = undefined;
+  live.pty = undefined;
 }
 
 test(
   "y starts the project's server and is remembered; a changed file asks again; n goes on without it",
   async () => {
-    rig = await makeRig({
-      script: [echo("trusted"), { text: "first done" }, echo("declined"), { text: "second done" }],
-    });
-    writeProject(rig);
-    let p = await start(rig);
+    const { rig, pty } = await live.open(
+      [echo("trusted"), { text: "first done" }, echo("declined"), { text: "second done" }],
+      { files: { ".mcp.json": project() }, args: ARGS, ...SIZE, ready: "trust them for this workspace?" },
+    );
+    let p = pty;
     const asked = flat(await p.waitFor("trust them for this workspace?"));
     expect(asked).toContain("? this project has its own files that run programs:");
     expect(asked).toContain(".mcp.json (not accepted yet):");
@@ -63,14 +54,14 @@ test(
     await quit(p);
 
     // Remembered: the next console asks nothing.
-    p = await start(rig);
+    p = await live.reopen(ARGS, SIZE);
     const again = await p.waitFor("Ctrl-C cancels");
     expect(again).not.toContain("trust them for this workspace?");
     await quit(p);
 
     // Changed (with a control sequence in it): asked again, the text cleaned; n goes on without it.
-    writeProject(rig, ["\u001b[31mred"]);
-    p = await start(rig);
+    writeFileSync(join(rig.workspace, ".mcp.json"), project(["\u001b[31mred"]));
+    p = await live.reopen(ARGS, SIZE);
     const changed = await p.waitFor("trust them for this workspace?");
     expect(flat(changed)).toContain(".mcp.json (changed since it was accepted):");
     expect(flat(changed)).toContain("stdio \\e[31mred");

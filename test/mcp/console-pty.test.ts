@@ -1,40 +1,37 @@
 // The console as a person uses it with MCP servers: the approval question of an MCP tool offers "always
 // for this tool" and "for this server"; /mcp lists the servers; a project's .mcp.json is refused until
 // /mcp trust accepts it, after which its server's tools work in the same session.
-import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { makeRig, type Rig } from "../agent/rig.ts";
+import { expect, test } from "bun:test";
+import type { Rig } from "../agent/rig.ts";
+import { liveConsole, PTY_TEST_MS } from "../console/console-pty.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
-import { consoleIn, Pty } from "../helpers/pty.ts";
+import type { Pty } from "../helpers/pty.ts";
 import { everything, toolResults } from "./rig.ts";
 
-const PTY_TEST_MS = 120_000;
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  pty = undefined;
-  await rig?.close();
-  rig = undefined;
-});
+const live = liveConsole();
 
 async function consoleWith(
   script: MockStep[],
   servers: { user?: Record<string, unknown>; project?: Record<string, unknown> },
 ): Promise<Pty> {
-  rig = await makeRig({ script });
-  if (servers.user)
-    writeFileSync(join(rig.configDir, "mcp.json"), JSON.stringify({ mcpServers: servers.user }));
-  if (servers.project)
-    writeFileSync(join(rig.workspace, ".mcp.json"), JSON.stringify({ mcpServers: servers.project }));
-  pty = await Pty.start(consoleIn(rig, ["--approve", "ask"], { cols: 120, rows: 40 }));
-  // A project's file is asked about first: no here, so that /mcp trust can accept it later.
-  if (servers.project) {
-    await pty.waitFor("trust them for this workspace?");
+  const { user, project } = servers;
+  const pty = await live.start(script, {
+    args: ["--approve", "ask"],
+    cols: 120,
+    rows: 40,
+    ...(user ? { configFiles: { "mcp.json": JSON.stringify({ mcpServers: user }) } } : {}),
+    // A project's file is asked about first: no here, so that /mcp trust can accept it later.
+    ...(project
+      ? {
+          files: { ".mcp.json": JSON.stringify({ mcpServers: project }) },
+          ready: "trust them for this workspace?",
+        }
+      : {}),
+  });
+  if (project) {
     await pty.type("n");
+    await pty.waitFor("Ctrl-C cancels");
   }
-  await pty.waitFor("Ctrl-C cancels");
   return pty;
 }
 
@@ -62,10 +59,31 @@ test(
     await p.type("sum please");
     await p.press("Enter");
     await p.waitFor("two");
-    expect(toolResults(rig as Rig)).toEqual(["Echo: first", expect.stringContaining("42")]);
+    expect(toolResults(live.rig as Rig)).toEqual(["Echo: first", expect.stringContaining("42")]);
     await p.type("/mcp");
     await p.press("Enter");
     await p.waitFor(/everything +user +connected, 13 tools +stdio: /);
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "a long MCP call's progress notifications show in the activity line while it runs",
+  async () => {
+    const long = "trigger-long-running-operation";
+    const p = await consoleWith(
+      [
+        { tool_calls: [{ name: `mcp__everything__${long}`, arguments: { duration: 6, steps: 3 } }] },
+        { text: "long done" },
+      ],
+      { user: { everything: { ...everything, auto_approve: [long] } } },
+    );
+    await p.type("run the long one");
+    await p.press("Enter");
+    // The live tail under the tool's activity line, before the call has ended.
+    await p.waitFor(/progress [12]\/3/, { timeoutMs: 20_000 });
+    await p.waitFor("long done", { timeoutMs: 20_000 });
+    expect(toolResults(live.rig as Rig)[0]).toContain("completed");
   },
   PTY_TEST_MS,
 );
@@ -85,7 +103,7 @@ test(
     await p.type("try it");
     await p.press("Enter");
     await p.waitFor("first done");
-    expect(toolResults(rig as Rig)[0]).toContain('unknown tool "mcp__proj__echo"');
+    expect(toolResults(live.rig as Rig)[0]).toContain('unknown tool "mcp__proj__echo"');
     await p.type("/mcp");
     await p.press("Enter");
     await p.waitFor(/proj +project +not accepted: \/mcp trust/);
@@ -95,7 +113,7 @@ test(
     await p.type("again");
     await p.press("Enter");
     await p.waitFor("second done");
-    expect(toolResults(rig as Rig).at(-1)).toBe("Echo: after");
+    expect(toolResults(live.rig as Rig).at(-1)).toBe("Echo: after");
   },
   PTY_TEST_MS,
 );
@@ -121,7 +139,7 @@ test(
     await p.type("/mcp__everything__args-prompt Boston MA");
     await p.press("Enter");
     await p.waitFor("it is sunny");
-    const sent = JSON.stringify(rig?.mock.requests.at(-1)?.body);
+    const sent = JSON.stringify(live.rig?.mock.requests.at(-1)?.body);
     expect(sent).toContain("What's weather in Boston, MA?");
     await p.type("/mcp__everything__args-prompt");
     await p.press("Enter");

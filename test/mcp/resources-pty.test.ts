@@ -1,23 +1,13 @@
 // `@SERVER:URI` in the console as a person uses it: the `@` menu offers the server's resources next to the
 // files, Tab takes one, the message goes with the resource's text and one line says so — live and in the
 // replay after -c; a mention that cannot be read is one line and the text stays in the input.
-import { afterEach, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { makeRig, type Rig } from "../agent/rig.ts";
-import { consoleIn, flat, Pty } from "../helpers/pty.ts";
+import { expect, test } from "bun:test";
+import { liveConsole, PTY_TEST_MS } from "../console/console-pty.ts";
+import { flat, type Pty } from "../helpers/pty.ts";
 import { everything } from "./rig.ts";
 
-const PTY_TEST_MS = 120_000;
 const DOC = "demo://resource/static/document/features.md";
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  pty = undefined;
-  await rig?.close();
-  rig = undefined;
-});
+const live = liveConsole();
 
 /** Wait until /mcp says the server is connected (the servers start in the background). */
 async function waitConnected(p: Pty): Promise<void> {
@@ -34,15 +24,14 @@ async function waitConnected(p: Pty): Promise<void> {
 test(
   "the @ menu offers the resources; the message carries the text; one line live and in the replay",
   async () => {
-    rig = await makeRig({
-      script: [{ text: "a fine summary" }, { text: "noted" }],
+    const { rig, pty: p } = await live.open([{ text: "a fine summary" }, { text: "noted" }], {
       // A file whose text names a resource: attaching the file reads no resource.
       files: { "notes.md": "see @everything:demo://resource/static/document/none.md\n" },
+      configFiles: { "mcp.json": JSON.stringify({ mcpServers: { everything } }) },
+      args: ["--approve", "ask"],
+      cols: 120,
+      rows: 40,
     });
-    writeFileSync(join(rig.configDir, "mcp.json"), JSON.stringify({ mcpServers: { everything } }));
-    pty = await Pty.start(consoleIn(rig, ["--approve", "ask"], { cols: 120, rows: 40 }));
-    const p = pty;
-    await p.waitFor("Ctrl-C cancels");
     await waitConnected(p);
     await p.type("summarise @everything:demo://resource/static/document/fea");
     await p.waitFor(/everything:demo:\/\/resource\/static\/document\/features\.md\s+features\.md/);
@@ -74,8 +63,8 @@ test(
     await p.press("Enter");
     await p.waitExit();
     await p.close();
-    pty = await Pty.start(consoleIn(rig, ["-c"], { cols: 120, rows: 40 }));
-    const replayed = await pty.waitFor("resumed: the conversation continues here");
+    live.pty = await live.reopen(["-c"], { cols: 120, rows: 40 });
+    const replayed = await live.pty.waitFor("resumed: the conversation continues here");
     expect(replayed).toContain(`summarise @everything:${DOC} please`);
     expect(replayed).toContain(`attached @everything:${DOC}`);
     expect(replayed).not.toContain("</resource>");

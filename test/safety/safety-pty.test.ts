@@ -1,35 +1,23 @@
 // The safety net as a person uses it: the real console in tmux against the mock model. /undo after an
 // edit and a bash change, /redo, /rewind with its pickers (code only, conversation only, both), the
 // confirmation before a file changed by hand is overwritten, and /fork with both sessions going on.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { History } from "../../src/contract/history.ts";
 import { Session } from "../../src/session/session.ts";
 import type { Rig } from "../agent/rig.ts";
-import { startConsole } from "../console/console-pty.ts";
+import { liveConsole, send } from "../console/console-pty.ts";
 import type { MockStep } from "../fixtures/mock-server/index.ts";
 import type { Pty } from "../helpers/pty.ts";
 
-let rig: Rig | undefined;
-let pty: Pty | undefined;
-afterEach(async () => {
-  await pty?.close();
-  await rig?.close();
-  pty = undefined;
-  rig = undefined;
-});
+const live = liveConsole();
 
 const PTY_TEST_MS = 180_000;
 
 async function open(script: MockStep[], files: Record<string, string>): Promise<{ r: Rig; p: Pty }> {
-  ({ rig, pty } = await startConsole(script, { files, args: ["--approve", "all"], rows: 40, cols: 100 }));
+  const { rig, pty } = await live.open(script, { files, args: ["--approve", "all"], rows: 40, cols: 100 });
   return { r: rig, p: pty };
-}
-
-async function send(p: Pty, line: string): Promise<void> {
-  await p.type(line);
-  await p.press("Enter");
 }
 
 const read = (r: Rig, f: string) => readFileSync(join(r.workspace, f), "utf8");

@@ -5,10 +5,11 @@
 // its own process group, it takes whatever a server left behind down with it.
 import type { ToolResult } from "../../src/contract/protocol.ts";
 import type { ResourceContent } from "../../src/contract/runtime-resources.ts";
-import type { CallProgress, GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
+import type { GroupStatus, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 import {
   defineWorkerModule,
   type RuntimeToolList,
+  type ToolContext,
   type WorkerContext,
   type WorkerModule,
 } from "../sdk/module.ts";
@@ -140,7 +141,8 @@ class Fleet {
     };
   }
 
-  async call(name: string, args: unknown, callId: string): Promise<ToolResult> {
+  async call(name: string, args: unknown, ctx: ToolContext): Promise<ToolResult> {
+    const { callId, progress } = ctx;
     const hit = this.index().get(name);
     const tool = hit?.server.tools[hit.index];
     if (!hit || !tool)
@@ -150,7 +152,7 @@ class Fleet {
       };
     this.callServer.set(callId, hit.server);
     try {
-      return await hit.server.call(tool, args, callId);
+      return await hit.server.call(tool, args, callId, progress);
     } finally {
       this.callServer.delete(callId);
     }
@@ -183,10 +185,6 @@ class Fleet {
     return s.resource(uri);
   }
 
-  progress(callId: string): CallProgress | undefined {
-    return this.callServer.get(callId)?.progressOf(callId);
-  }
-
   async close(): Promise<void> {
     await Promise.all(this.servers.map((s) => s.close()));
     killOwnGroup();
@@ -216,10 +214,9 @@ export function createMcpModule(): WorkerModule {
     concurrent: true,
     runtimeTools: {
       list: (waitMs, ctx) => fleet.list(waitMs, ctx),
-      call: (name, args, ctx) => fleet.call(name, args, ctx.callId),
+      call: (name, args, ctx) => fleet.call(name, args, ctx),
       cancel: (callId) => fleet.cancel(callId),
       watch: (revision, waitMs) => fleet.watch(revision, waitMs),
-      progress: (callId) => fleet.progress(callId),
       prompt: (name, args) => fleet.prompt(name, args),
       resource: (server, uri) => fleet.resource(server, uri),
       close: () => fleet.close(),

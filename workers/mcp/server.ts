@@ -60,7 +60,6 @@ export class McpServerConn {
   private crashes = 0;
   private readonly log: WriteStream | undefined;
   private readonly calls = new Map<string, AbortController>();
-  private readonly progress = new Map<string, CallProgress>();
   private closed = false;
   private startMs: number | undefined;
   private roundTripMs: number | undefined;
@@ -306,7 +305,13 @@ export class McpServerConn {
     return parts.join("\n\n");
   }
 
-  async call(tool: ServerTool, args: unknown, callId: string): Promise<ToolResult> {
+  /** Call `tool`; the server's progress notifications go to `onProgress` as they arrive. */
+  async call(
+    tool: ServerTool,
+    args: unknown,
+    callId: string,
+    onProgress?: (progress: CallProgress) => void,
+  ): Promise<ToolResult> {
     if (this.state === "crashed") await this.start();
     else await this.settled();
     const conn = this.conn;
@@ -333,7 +338,7 @@ export class McpServerConn {
           timeout,
           maxTotalTimeout: timeout,
           onprogress: (p) =>
-            this.progress.set(callId, {
+            onProgress?.({
               progress: p.progress,
               ...(p.total !== undefined ? { total: p.total } : {}),
               ...(p.message ? { message: p.message.slice(0, 200) } : {}),
@@ -361,12 +366,7 @@ export class McpServerConn {
       return { content: `${tool.decl.name} failed: ${msg}`, is_error: true };
     } finally {
       this.calls.delete(callId);
-      this.progress.delete(callId);
     }
-  }
-
-  progressOf(callId: string): CallProgress | undefined {
-    return this.progress.get(callId);
   }
 
   cancel(callId: string): boolean {

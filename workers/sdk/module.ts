@@ -3,12 +3,7 @@
 import type { HookReply, HookRequest } from "../../src/contract/hooks.ts";
 import type { HookEvent, PayloadForm, ToolDecl, ToolResult } from "../../src/contract/protocol.ts";
 import type { ResourceContent, RuntimeResourceDecl } from "../../src/contract/runtime-resources.ts";
-import type {
-  CallProgress,
-  GroupStatus,
-  RuntimePromptDecl,
-  RuntimeToolDecl,
-} from "../../src/contract/runtime-tools.ts";
+import type { GroupStatus, RuntimePromptDecl, RuntimeToolDecl } from "../../src/contract/runtime-tools.ts";
 import type { HookOptions } from "../../src/contract/user-hooks.ts";
 
 export type Data = Record<string, unknown>;
@@ -45,7 +40,10 @@ export type ToolContext = WorkerContext & {
   signal?: AbortSignal;
   /** what the core tells a tool that declared it needs its session (the `task` tool's TaskContext) */
   context?: Record<string, unknown>;
-  /** report progress to the core while the call runs (shown to the user; settles nothing) */
+  /**
+   * Report progress to the core while the call runs (shown to the user; settles nothing): a `{id,
+   * progress}` line. A tool declared at run time reports a CallProgress (`{progress, total?, message?}`).
+   */
   progress?: (progress: Record<string, unknown>) => void;
 };
 export type ToolHandler = (args: unknown, ctx: ToolContext) => ToolResult | Promise<ToolResult>;
@@ -91,8 +89,6 @@ export interface RuntimeTools {
   prompt?(name: string, args: Record<string, string>): Promise<string>;
   /** the contents of resource `uri` of server `server` (a thrown error is the user's to read) */
   resource?(server: string, uri: string): Promise<ResourceContent[]>;
-  /** how far call `callId` has got, if its tool said */
-  progress?(callId: string): CallProgress | undefined;
   /** input ended: stop everything the module started */
   close?(): Promise<void>;
 }

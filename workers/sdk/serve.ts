@@ -13,7 +13,6 @@ import {
 import { RESOURCE_EVENT } from "../../src/contract/runtime-resources.ts";
 import {
   CANCEL_EVENT,
-  PROGRESS_EVENT,
   PROMPT_EVENT,
   TOOLS_EVENT,
   TOOLS_WATCH_EVENT,
@@ -41,11 +40,7 @@ function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
       modules.find((m) => m.tools?.some((t) => t.decl.name === req.data.name)) ??
       modules.find((m) => m.runtimeTools)
     );
-  if (
-    [TOOLS_EVENT, TOOLS_WATCH_EVENT, CANCEL_EVENT, PROGRESS_EVENT, PROMPT_EVENT, RESOURCE_EVENT].includes(
-      req.event,
-    )
-  )
+  if ([TOOLS_EVENT, TOOLS_WATCH_EVENT, CANCEL_EVENT, PROMPT_EVENT, RESOURCE_EVENT].includes(req.event))
     return modules.find((m) => m.runtimeTools);
   return modules.find((m) => Object.hasOwn(m.hooks, req.event));
 }
@@ -67,12 +62,27 @@ function cancelCall(modules: WorkerModule[], callId: string): void {
   for (const m of modules) m.runtimeTools?.cancel?.(callId);
 }
 
-/** Run a tool call with the signal its cancel aborts. */
-async function tracked<T>(callId: string, run: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/** What every tool call is given: the signal its cancel aborts, and `progress`, streamed to the core. */
+interface CallControl {
+  signal: AbortSignal;
+  progress: (progress: Record<string, unknown>) => void;
+}
+
+/**
+ * Run the tool call of request `id`. Progress travels as `{id, progress}` lines while the request is in
+ * flight, the one way for a registry tool and a tool declared at run time alike; none after a cancel.
+ */
+async function tracked<T>(id: number, callId: string, run: (call: CallControl) => Promise<T>): Promise<T> {
   const abort = new AbortController();
+  const { signal } = abort;
   running.set(callId, abort);
   try {
-    return await run(abort.signal);
+    return await run({
+      signal,
+      progress: (progress) => {
+        if (!signal.aborted) writeLine(encodeLine({ id, progress }));
+      },
+    });
   } finally {
     if (running.get(callId) === abort) running.delete(callId);
   }
@@ -150,33 +160,24 @@ async function handle(modules: WorkerModule[], req: Request, log: (m: string) =>
       contents: await runtime.resource(String(req.data.server ?? ""), String(req.data.uri ?? "")),
     };
   }
-  if (runtime && req.event === PROGRESS_EVENT) {
-    const p = runtime.progress?.(String(req.data.call_id ?? ""));
-    return p ? { ...req.data, progress: p } : req.data;
-  }
   if (req.event === "tool") {
     const tool = mod.tools?.find((t) => t.decl.name === req.data.name);
+    const callId = String(req.data.call_id ?? "");
     if (!tool && runtime) {
-      const callId = String(req.data.call_id ?? "");
-      const result = await tracked(callId, (signal) =>
-        runtime.call(String(req.data.name), req.data.arguments, { ...ctx, callId, signal }),
+      const result = await tracked(req.id, callId, (call) =>
+        runtime.call(String(req.data.name), req.data.arguments, { ...ctx, callId, ...call }),
       );
       if (!ToolResult.safeParse(result).success)
         throw new Error(`tool "${String(req.data.name)}" returned an invalid result`);
       return { ...req.data, result };
     }
     if (!tool) throw new Error(`unknown tool "${String(req.data.name)}"`);
-    const callId = String(req.data.call_id ?? "");
-    const id = req.id;
-    const result = await tracked(callId, async (signal) =>
+    const result = await tracked(req.id, callId, async (call) =>
       tool.run(req.data.arguments, {
         ...ctx,
         callId,
-        signal,
+        ...call,
         ...(isRecord(req.data.context) ? { context: req.data.context } : {}),
-        progress: (progress) => {
-          if (!signal.aborted) writeLine(encodeLine({ id, progress }));
-        },
       }),
     );
     // Caught here, the bug is reported as an error reply; sent on, it would get the worker evicted.
