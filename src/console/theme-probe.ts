@@ -3,6 +3,7 @@
 // rxvt, Konsole and others) decides then, else dark. Bytes the user typed while the answer was awaited
 // are handed back to the input, not lost.
 import type { ThemeName } from "../terminal/themes.ts";
+import type { RawStdin } from "./ports.ts";
 
 export const PROBE_TIMEOUT_MS = 300;
 const ESC = String.fromCharCode(27);
@@ -37,19 +38,9 @@ export function themeFromColorFgBg(value: string | undefined): ThemeName | undef
   return bg === 7 || (bg >= 9 && bg <= 15) ? "light" : "dark";
 }
 
-interface ProbeStdin {
-  isTTY?: boolean;
-  setRawMode?(mode: boolean): unknown;
-  on(event: "data", cb: (chunk: Buffer) => void): unknown;
-  off(event: "data", cb: (chunk: Buffer) => void): unknown;
-  resume(): unknown;
-  pause(): unknown;
-  unshift?(chunk: Buffer): unknown;
-}
-
 /** Ask the terminal; resolves with its theme, or undefined when it did not answer in time. */
 export function probeBackground(
-  stdin: ProbeStdin,
+  stdin: RawStdin,
   write: (s: string) => void,
   timeoutMs = PROBE_TIMEOUT_MS,
 ): Promise<ThemeName | undefined> {
@@ -78,7 +69,7 @@ export function probeBackground(
 
 /** The theme `auto` stands for here: the terminal's answer, else COLORFGBG, else dark. */
 export async function autoTheme(
-  stdin: ProbeStdin,
+  stdin: RawStdin,
   write: (s: string) => void,
   env: NodeJS.ProcessEnv = process.env,
 ): Promise<ThemeName> {

@@ -3,16 +3,7 @@
 // Yes accepts exactly what was shown (remembered per workspace, asked again when a file changes); no goes
 // on without them, said in one line. Asked before the input is live, on the raw terminal; every line of
 // the files' text is cleaned before it is shown.
-import type { ConsoleUi } from "./ports.ts";
-
-interface KeyStdin {
-  setRawMode?(mode: boolean): unknown;
-  on(event: "data", cb: (chunk: Buffer) => void): unknown;
-  off(event: "data", cb: (chunk: Buffer) => void): unknown;
-  resume(): unknown;
-  pause(): unknown;
-  unshift?(chunk: Buffer): unknown;
-}
+import type { ConsoleUi, RawStdin } from "./ports.ts";
 
 /** What the question needs of the session (the facade's trust methods). */
 export interface TrustTarget {
@@ -22,7 +13,7 @@ export interface TrustTarget {
 }
 
 /** One key: y (yes); n, Esc, Ctrl-C or Ctrl-D (no); anything else is ignored. What follows it is kept. */
-export function readYesNo(stdin: KeyStdin): Promise<boolean> {
+export function readYesNo(stdin: RawStdin): Promise<boolean> {
   return new Promise((resolve) => {
     // Whatever ends the process while it waits (a signal), the terminal is not left raw.
     const unraw = () => stdin.setRawMode?.(false);
@@ -52,7 +43,7 @@ export function readYesNo(stdin: KeyStdin): Promise<boolean> {
 export async function askProjectTrust(
   target: TrustTarget,
   ui: ConsoleUi,
-  stdin: KeyStdin,
+  stdin: RawStdin,
   flush: () => void,
 ): Promise<void> {
   const pending = target.projectFilesToTrust();
