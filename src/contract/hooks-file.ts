@@ -3,6 +3,7 @@
 // project's, untrusted until the user accepts it). Both are strict: an unknown event, key or hook type, or
 // a matcher that is not a regular expression, is one line naming the file and the key.
 import { z } from "zod";
+import type { USER_HOOK_CONTRACT_EVENTS } from "./protocol.ts";
 
 export const HOOKS_FILE = "hooks.json";
 /** The project's file, relative to the workspace. */
@@ -18,7 +19,7 @@ export const USER_HOOK_EVENTS = {
   Stop: "stop",
   SubagentStop: "subagent_stop",
   Notification: "notification",
-} as const;
+} as const satisfies Record<string, (typeof USER_HOOK_CONTRACT_EVENTS)[number]>;
 export type UserHookEvent = keyof typeof USER_HOOK_EVENTS;
 export type UserHookContractEvent = (typeof USER_HOOK_EVENTS)[UserHookEvent];
 export const USER_HOOK_EVENT_NAMES = Object.keys(USER_HOOK_EVENTS) as UserHookEvent[];

@@ -11,6 +11,18 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 /** Per-request deadline. Tests inject a shorter one; this default is part of the contract. */
 export const DEFAULT_DEADLINE_MS = 15_000;
 
+/** The events of the user's own commands (hooks.json), declared by the hooks module or any other. */
+export const USER_HOOK_CONTRACT_EVENTS = [
+  "session_start",
+  "user_prompt_submit",
+  "pre_tool_use",
+  "post_tool_use",
+  "pre_compact",
+  "stop",
+  "subagent_stop",
+  "notification",
+] as const;
+
 export const HOOK_EVENTS = [
   "system_prompt",
   "steer",
@@ -23,15 +35,7 @@ export const HOOK_EVENTS = [
   "wire_request",
   "wire_response",
   "checkpoint",
-  // the user's own commands (hooks.json), declared by the hooks module or any other
-  "session_start",
-  "user_prompt_submit",
-  "pre_tool_use",
-  "post_tool_use",
-  "pre_compact",
-  "stop",
-  "subagent_stop",
-  "notification",
+  ...USER_HOOK_CONTRACT_EVENTS,
 ] as const;
 export const HookEvent = z.enum(HOOK_EVENTS);
 export type HookEvent = z.infer<typeof HookEvent>;

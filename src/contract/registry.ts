@@ -1,7 +1,7 @@
 // The module registry: every optional capability, the hook events it declares and the tools it offers.
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
-import type { HookEvent, PayloadForm, ToolDecl } from "./protocol.ts";
+import { type HookEvent, type PayloadForm, type ToolDecl, USER_HOOK_CONTRACT_EVENTS } from "./protocol.ts";
 import { TASK_DEADLINE_MS, TaskInput } from "./tasks.ts";
 
 export const MODULE_NAMES = [
@@ -247,16 +247,7 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
   hooks: {
     name: "hooks",
     summary: "the user's own commands on agent events (hooks.json)",
-    hooks: [
-      "session_start",
-      "user_prompt_submit",
-      "pre_tool_use",
-      "post_tool_use",
-      "pre_compact",
-      "stop",
-      "subagent_stop",
-      "notification",
-    ],
+    hooks: USER_HOOK_CONTRACT_EVENTS,
     tools: [],
   },
   agents: {

@@ -4,7 +4,7 @@
 // kept for the life of the process, so the core is told then which events and tools have hooks at all.
 import type { HookReply } from "../../src/contract/hooks.ts";
 import type { UserHookContractEvent } from "../../src/contract/hooks-file.ts";
-import type { HookEvent } from "../../src/contract/protocol.ts";
+import { type HookEvent, USER_HOOK_CONTRACT_EVENTS } from "../../src/contract/protocol.ts";
 import type { HookNote, HookOptions } from "../../src/contract/user-hooks.ts";
 import { type ConfiguredHook, type HooksByEvent, loadHooks } from "../../src/lib/hooks-config.ts";
 import { defineWorkerModule, type HookHandlers, type WorkerContext } from "../sdk/module.ts";
@@ -93,18 +93,8 @@ export function createHooksModule() {
       return out;
     };
 
-  const events: UserHookContractEvent[] = [
-    "session_start",
-    "user_prompt_submit",
-    "pre_tool_use",
-    "post_tool_use",
-    "pre_compact",
-    "stop",
-    "subagent_stop",
-    "notification",
-  ];
   const hooks: HookHandlers = {};
-  for (const e of events) (hooks as Record<string, unknown>)[e] = handler(e);
+  for (const e of USER_HOOK_CONTRACT_EVENTS) (hooks as Record<string, unknown>)[e] = handler(e);
 
   return defineWorkerModule({
     name: "hooks",
@@ -115,7 +105,7 @@ export function createHooksModule() {
     hookOptions: (ctx) => {
       const byEvent = load(ctx);
       const options: Partial<Record<HookEvent, HookOptions>> = {};
-      for (const e of events) {
+      for (const e of USER_HOOK_CONTRACT_EVENTS) {
         const list = byEvent[e] ?? [];
         if (list.length === 0) {
           options[e] = { idle: true };
