@@ -1,22 +1,9 @@
 // A worker's environment is built from an allow-list, never inherited: workers are trusted programs, but the
 // core owns every credential (API keys, tokens) and none of them may leak into a worker.
 import { dataDir } from "../config/paths.ts";
+import { INHERITED_VARS, WINDOWS_VARS } from "../lib/env-allow-list.ts";
 
-/** Variables copied from the parent when present. Anything else — credentials included — is dropped. */
-export const INHERITED_VARS = [
-  "PATH",
-  "HOME",
-  "USER",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "TERM",
-  "TMPDIR",
-  "TEMP",
-  "TMP",
-];
-/** Windows needs these for almost any program to start. */
-export const WINDOWS_VARS = ["SYSTEMROOT", "WINDIR"];
+export { INHERITED_VARS, WINDOWS_VARS };
 
 /**
  * Added for the built-in worker process (`i worker …`, this same executable), never for a bound module.

@@ -1,23 +1,9 @@
 // A server's environment: the worker's own small allow-list (no credentials ever reach a worker) plus the
 // server's configured `env`. Variables the core passed only so `${VAR}` can expand are not inherited.
+import { INHERITED_VARS, WINDOWS_VARS } from "../../src/lib/env-allow-list.ts";
 
-const INHERITED = [
-  "PATH",
-  "HOME",
-  "USER",
-  "LOGNAME",
-  "SHELL",
-  "LANG",
-  "LC_ALL",
-  "LC_CTYPE",
-  "TERM",
-  "TMPDIR",
-  "TEMP",
-  "TMP",
-  "SYSTEMROOT",
-  "WINDIR",
-  "I_WORKSPACE",
-];
+/** The worker's own allow-list, plus the login and workspace variables a server may look for, when present. */
+const INHERITED = [...INHERITED_VARS, ...WINDOWS_VARS, "LOGNAME", "SHELL", "I_WORKSPACE"];
 
 export function serverEnv(
   parent: NodeJS.ProcessEnv,
