@@ -2,8 +2,9 @@
 // luminance. A terminal that does not answer within the timeout is not waited for: COLORFGBG (set by
 // rxvt, Konsole and others) decides then, else dark. Bytes the user typed while the answer was awaited
 // are handed back to the input, not lost.
+
+import type { RawStdin } from "../terminal/raw-stdin.ts";
 import type { ThemeName } from "../terminal/themes.ts";
-import type { RawStdin } from "./ports.ts";
 
 export const PROBE_TIMEOUT_MS = 300;
 const ESC = String.fromCharCode(27);

@@ -3,7 +3,8 @@
 // Yes accepts exactly what was shown (remembered per workspace, asked again when a file changes); no goes
 // on without them, said in one line. Asked before the input is live, on the raw terminal; every line of
 // the files' text is cleaned before it is shown.
-import type { ConsoleUi, RawStdin } from "./ports.ts";
+import type { RawStdin } from "../terminal/raw-stdin.ts";
+import type { ConsoleUi } from "./ports.ts";
 
 /** What the question needs of the session (the facade's trust methods). */
 export interface TrustTarget {

@@ -2,6 +2,7 @@
 // raw mode so a key can be typed or pasted without being echoed. The terminal is given back as it was on
 // every path (an answer, Ctrl-C, Ctrl-D, an error), and Ctrl-C cancels the whole setup.
 import { UserError } from "../../contract/errors.ts";
+import type { RawStdin } from "../../terminal/raw-stdin.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
 
 /** The user left the setup (Ctrl-C, Ctrl-D on an empty answer): nothing was written. */
@@ -15,15 +16,6 @@ export interface AskIo {
   write(text: string): void;
   /** one answer line; `secret`: nothing of it is shown, not even its length */
   readLine(secret: boolean): Promise<string>;
-}
-
-interface RawStdin {
-  isTTY?: boolean;
-  setRawMode?(mode: boolean): unknown;
-  on(event: "data", cb: (chunk: Buffer) => void): unknown;
-  off(event: "data", cb: (chunk: Buffer) => void): unknown;
-  resume(): unknown;
-  pause(): unknown;
 }
 
 // CSI sequences (arrows, bracketed-paste marks) and SS3 keys, built from a string: no control character
