@@ -217,6 +217,9 @@ test(
     const all = await p.screen({ history: true, joined: true });
     const seen = [...(all.match(/\bw\d+\b/g) ?? [])];
     expect(seen).toEqual(words);
+    // What was on screen before the reply is printed again in the new width, once.
+    expect(all.match(/› stream/g)?.length).toBe(1);
+    expect(all).toContain("new session");
   },
   PTY_TEST_MS,
 );

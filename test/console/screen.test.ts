@@ -3,6 +3,7 @@
 // without cursor control nothing but plain lines is written.
 import { expect, test } from "bun:test";
 import { Lines } from "../../src/console/ui/components.ts";
+import { KeptLines } from "../../src/console/ui/kept-lines.ts";
 import { Screen } from "../../src/console/ui/screen.ts";
 import { VirtualTerminal } from "../helpers/vt.ts";
 
@@ -73,16 +74,44 @@ test("long lines are wrapped to the width, never auto-wrapped by the terminal", 
   expect(lines.slice(0, 2)).toEqual(["alpha beta gamma", "delta epsilon zeta"]);
 });
 
-test("a width change redraws the live region at the new width", () => {
-  const vt = new VirtualTerminal(40, 10);
-  const screen = new Screen(vt, TTY);
-  screen.commit(["kept line"]);
-  screen.mount("live", {
-    render: (w) => [`width ${w}`],
-  });
+test("a width change prints the kept lines again in the new width, then the live region at that width", () => {
+  const vt = new VirtualTerminal(40, 6);
+  const screen = new Screen(vt, TTY, 0);
+  screen.commit(["kept line", "alpha beta gamma delta epsilon zeta eta theta"]);
+  for (let i = 0; i < 6; i++) screen.commit([`row ${i}`]);
+  screen.mount("live", { render: (w) => [`width ${w}`] });
   screen.flush();
-  vt.resize(30, 10);
-  expect(vt.text()).toBe("kept line\nwidth 29");
+  vt.resize(20, 6);
+  // The screen and the scrollback were erased first: every line is there once, wrapped to 19 columns.
+  const text = vt.text().split("\n");
+  expect(text).toEqual([
+    "kept line",
+    "alpha beta gamma",
+    "delta epsilon zeta",
+    "eta theta",
+    ...Array.from({ length: 6 }, (_, i) => `row ${i}`),
+    "width 19",
+  ]);
+});
+
+test("widths that change within the settle time (a dragged edge) are acted on once, in the last width", async () => {
+  const vt = new VirtualTerminal(40, 10);
+  const screen = new Screen(vt, TTY, 40);
+  screen.commit(["kept"]);
+  screen.mount("live", { render: (w) => [`width ${w}`] });
+  screen.flush();
+  for (const w of [35, 30, 25]) vt.resize(w, 10);
+  expect(vt.text()).toBe("kept\nwidth 39");
+  await new Promise((r) => setTimeout(r, 120));
+  expect(vt.written.split("\u001b[3J").length - 1).toBe(1);
+  expect(vt.text()).toBe("kept\nwidth 24");
+});
+
+test("kept lines are bounded: the oldest go and are counted", () => {
+  const kept = new KeptLines(10);
+  for (let i = 0; i < 25; i++) kept.push([`line ${i}`]);
+  expect(kept.lines()).toEqual(Array.from({ length: 10 }, (_, i) => `line ${i + 15}`));
+  expect(kept.dropped).toBe(15);
 });
 
 test("without cursor control: plain appended lines, no escapes, live components not drawn", () => {

@@ -65,6 +65,9 @@ export class VirtualTerminal implements TerminalLike {
         if (final === "A") this.row = Math.max(0, this.row - n);
         else if (final === "B") this.row = Math.min(this.rows - 1, this.row + n);
         else if (final === "C") this.col = Math.min(this.columns - 1, this.col + n);
+        else if (final === "H") [this.row, this.col] = [0, 0];
+        else if (final === "J" && params === "2") this.grid = this.grid.map(() => []);
+        else if (final === "J" && params === "3") this.scrollback = [];
         else if (final === "J") {
           this.grid[this.row] = (this.grid[this.row] ?? []).slice(0, this.col);
           for (let r = this.row + 1; r < this.rows; r++) this.grid[r] = [];

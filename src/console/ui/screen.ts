@@ -1,7 +1,8 @@
 // The console's render model: one Screen owns the terminal; everything the console shows goes through it.
 //
-//   scrollback   lines given to commit(); written once, above the live region, then owned by the terminal
-//                (its scrollback, its reflow on resize). Finished blocks of text, tool lines, notices.
+//   scrollback   lines given to commit(); written once, above the live region, then owned by the terminal.
+//                Finished blocks of text, tool lines, notices. The last KEEP_LINES are kept: on a width
+//                change the screen and scrollback are erased and they are printed again in the new width.
 //   live region  the components mounted at the bottom, in `order`, redrawn in place on every frame:
 //                the markdown block still streaming, spinner / bash tail / compaction progress, the status
 //                line, the input editor. Differential: a frame rewrites only from its first changed line
@@ -28,47 +29,29 @@
 // live components are never drawn, so their owners commit whatever must stay in the transcript.
 import type { TermCaps } from "../../terminal/style.ts";
 import { visibleWidth, wrap } from "../../terminal/width.ts";
+import { KeptLines } from "./kept-lines.ts";
+import type { TerminalLike } from "./process-terminal.ts";
+
+export { processTerminal, type TerminalLike } from "./process-terminal.ts";
 
 export interface Component {
   render(width: number): string[];
   cursor?(): { row: number; col: number } | undefined;
 }
 
-export interface TerminalLike {
-  write(s: string): void;
-  readonly columns: number;
-  readonly rows: number;
-  /** subscribe to size changes; returns the unsubscribe */
-  onResize(cb: () => void): () => void;
-}
-
-export function processTerminal(out: NodeJS.WriteStream = process.stdout): TerminalLike {
-  return {
-    write: (s) => {
-      out.write(s);
-    },
-    get columns() {
-      return out.columns || 80;
-    },
-    get rows() {
-      return out.rows || 24;
-    },
-    onResize(cb) {
-      out.on("resize", cb);
-      return () => {
-        out.off("resize", cb);
-      };
-    },
-  };
-}
-
 const FRAME_MS = 16;
+/** a width change is acted on once it has held this long: a dragged window edge sends dozens */
+const SETTLE_MS = 60;
+/** committed lines kept to be printed again after a width change */
+const KEEP_LINES = 10_000;
 // Synchronized output (DEC mode 2026): terminals that know it show each frame at once; others ignore it.
 const SYNC_ON = "\u001b[?2026h";
 const SYNC_OFF = "\u001b[?2026l";
 const HIDE_CURSOR = "\u001b[?25l";
 const SHOW_CURSOR = "\u001b[?25h";
 const CLEAR_DOWN = "\u001b[J";
+// Home, erase the screen, erase the scrollback (xterm's E3, which tmux, VTE, kitty and Windows Terminal know).
+const CLEAR_ALL = "\u001b[H\u001b[2J\u001b[3J";
 const up = (n: number) => (n > 0 ? `\u001b[${n}A` : "");
 const down = (n: number) => (n > 0 ? `\u001b[${n}B` : "");
 const right = (n: number) => (n > 0 ? `\u001b[${n}C` : "");
@@ -93,10 +76,14 @@ export class Screen {
   private stopped = false;
   private cursorHidden = false;
   private readonly offResize: () => void;
+  private readonly kept = new KeptLines(KEEP_LINES);
+  /** a width seen but not acted on yet, and since when */
+  private settling: { cols: number; at: number } | undefined;
 
   constructor(
     private readonly term: TerminalLike,
     readonly caps: TermCaps,
+    private readonly settleMs = SETTLE_MS,
   ) {
     this.drawnColumns = term.columns;
     this.offResize = caps.cursor ? term.onResize(() => this.resized()) : () => {};
@@ -129,6 +116,7 @@ export class Screen {
       return;
     }
     const w = this.width;
+    this.kept.push(lines);
     this.pending.push(...lines.flatMap((l) => wrap(l, w)));
     this.invalidate();
   }
@@ -141,15 +129,15 @@ export class Screen {
     }, FRAME_MS);
   }
 
-  flush(): void {
+  flush(force = false): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.caps.cursor && !this.stopped) this.draw();
+    if (this.caps.cursor && !this.stopped) this.draw(force);
   }
 
   stop(): void {
     if (this.stopped) return;
-    this.flush();
+    this.flush(true);
     this.stopped = true;
     this.offResize();
     if (!this.caps.cursor) return;
@@ -189,10 +177,15 @@ export class Screen {
     return `${s}\r`;
   }
 
-  private draw(): void {
-    const width = this.width;
-    const { lines, cursor } = this.compose(width);
+  private draw(force = false): void {
+    const cols = this.term.columns;
     let out = "";
+    if (cols !== this.drawnColumns) {
+      if (!force && !this.settled(cols)) return;
+      out = this.repaint(cols);
+    }
+    const width = Math.max(10, cols - 1);
+    const { lines, cursor } = this.compose(width);
     let from: number;
     if (this.pending.length > 0) {
       out += `${this.moveTo(0)}${CLEAR_DOWN}${this.pending.join("\r\n")}\r\n`;
@@ -203,7 +196,7 @@ export class Screen {
       from = 0;
       while (from < lines.length && from < this.drawn.length && lines[from] === this.drawn[from]) from++;
       if (from === lines.length && from === this.drawn.length) {
-        const moved = this.placeCursor(cursor, lines);
+        const moved = out + this.placeCursor(cursor, lines);
         if (moved) this.term.write(moved);
         return;
       }
@@ -219,7 +212,6 @@ export class Screen {
       this.cursorCol = 0;
     }
     this.drawn = lines;
-    this.drawnColumns = this.term.columns;
     out += this.placeCursor(cursor, lines);
     this.term.write(SYNC_ON + out + SYNC_OFF);
   }
@@ -243,24 +235,45 @@ export class Screen {
     return s;
   }
 
-  /**
-   * The terminal was resized. A narrower one re-wraps the live lines already on screen (reflow), so the
-   * way back to the top of the live region is counted in the new width; then the region is drawn afresh.
-   */
+  /** The terminal was resized: the next frame comes at once (a new width waits until it has settled). */
   private resized(): void {
-    if (this.stopped) return;
-    const cols = this.term.columns;
-    if (cols !== this.drawnColumns && this.drawn.length > 0) {
-      const rowsOf = (w: number) => (cols > 0 && w > cols ? Math.ceil(w / cols) : 1);
-      let rowsUp = 0;
-      for (let i = 0; i < this.cursorRow; i++) rowsUp += rowsOf(visibleWidth(this.drawn[i] ?? ""));
-      if (this.cursorCol > 0 && cols > 0) rowsUp += Math.floor((this.cursorCol - 1) / cols);
-      this.term.write(`${up(rowsUp)}\r${CLEAR_DOWN}`);
-      this.drawn = [];
-      this.cursorRow = 0;
-      this.cursorCol = 0;
+    if (!this.stopped) this.flush();
+  }
+
+  /** Whether a new width has held for settleMs; if not, a frame is asked for when it will have. */
+  private settled(cols: number): boolean {
+    const now = Date.now();
+    if (this.settling?.cols !== cols) this.settling = { cols, at: now };
+    const wait = this.settling.at + this.settleMs - now;
+    if (wait <= 0) {
+      this.settling = undefined;
+      return true;
     }
+    if (!this.timer)
+      this.timer = setTimeout(() => {
+        this.timer = undefined;
+        this.draw();
+      }, wait);
+    return false;
+  }
+
+  /**
+   * The width changed. The terminal has re-wrapped (or cut) what it shows in its own way, and a frame still
+   * on its way when it did so was laid out for the old width, so nothing on screen is known to be where it
+   * was. The screen and its scrollback are erased and the kept lines printed again in the new width; the
+   * live region is then drawn under them.
+   */
+  private repaint(cols: number): string {
     this.drawnColumns = cols;
-    this.flush();
+    this.pending = [];
+    this.drawn = [];
+    this.cursorRow = 0;
+    this.cursorCol = 0;
+    const w = Math.max(10, cols - 1);
+    const dropped = this.kept.dropped;
+    const head = dropped > 0 ? [`⋯ ${dropped} earlier lines are not shown again after a resize`] : [];
+    let out = CLEAR_ALL;
+    for (const l of [...head, ...this.kept.lines()]) for (const row of wrap(l, w)) out += `${row}\r\n`;
+    return out;
   }
 }
