@@ -5,11 +5,12 @@
 // starts, and the build has no flag for this one: so the executable, at start, replaces itself (execve:
 // same pid, same terminal, nothing left behind) with an image whose environment sets it, before it has
 // read anything or started any child. The new image drops the variable from process.env at once, so
-// tool commands never inherit it (the built-in worker is given it on purpose, see worker/env.ts).
+// tool commands never inherit it (the built-in worker is given it on purpose, see worker/env.ts). The
+// optimising compiler's warm-up thresholds are raised the same way (ENGINE_VARS in lib/engine-mode-env.ts).
 //
 // Only the compiled executable does this (as only it has the build's JIT policy); from source, and
 // when the user set the variable themselves, nothing changes.
-import { ENGINE_MARK_VAR as MARK_VAR, MINI_VM_VAR } from "../lib/engine-mode-env.ts";
+import { ENGINE_VARS, ENGINE_MARK_VAR as MARK_VAR, MINI_VM_VAR } from "../lib/engine-mode-env.ts";
 import { isCompiled, runtimeName, selfArgv } from "./runtime.ts";
 
 export { MINI_VM_VAR };
@@ -24,7 +25,7 @@ export function engineRestartEnv(
 ): NodeJS.ProcessEnv | undefined {
   if (!opts.compiled || opts.childless) return undefined;
   if (env[MARK_VAR] !== undefined || env[MINI_VM_VAR] !== undefined) return undefined;
-  return { ...env, [MINI_VM_VAR]: "1", [MARK_VAR]: "1" };
+  return { ...env, ...ENGINE_VARS, [MARK_VAR]: "1" };
 }
 
 /**
@@ -34,7 +35,7 @@ export function engineRestartEnv(
 export function applyEngineMode(args: readonly string[], childless: boolean): void {
   if (process.env[MARK_VAR] !== undefined) {
     delete process.env[MARK_VAR];
-    delete process.env[MINI_VM_VAR];
+    for (const k of Object.keys(ENGINE_VARS)) delete process.env[k];
     return;
   }
   if (runtimeName !== "bun" || process.platform === "win32") return;
