@@ -11,21 +11,25 @@ import { HistorySummary } from "./protocol.ts";
 const Count = z.number().int().nonnegative();
 
 /** The model metadata the core hands to budget and compaction hooks. */
-export const BudgetModel = z.looseObject({
-  name: z.string().min(1),
-  context_window: z.number().int().positive(),
-  max_output_tokens: z.number().int().positive().optional(),
-  images: ImagesPolicy.optional(),
-  image_tokens: Count.optional(),
-});
+export const BudgetModel = z.lazy(() =>
+  z.looseObject({
+    name: z.string().min(1),
+    context_window: z.number().int().positive(),
+    max_output_tokens: z.number().int().positive().optional(),
+    images: ImagesPolicy.optional(),
+    image_tokens: Count.optional(),
+  }),
+);
 export type BudgetModel = z.infer<typeof BudgetModel>;
 
 /** budget.json, resolved: ratios always present, reserve defaulted by the budget module when absent. */
-export const BudgetPolicy = z.looseObject({
-  reserve_tokens: Count.optional(),
-  trigger_ratio: z.number().gt(0).lt(1),
-  rearm_ratio: z.number().gt(0).lt(1),
-});
+export const BudgetPolicy = z.lazy(() =>
+  z.looseObject({
+    reserve_tokens: Count.optional(),
+    trigger_ratio: z.number().gt(0).lt(1),
+    rearm_ratio: z.number().gt(0).lt(1),
+  }),
+);
 export type BudgetPolicy = z.infer<typeof BudgetPolicy>;
 
 /** Real usage of the last model response: its input tokens covered history[0..messages). */
@@ -57,7 +61,9 @@ export const Recommendation = z.enum(["none", "compact", "over"]);
 export type Recommendation = z.infer<typeof Recommendation>;
 
 /** Two estimates are comparable only when they come from the same estimator id and version. */
-export const EstimatorId = z.looseObject({ id: z.string().min(1), version: z.union([z.string(), Count]) });
+export const EstimatorId = z.lazy(() =>
+  z.looseObject({ id: z.string().min(1), version: z.union([z.string(), Count]) }),
+);
 export type EstimatorId = z.infer<typeof EstimatorId>;
 
 /**
@@ -65,39 +71,43 @@ export type EstimatorId = z.infer<typeof EstimatorId>;
  * (comparable across calls of one estimator); `effective_total` is the figure calibrated with real usage,
  * which the ratio and the recommendation are based on.
  */
-export const BudgetResult = z.looseObject({
-  estimator: EstimatorId,
-  estimates: z.looseObject({
-    total: Count,
-    system: Count.optional(),
-    tools: Count.optional(),
-    messages: Count.optional(),
-    images: Count.optional(),
+export const BudgetResult = z.lazy(() =>
+  z.looseObject({
+    estimator: EstimatorId,
+    estimates: z.looseObject({
+      total: Count,
+      system: Count.optional(),
+      tools: Count.optional(),
+      messages: Count.optional(),
+      images: Count.optional(),
+    }),
+    effective_total: Count.optional(),
+    context_window: Count.optional(),
+    reserve: Count.optional(),
+    hard_limit: z.number().int().positive(),
+    ratio: z.number().nonnegative().optional(),
+    recommendation: Recommendation,
+    armed: z.boolean().optional(),
+    /** history holds images but the model's image_tokens is unknown: they are not in the estimate */
+    images_unknown: z.literal(true).optional(),
+    calibrated: z.boolean().optional(),
+    /** effective_total / estimates.total when calibrated */
+    calibration_factor: z.number().positive().optional(),
   }),
-  effective_total: Count.optional(),
-  context_window: Count.optional(),
-  reserve: Count.optional(),
-  hard_limit: z.number().int().positive(),
-  ratio: z.number().nonnegative().optional(),
-  recommendation: Recommendation,
-  armed: z.boolean().optional(),
-  /** history holds images but the model's image_tokens is unknown: they are not in the estimate */
-  images_unknown: z.literal(true).optional(),
-  calibrated: z.boolean().optional(),
-  /** effective_total / estimates.total when calibrated */
-  calibration_factor: z.number().positive().optional(),
-});
+);
 export type BudgetResult = z.infer<typeof BudgetResult>;
 
 export const BudgetOutput = z.looseObject({ budget: BudgetResult });
 
 /** `compact_plan` reply: cut null declines; state is opaque to the core and handed back later. */
-export const PlanReply = z.looseObject({
-  cut: z.union([z.number(), z.null()]),
-  state: z.unknown().optional(),
-  /** why a compactor declined (shown to the user), optional */
-  decline_reason: z.string().optional(),
-});
+export const PlanReply = z.lazy(() =>
+  z.looseObject({
+    cut: z.union([z.number(), z.null()]),
+    state: z.unknown().optional(),
+    /** why a compactor declined (shown to the user), optional */
+    decline_reason: z.string().optional(),
+  }),
+);
 
 /** `before_compact`, model-assisted route: the core renders `messages` and asks the model itself. */
 export const ModelRouteReply = z.looseObject({

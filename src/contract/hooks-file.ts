@@ -48,32 +48,38 @@ function compiles(matcher: string): boolean {
   }
 }
 
-export const HookCommand = z.strictObject({
-  type: z.literal("command", { error: 'must be "command" (the only hook type i runs)' }),
-  /** run through the shell, in the workspace, with the event as JSON on stdin */
-  command: z.string().trim().min(1),
-  /** seconds before the hook (its whole process group) is killed; default 60 */
-  timeout: z.number().positive().max(MAX_HOOK_TIMEOUT_S).optional(),
-});
+export const HookCommand = z.lazy(() =>
+  z.strictObject({
+    type: z.literal("command", { error: 'must be "command" (the only hook type i runs)' }),
+    /** run through the shell, in the workspace, with the event as JSON on stdin */
+    command: z.string().trim().min(1),
+    /** seconds before the hook (its whole process group) is killed; default 60 */
+    timeout: z.number().positive().max(MAX_HOOK_TIMEOUT_S).optional(),
+  }),
+);
 export type HookCommand = z.infer<typeof HookCommand>;
 
-export const HookMatcher = z.strictObject({
-  /** a regular expression on tool names (PreToolUse, PostToolUse); empty, absent or "*" match all */
-  matcher: z
-    .string()
-    .refine(compiles, "is not a valid regular expression; escape special characters or fix it")
-    .optional(),
-  hooks: z.array(HookCommand),
-});
+export const HookMatcher = z.lazy(() =>
+  z.strictObject({
+    /** a regular expression on tool names (PreToolUse, PostToolUse); empty, absent or "*" match all */
+    matcher: z
+      .string()
+      .refine(compiles, "is not a valid regular expression; escape special characters or fix it")
+      .optional(),
+    hooks: z.array(HookCommand),
+  }),
+);
 export type HookMatcher = z.infer<typeof HookMatcher>;
 
 const eventShape = Object.fromEntries(
   USER_HOOK_EVENT_NAMES.map((e) => [e, z.array(HookMatcher).optional()]),
 ) as Record<UserHookEvent, z.ZodOptional<z.ZodArray<typeof HookMatcher>>>;
 
-export const HooksFile = z.strictObject({
-  $schema: z.string().optional(),
-  $comment: z.string().optional(),
-  hooks: z.strictObject(eventShape).optional(),
-});
+export const HooksFile = z.lazy(() =>
+  z.strictObject({
+    $schema: z.string().optional(),
+    $comment: z.string().optional(),
+    hooks: z.strictObject(eventShape).optional(),
+  }),
+);
 export type HooksFile = z.infer<typeof HooksFile>;

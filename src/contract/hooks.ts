@@ -44,48 +44,56 @@ const JsonObject = z.record(z.string(), z.unknown());
 const Count = z.number().int().nonnegative();
 
 /** `system_prompt`: the prompt so far; each module appends its section to `system`. */
-export const SystemPromptData = z.looseObject({
-  system: z.string(),
-  workspace: z.string().optional(),
-  model: z.string().optional(),
-  provider: z.string().optional(),
-  /** names of every tool offered to the model */
-  tools: z.array(z.string()).optional(),
-});
-export const SystemPromptReply = z.looseObject({
-  system: z.string().refine((s) => s.trim() !== "", "must be a nonempty string"),
-});
+export const SystemPromptData = z.lazy(() =>
+  z.looseObject({
+    system: z.string(),
+    workspace: z.string().optional(),
+    model: z.string().optional(),
+    provider: z.string().optional(),
+    /** names of every tool offered to the model */
+    tools: z.array(z.string()).optional(),
+  }),
+);
+export const SystemPromptReply = z.lazy(() =>
+  z.looseObject({
+    system: z.string().refine((s) => s.trim() !== "", "must be a nonempty string"),
+  }),
+);
 
 /**
  * `before_request`: the request the core is about to send. Modules may add provider hints under `hints`
  * (e.g. `cache_breakpoints`: history indexes to mark for prompt caching); every other field comes back
  * unchanged.
  */
-export const BeforeRequestData = z.looseObject({
-  /** wire format: openai | anthropic | responses */
-  provider: z.string(),
-  model: z.string().optional(),
-  /**
-   * the history about to be sent (absent when the module declared a summary: then `history_summary`);
-   * only roles matter to hint providers, so the rest is not re-validated
-   */
-  messages: z.array(z.looseObject({ role: z.string() })).optional(),
-  history_summary: HistorySummary.optional(),
-  hints: JsonObject.optional(),
-});
+export const BeforeRequestData = z.lazy(() =>
+  z.looseObject({
+    /** wire format: openai | anthropic | responses */
+    provider: z.string(),
+    model: z.string().optional(),
+    /**
+     * the history about to be sent (absent when the module declared a summary: then `history_summary`);
+     * only roles matter to hint providers, so the rest is not re-validated
+     */
+    messages: z.array(z.looseObject({ role: z.string() })).optional(),
+    history_summary: HistorySummary.optional(),
+    hints: JsonObject.optional(),
+  }),
+);
 export type BeforeRequestData = z.infer<typeof BeforeRequestData>;
 export const BeforeRequestReply = z.looseObject({ hints: JsonObject.optional() });
 
 /** `wire_request`: the request the core is about to send; the module fills in the JSON `body`. */
-export const WireRequestData = z.looseObject({
-  model: z.string().min(1),
-  messages: History,
-  tools: z.array(ToolDecl),
-  max_output_tokens: z.number().int().positive().optional(),
-  hints: JsonObject.optional(),
-  /** null from the core; an object when an earlier module in the pipeline started the body */
-  body: JsonObject.nullish(),
-});
+export const WireRequestData = z.lazy(() =>
+  z.looseObject({
+    model: z.string().min(1),
+    messages: History,
+    tools: z.array(ToolDecl),
+    max_output_tokens: z.number().int().positive().optional(),
+    hints: JsonObject.optional(),
+    /** null from the core; an object when an earlier module in the pipeline started the body */
+    body: JsonObject.nullish(),
+  }),
+);
 export type WireRequestData = z.infer<typeof WireRequestData>;
 export const WireRequestReply = z.looseObject({ body: JsonObject });
 
@@ -93,79 +101,91 @@ export const WireRequestReply = z.looseObject({ body: JsonObject });
 export const WireResponseData = z.looseObject({ model: z.string().optional(), response: JsonObject });
 /** Tool-call ids and names may be empty: the core mints ids and answers a nameless call as an unknown tool. */
 const WireToolCall = ToolCall.extend({ id: z.string(), name: z.string() });
-export const WireResponseReply = z.looseObject({
-  message: Message.extend({ role: z.literal("assistant"), tool_calls: z.array(WireToolCall).optional() }),
-  usage: Usage.optional(),
-  stop: StopReason,
-});
+export const WireResponseReply = z.lazy(() =>
+  z.looseObject({
+    message: Message.extend({ role: z.literal("assistant"), tool_calls: z.array(WireToolCall).optional() }),
+    usage: Usage.optional(),
+    stop: StopReason,
+  }),
+);
 
 /** `checkpoint`: a notification after the history was made durable; the reply is ignored. */
-export const CheckpointData = z.looseObject({
-  session_id: z.string(),
-  /** messages in the checkpoint */
-  messages: Count,
-  /** what made it: a turn step, steering, a compaction… */
-  reason: z.string(),
-});
+export const CheckpointData = z.lazy(() =>
+  z.looseObject({
+    session_id: z.string(),
+    /** messages in the checkpoint */
+    messages: Count,
+    /** what made it: a turn step, steering, a compaction… */
+    reason: z.string(),
+  }),
+);
 
 /** `compact_plan`: the budget reading plus the whole history; `cut` and `state` start null. */
-export const CompactPlanData = z.looseObject({
-  model: BudgetModel,
-  policy: BudgetPolicy,
-  budget: BudgetResult,
-  history: History,
-  cut: z.null(),
-  state: z.null(),
-  force: z.boolean(),
-  reason: CompactionReason,
-});
+export const CompactPlanData = z.lazy(() =>
+  z.looseObject({
+    model: BudgetModel,
+    policy: BudgetPolicy,
+    budget: BudgetResult,
+    history: History,
+    cut: z.null(),
+    state: z.null(),
+    force: z.boolean(),
+    reason: CompactionReason,
+  }),
+);
 
 /** `before_compact`: the span to summarise, history[1..cut]; the compactor answers with either route. */
-export const BeforeCompactData = z.looseObject({
-  messages: z.array(Message),
-  cut: Count,
-  state: z.unknown(),
-  model: BudgetModel,
-  policy: BudgetPolicy,
-  workspace: z.string(),
-  reason: CompactionReason,
-  /**
-   * The most tokens (as the core's estimator counts text) this compaction's summary may have: the room
-   * the window affords next to what the candidate keeps. A longer model summary has its oldest part
-   * condensed (once); a longer local summary is rejected.
-   */
-  summary_cap: Count.optional(),
-  /** the user's own words for this summary (`/compact <instructions>`) */
-  instructions: z.string().optional(),
-});
+export const BeforeCompactData = z.lazy(() =>
+  z.looseObject({
+    messages: z.array(Message),
+    cut: Count,
+    state: z.unknown(),
+    model: BudgetModel,
+    policy: BudgetPolicy,
+    workspace: z.string(),
+    reason: CompactionReason,
+    /**
+     * The most tokens (as the core's estimator counts text) this compaction's summary may have: the room
+     * the window affords next to what the candidate keeps. A longer model summary has its oldest part
+     * condensed (once); a longer local summary is rejected.
+     */
+    summary_cap: Count.optional(),
+    /** the user's own words for this summary (`/compact <instructions>`) */
+    instructions: z.string().optional(),
+  }),
+);
 /**
  * One module's `before_compact` reply. Modules run as a pipeline and an early one may answer with neither
  * route yet (e.g. a prompt only), so each field is checked when present; the pipeline's final reply must
  * be one route (ModelRouteReply, or LocalRouteReply when it has `summary`).
  */
-export const BeforeCompactReply = z.looseObject({
-  prompt: ModelRouteReply.shape.prompt.optional(),
-  messages: z.array(z.unknown()).optional(),
-  summary: LocalRouteReply.shape.summary.optional(),
-  summary_images: z.array(ImagePart).optional(),
-  retained_images: z.array(ImagePart).optional(),
-});
+export const BeforeCompactReply = z.lazy(() =>
+  z.looseObject({
+    prompt: ModelRouteReply.shape.prompt.optional(),
+    messages: z.array(z.unknown()).optional(),
+    summary: LocalRouteReply.shape.summary.optional(),
+    summary_images: z.array(ImagePart).optional(),
+    retained_images: z.array(ImagePart).optional(),
+  }),
+);
 
 export const AfterCompactData = z.looseObject({ summary: z.string(), state: z.unknown() });
 
-export const BeforeCompactCommitData = z.looseObject({
-  candidate: History,
-  summary: z.string(),
-  cut: Count,
-  state: z.unknown(),
-  workspace: z.string(),
-  /**
-   * Estimator tokens the commit may still add (restored messages, file snapshots, notes) with the
-   * candidate inside the hard limit, counted as the core's fit check counts them. A module that adds to
-   * the candidate stays within it and passes on what is left; absent from a core that predates it.
-   */
-  restore_room: Count.optional(),
-});
+export const BeforeCompactCommitData = z.lazy(() =>
+  z.looseObject({
+    candidate: History,
+    summary: z.string(),
+    cut: Count,
+    state: z.unknown(),
+    workspace: z.string(),
+    /**
+     * Estimator tokens the commit may still add (restored messages, file snapshots, notes) with the
+     * candidate inside the hard limit, counted as the core's fit check counts them. A module that adds to
+     * the candidate stays within it and passes on what is left; absent from a core that predates it.
+     */
+    restore_room: Count.optional(),
+  }),
+);
 
 /** A tool reply: the request data with the `result` added. */
 export const ToolReplyData = z.looseObject({ result: ToolResult });

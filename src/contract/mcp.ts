@@ -30,17 +30,19 @@ const Common = {
 
 const StringMap = z.record(z.string(), z.string());
 
-export const McpStdioServer = z.strictObject({
-  type: z.literal("stdio").optional(),
-  /** the program; found on PATH like a shell would, never run through a shell */
-  command: z.string().min(1),
-  args: z.array(z.string()).optional(),
-  /** added to the server's environment (the worker's small allow-list); never `i`'s credentials */
-  env: StringMap.optional(),
-  /** working directory (default: the workspace); relative to the workspace */
-  cwd: z.string().min(1).optional(),
-  ...Common,
-});
+export const McpStdioServer = z.lazy(() =>
+  z.strictObject({
+    type: z.literal("stdio").optional(),
+    /** the program; found on PATH like a shell would, never run through a shell */
+    command: z.string().min(1),
+    args: z.array(z.string()).optional(),
+    /** added to the server's environment (the worker's small allow-list); never `i`'s credentials */
+    env: StringMap.optional(),
+    /** working directory (default: the workspace); relative to the workspace */
+    cwd: z.string().min(1).optional(),
+    ...Common,
+  }),
+);
 
 const url = z.string().refine((u) => {
   try {
@@ -51,24 +53,28 @@ const url = z.string().refine((u) => {
   }
 }, "must be an http:// or https:// URL");
 
-export const McpHttpServer = z.strictObject({
-  /** streamable HTTP ("http"), or the legacy HTTP+SSE transport ("sse") */
-  type: z.enum(["http", "sse"]),
-  url,
-  headers: StringMap.optional(),
-  ...Common,
-});
+export const McpHttpServer = z.lazy(() =>
+  z.strictObject({
+    /** streamable HTTP ("http"), or the legacy HTTP+SSE transport ("sse") */
+    type: z.enum(["http", "sse"]),
+    url,
+    headers: StringMap.optional(),
+    ...Common,
+  }),
+);
 
 export const McpServer = z.union([McpStdioServer, McpHttpServer]);
 export type McpStdioServer = z.infer<typeof McpStdioServer>;
 export type McpHttpServer = z.infer<typeof McpHttpServer>;
 export type McpServer = z.infer<typeof McpServer>;
 
-export const McpFile = z.strictObject({
-  $schema: z.string().optional(),
-  $comment: z.string().optional(),
-  mcpServers: z.record(z.string(), McpServer).optional(),
-});
+export const McpFile = z.lazy(() =>
+  z.strictObject({
+    $schema: z.string().optional(),
+    $comment: z.string().optional(),
+    mcpServers: z.record(z.string(), McpServer).optional(),
+  }),
+);
 export type McpFile = z.infer<typeof McpFile>;
 
 /** The schema a server entry is checked against: by its `type`, else by whether it has a `url`. */

@@ -42,37 +42,43 @@ export type HookEvent = z.infer<typeof HookEvent>;
 
 const Data = z.record(z.string(), z.unknown());
 
-export const Request = z.strictObject({
-  id: z.number().int().nonnegative(),
-  event: z.string().min(1),
-  workspace: z.string(),
-  data: Data,
-  /**
-   * Present only when one built-in worker process serves several modules (never for a bound
-   * replacement, which always runs alone): names the module the event is for.
-   */
-  module: z.string().optional(),
-});
+export const Request = z.lazy(() =>
+  z.strictObject({
+    id: z.number().int().nonnegative(),
+    event: z.string().min(1),
+    workspace: z.string(),
+    data: Data,
+    /**
+     * Present only when one built-in worker process serves several modules (never for a bound
+     * replacement, which always runs alone): names the module the event is for.
+     */
+    module: z.string().optional(),
+  }),
+);
 export type Request = z.infer<typeof Request>;
 
-export const OkReply = z.object({ id: z.number().int().nonnegative(), data: Data });
-export const ErrorReply = z.object({ id: z.number().int().nonnegative(), error: z.string() });
+export const OkReply = z.lazy(() => z.object({ id: z.number().int().nonnegative(), data: Data }));
+export const ErrorReply = z.lazy(() => z.object({ id: z.number().int().nonnegative(), error: z.string() }));
 export const Reply = z.union([OkReply, ErrorReply]);
 /**
  * Sent by a worker, any number of times, while request `id` (a tool call) is in flight: news for the
  * user's display (e.g. what a child task is doing). It settles nothing and the core may ignore it.
  */
-export const ProgressMessage = z.object({
-  id: z.number().int().nonnegative(),
-  progress: z.record(z.string(), z.unknown()),
-});
+export const ProgressMessage = z.lazy(() =>
+  z.object({
+    id: z.number().int().nonnegative(),
+    progress: z.record(z.string(), z.unknown()),
+  }),
+);
 export type Reply = z.infer<typeof Reply>;
 
-export const ToolDecl = z.strictObject({
-  name: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/),
-  description: z.string(),
-  input_schema: z.record(z.string(), z.unknown()),
-});
+export const ToolDecl = z.lazy(() =>
+  z.strictObject({
+    name: z.string().regex(/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/),
+    description: z.string(),
+    input_schema: z.record(z.string(), z.unknown()),
+  }),
+);
 export type ToolDecl = z.infer<typeof ToolDecl>;
 
 /**
@@ -106,46 +112,56 @@ export type PayloadForm = z.infer<typeof PayloadForm>;
  * not in `tokens`). The core puts the full history back into the data the module returns, so the module
  * neither sends it back nor can change it; any `history_summary` in the reply is dropped.
  */
-export const HistorySummary = z.object({
-  count: z.number().int().nonnegative(),
-  roles: z.array(z.string()),
-  tokens: z.array(z.number().nonnegative()),
-  images: z.array(z.number().int().nonnegative()),
-  estimator: z.object({ id: z.string(), version: z.union([z.string(), z.number()]) }),
-  /** the last message, whole (undefined for an empty history) */
-  last: z.looseObject({ role: z.string() }).optional(),
-});
+export const HistorySummary = z.lazy(() =>
+  z.object({
+    count: z.number().int().nonnegative(),
+    roles: z.array(z.string()),
+    tokens: z.array(z.number().nonnegative()),
+    images: z.array(z.number().int().nonnegative()),
+    estimator: z.object({ id: z.string(), version: z.union([z.string(), z.number()]) }),
+    /** the last message, whole (undefined for an empty history) */
+    last: z.looseObject({ role: z.string() }).optional(),
+  }),
+);
 export type HistorySummary = z.infer<typeof HistorySummary>;
 
-export const HelloRequestData = z.object({ protocol: z.literal(PROTOCOL_VERSION), module: z.string() });
-export const HelloReplyData = z.object({
-  protocol: z.literal(PROTOCOL_VERSION),
-  module: z.string(),
-  hooks: z.array(z.string()),
-  tools: z.array(ToolDecl),
-  /** per declared hook, what of the history it needs (default "full"); see SUMMARISABLE */
-  payloads: z.record(z.string(), PayloadForm).optional(),
-  /** a module that owns a tool namespace: the tools it declares now (more may follow; see runtime-tools) */
-  runtime_tools: z.array(RuntimeToolDecl).optional(),
-  /** per declared hook, its own deadline and when the core may leave it out (see HookOptions) */
-  hook_options: z.record(z.string(), HookOptions).optional(),
-});
+export const HelloRequestData = z.lazy(() =>
+  z.object({ protocol: z.literal(PROTOCOL_VERSION), module: z.string() }),
+);
+export const HelloReplyData = z.lazy(() =>
+  z.object({
+    protocol: z.literal(PROTOCOL_VERSION),
+    module: z.string(),
+    hooks: z.array(z.string()),
+    tools: z.array(ToolDecl),
+    /** per declared hook, what of the history it needs (default "full"); see SUMMARISABLE */
+    payloads: z.record(z.string(), PayloadForm).optional(),
+    /** a module that owns a tool namespace: the tools it declares now (more may follow; see runtime-tools) */
+    runtime_tools: z.array(RuntimeToolDecl).optional(),
+    /** per declared hook, its own deadline and when the core may leave it out (see HookOptions) */
+    hook_options: z.record(z.string(), HookOptions).optional(),
+  }),
+);
 export type HelloReplyData = z.infer<typeof HelloReplyData>;
 
 /** `data` of a `tool` event, and the `result` the reply adds. */
-export const ToolEventData = z.object({
-  name: z.string(),
-  arguments: z.unknown(),
-  call_id: z.string(),
-  /** what the core tells a tool that needs to know its session (the `task` tool: TaskContext) */
-  context: z.record(z.string(), z.unknown()).optional(),
-});
-export const ToolResult = z.object({
-  content: Content,
-  is_error: z.boolean(),
-  /** model tokens the tool itself used (a child task's), added to the session's totals */
-  usage: Usage.optional(),
-});
+export const ToolEventData = z.lazy(() =>
+  z.object({
+    name: z.string(),
+    arguments: z.unknown(),
+    call_id: z.string(),
+    /** what the core tells a tool that needs to know its session (the `task` tool: TaskContext) */
+    context: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
+export const ToolResult = z.lazy(() =>
+  z.object({
+    content: Content,
+    is_error: z.boolean(),
+    /** model tokens the tool itself used (a child task's), added to the session's totals */
+    usage: Usage.optional(),
+  }),
+);
 /**
  * `tool_cancel`: the user cancelled while tool call `call_id` ran; the core has already answered it as
  * cancelled and drops any late reply. A worker stops the work (a child task's process) and answers with

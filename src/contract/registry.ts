@@ -75,68 +75,83 @@ export interface ModuleSpec {
   ownProcess?: boolean;
 }
 
-export const SkillInput = z.strictObject({
-  name: z.string().min(1).describe("skill name as listed in the system prompt"),
-});
-export const MemoryInput = z.strictObject({
-  action: z.enum(["add", "list", "remove"]).describe("add a note, list notes, or remove one by id"),
-  text: z.string().optional().describe("the note to remember (add)"),
-  id: z.string().optional().describe("the note id (remove)"),
-});
+export const SkillInput = z.lazy(() =>
+  z.strictObject({
+    name: z.string().min(1).describe("skill name as listed in the system prompt"),
+  }),
+);
+export const MemoryInput = z.lazy(() =>
+  z.strictObject({
+    action: z.enum(["add", "list", "remove"]).describe("add a note, list notes, or remove one by id"),
+    text: z.string().optional().describe("the note to remember (add)"),
+    id: z.string().optional().describe("the note id (remove)"),
+  }),
+);
 /** A plan step's state: codex's update_plan and Claude Code's todo list use the same three. */
 export const PlanStatus = z.enum(["pending", "in_progress", "done"]);
-export const PlanInput = z.strictObject({
-  steps: z
-    .array(
-      z.strictObject({
-        step: z.string().min(1).max(300).describe("what the step does, in a few words"),
-        status: PlanStatus.describe("pending, in_progress (at most one) or done"),
-      }),
-    )
-    .min(1)
-    .max(50)
-    .describe("the whole plan, every step, in order: each call replaces the previous plan"),
-  explanation: z.string().max(500).optional().describe("why the plan changed, when it did"),
-});
+export const PlanInput = z.lazy(() =>
+  z.strictObject({
+    steps: z
+      .array(
+        z.strictObject({
+          step: z.string().min(1).max(300).describe("what the step does, in a few words"),
+          status: PlanStatus.describe("pending, in_progress (at most one) or done"),
+        }),
+      )
+      .min(1)
+      .max(50)
+      .describe("the whole plan, every step, in order: each call replaces the previous plan"),
+    explanation: z.string().max(500).optional().describe("why the plan changed, when it did"),
+  }),
+);
 export type PlanInput = z.infer<typeof PlanInput>;
 
-export const GrepInput = z.strictObject({
-  pattern: z
-    .string()
-    .min(1)
-    .describe("regular expression (JavaScript syntax; a leading (?i), (?s) or (?m) sets that flag)"),
-  path: z.string().optional().describe("file or directory relative to the workspace (default: workspace)"),
-  glob: z
-    .string()
-    .optional()
-    .describe(
-      "only files whose path (relative to path, or to the workspace) matches this glob, e.g. **/*.ts",
-    ),
-  ignore_case: z.boolean().optional(),
-  context: z
-    .number()
-    .int()
-    .min(0)
-    .max(20)
-    .optional()
-    .describe("lines of context to show before and after each match (like grep -C)"),
-  files_only: z.boolean().optional().describe("list only the files that have a match (like grep -l)"),
-  hidden: z.boolean().optional().describe("also search hidden files and directories (names starting with .)"),
-  max_results: z.number().int().positive().max(5000).optional(),
-});
-export const FindInput = z.strictObject({
-  pattern: z
-    .string()
-    .min(1)
-    .describe("glob matched against paths relative to path (or to the workspace), e.g. **/*.ts"),
-  path: z.string().optional().describe("directory to search from (default: workspace)"),
-  hidden: z.boolean().optional().describe("also list hidden files and directories (names starting with .)"),
-  max_results: z.number().int().positive().max(5000).optional(),
-});
-export const WebFetchInput = z.strictObject({
-  url: z.string().url().describe("http or https URL"),
-  max_bytes: z.number().int().positive().optional(),
-});
+export const GrepInput = z.lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .min(1)
+      .describe("regular expression (JavaScript syntax; a leading (?i), (?s) or (?m) sets that flag)"),
+    path: z.string().optional().describe("file or directory relative to the workspace (default: workspace)"),
+    glob: z
+      .string()
+      .optional()
+      .describe(
+        "only files whose path (relative to path, or to the workspace) matches this glob, e.g. **/*.ts",
+      ),
+    ignore_case: z.boolean().optional(),
+    context: z
+      .number()
+      .int()
+      .min(0)
+      .max(20)
+      .optional()
+      .describe("lines of context to show before and after each match (like grep -C)"),
+    files_only: z.boolean().optional().describe("list only the files that have a match (like grep -l)"),
+    hidden: z
+      .boolean()
+      .optional()
+      .describe("also search hidden files and directories (names starting with .)"),
+    max_results: z.number().int().positive().max(5000).optional(),
+  }),
+);
+export const FindInput = z.lazy(() =>
+  z.strictObject({
+    pattern: z
+      .string()
+      .min(1)
+      .describe("glob matched against paths relative to path (or to the workspace), e.g. **/*.ts"),
+    path: z.string().optional().describe("directory to search from (default: workspace)"),
+    hidden: z.boolean().optional().describe("also list hidden files and directories (names starting with .)"),
+    max_results: z.number().int().positive().max(5000).optional(),
+  }),
+);
+export const WebFetchInput = z.lazy(() =>
+  z.strictObject({
+    url: z.string().url().describe("http or https URL"),
+    max_bytes: z.number().int().positive().optional(),
+  }),
+);
 export const WebSearchInput = z.strictObject({ query: z.string().min(1) });
 export { TaskInput };
 

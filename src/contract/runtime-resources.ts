@@ -7,13 +7,15 @@ import { z } from "zod";
 export const RESOURCE_EVENT = "resource";
 
 /** One resource on offer: which server (group) has it, its URI, and what it is called there. */
-export const RuntimeResourceDecl = z.strictObject({
-  server: z.string().min(1),
-  uri: z.string().min(1),
-  name: z.string(),
-  description: z.string().optional(),
-  mime_type: z.string().optional(),
-});
+export const RuntimeResourceDecl = z.lazy(() =>
+  z.strictObject({
+    server: z.string().min(1),
+    uri: z.string().min(1),
+    name: z.string(),
+    description: z.string().optional(),
+    mime_type: z.string().optional(),
+  }),
+);
 export type RuntimeResourceDecl = z.infer<typeof RuntimeResourceDecl>;
 
 /** `resource`: read resource `uri` of server `server`. */
@@ -23,13 +25,15 @@ export const ResourceRequestData = z.object({ server: z.string().min(1), uri: z.
  * One part of what a read returned: its text, or (binary contents, not sent) how many bytes it has.
  * `cut` says the module shortened the text (it bounds what it sends).
  */
-export const ResourceContent = z.strictObject({
-  uri: z.string(),
-  mime_type: z.string().optional(),
-  text: z.string().optional(),
-  binary_bytes: z.number().int().nonnegative().optional(),
-  cut: z.boolean().optional(),
-});
+export const ResourceContent = z.lazy(() =>
+  z.strictObject({
+    uri: z.string(),
+    mime_type: z.string().optional(),
+    text: z.string().optional(),
+    binary_bytes: z.number().int().nonnegative().optional(),
+    cut: z.boolean().optional(),
+  }),
+);
 export type ResourceContent = z.infer<typeof ResourceContent>;
 
 export const ResourceReplyData = ResourceRequestData.extend({ contents: z.array(ResourceContent) });

@@ -19,36 +19,40 @@ export const CANCEL_EVENT = "cancel";
 /** Longest per-call deadline a declaration may ask for (a day); the default is the module's to choose. */
 export const MAX_TOOL_TIMEOUT_MS = 86_400_000;
 
-export const RuntimeToolDecl = z.strictObject({
-  name: z.string().regex(RUNTIME_TOOL_NAME),
-  description: z.string(),
-  input_schema: z.record(z.string(), z.unknown()),
-  /** what the user sees instead of the fitted name, e.g. `github · create_issue` */
-  title: z.string().optional(),
-  /** the tool's family (an MCP server): "always allow" may cover the whole group */
-  group: z.string().min(1).optional(),
-  /** "auto": the user's configuration allows it without asking (--approve none still refuses it) */
-  approval: z.enum(["ask", "auto"]).optional(),
-  /** this tool's own deadline per call, in ms (hooks keep theirs) */
-  timeout_ms: z.number().int().positive().max(MAX_TOOL_TIMEOUT_MS).optional(),
-});
+export const RuntimeToolDecl = z.lazy(() =>
+  z.strictObject({
+    name: z.string().regex(RUNTIME_TOOL_NAME),
+    description: z.string(),
+    input_schema: z.record(z.string(), z.unknown()),
+    /** what the user sees instead of the fitted name, e.g. `github · create_issue` */
+    title: z.string().optional(),
+    /** the tool's family (an MCP server): "always allow" may cover the whole group */
+    group: z.string().min(1).optional(),
+    /** "auto": the user's configuration allows it without asking (--approve none still refuses it) */
+    approval: z.enum(["ask", "auto"]).optional(),
+    /** this tool's own deadline per call, in ms (hooks keep theirs) */
+    timeout_ms: z.number().int().positive().max(MAX_TOOL_TIMEOUT_MS).optional(),
+  }),
+);
 export type RuntimeToolDecl = z.infer<typeof RuntimeToolDecl>;
 
 /**
  * A prompt a module offers at run time (an MCP server's prompt): the console lists it as a slash command
  * `/NAME ARGS…`; its text, fetched with the `prompt` event, becomes the user's message.
  */
-export const RuntimePromptDecl = z.strictObject({
-  name: z.string().regex(RUNTIME_TOOL_NAME),
-  description: z.string(),
-  arguments: z.array(
-    z.strictObject({
-      name: z.string(),
-      description: z.string().optional(),
-      required: z.boolean().optional(),
-    }),
-  ),
-});
+export const RuntimePromptDecl = z.lazy(() =>
+  z.strictObject({
+    name: z.string().regex(RUNTIME_TOOL_NAME),
+    description: z.string(),
+    arguments: z.array(
+      z.strictObject({
+        name: z.string(),
+        description: z.string().optional(),
+        required: z.boolean().optional(),
+      }),
+    ),
+  }),
+);
 export type RuntimePromptDecl = z.infer<typeof RuntimePromptDecl>;
 
 export const PROMPT_EVENT = "prompt";
@@ -71,17 +75,19 @@ export const ToolsRequestData = z.object({
  * once (a server that failed to start), each sent once.
  */
 /** Where one group (an MCP server) stands, for `/mcp`, `i mcp list` and `i doctor`. */
-export const GroupStatus = z.object({
-  state: z.enum(["starting", "ready", "crashed", "failed", "disabled"]),
-  /** why it failed or crashed, or anything else worth a few words */
-  detail: z.string().optional(),
-  /** tools it offers now */
-  tools: z.number().int().nonnegative(),
-  /** starting it and its handshake, ms */
-  start_ms: z.number().nonnegative().optional(),
-  /** one round trip (a ping) after the handshake, ms */
-  round_trip_ms: z.number().nonnegative().optional(),
-});
+export const GroupStatus = z.lazy(() =>
+  z.object({
+    state: z.enum(["starting", "ready", "crashed", "failed", "disabled"]),
+    /** why it failed or crashed, or anything else worth a few words */
+    detail: z.string().optional(),
+    /** tools it offers now */
+    tools: z.number().int().nonnegative(),
+    /** starting it and its handshake, ms */
+    start_ms: z.number().nonnegative().optional(),
+    /** one round trip (a ping) after the handshake, ms */
+    round_trip_ms: z.number().nonnegative().optional(),
+  }),
+);
 export type GroupStatus = z.infer<typeof GroupStatus>;
 
 export const ToolsReplyData = ToolsRequestData.extend({
@@ -123,11 +129,13 @@ export const ToolsWatchReplyData = ToolsWatchRequestData.extend({
  * `{id, progress}` lines its module sends while the `tool` request runs (the console's activity line
  * shows each new figure).
  */
-export const CallProgress = z.object({
-  progress: z.number(),
-  total: z.number().optional(),
-  message: z.string().optional(),
-});
+export const CallProgress = z.lazy(() =>
+  z.object({
+    progress: z.number(),
+    total: z.number().optional(),
+    message: z.string().optional(),
+  }),
+);
 export type CallProgress = z.infer<typeof CallProgress>;
 
 /** `cancel`: the user cancelled the call `call_id` of a `tool` request in flight; the reply is the data. */

@@ -10,6 +10,8 @@ export type SteerMessage = z.infer<typeof SteerMessage>;
  * `steer` data, request and reply alike: the core starts with no messages and each module of the pipeline
  * appends its own. A plain string is accepted for replacements that keep no ids; no `messages` means none.
  */
-export const SteerData = z.looseObject({ messages: z.array(z.union([z.string(), SteerMessage])).optional() });
+export const SteerData = z.lazy(() =>
+  z.looseObject({ messages: z.array(z.union([z.string(), SteerMessage])).optional() }),
+);
 export type SteerData = z.infer<typeof SteerData>;
 export const SteerReply = SteerData;

@@ -4,13 +4,15 @@ import { z } from "zod";
 
 const Tokens = z.number().int().nonnegative();
 
-export const Usage = z.strictObject({
-  /** the whole prompt, cached parts included (what the context window holds) */
-  input_tokens: Tokens,
-  output_tokens: Tokens,
-  cache_read_tokens: Tokens.optional(),
-  cache_write_tokens: Tokens.optional(),
-});
+export const Usage = z.lazy(() =>
+  z.strictObject({
+    /** the whole prompt, cached parts included (what the context window holds) */
+    input_tokens: Tokens,
+    output_tokens: Tokens,
+    cache_read_tokens: Tokens.optional(),
+    cache_write_tokens: Tokens.optional(),
+  }),
+);
 export type Usage = z.infer<typeof Usage>;
 
 /** end: the model finished; tool_calls: it wants tools run; length: it hit its output limit. */

@@ -31,20 +31,26 @@ export const PostToolUseData = PreToolUseData.extend({
   /** what the tool returned: its text and whether it is an error */
   tool_response: z.strictObject({ content: z.string(), is_error: z.boolean() }),
 });
-export const SessionStartData = z.looseObject({ ...Base, source: z.enum(["startup", "resume"]) });
+export const SessionStartData = z.lazy(() =>
+  z.looseObject({ ...Base, source: z.enum(["startup", "resume"]) }),
+);
 export const UserPromptSubmitData = z.looseObject({ ...Base, prompt: z.string() });
-export const StopData = z.looseObject({
-  ...Base,
-  /** true when the agent is already going on because a stop hook blocked (a hook can avoid a loop) */
-  stop_hook_active: z.boolean(),
-  /** the final text the agent would stop with */
-  last_message: z.string(),
-});
-export const PreCompactData = z.looseObject({
-  ...Base,
-  trigger: z.enum(["auto", "manual", "overflow"]),
-  custom_instructions: z.string(),
-});
+export const StopData = z.lazy(() =>
+  z.looseObject({
+    ...Base,
+    /** true when the agent is already going on because a stop hook blocked (a hook can avoid a loop) */
+    stop_hook_active: z.boolean(),
+    /** the final text the agent would stop with */
+    last_message: z.string(),
+  }),
+);
+export const PreCompactData = z.lazy(() =>
+  z.looseObject({
+    ...Base,
+    trigger: z.enum(["auto", "manual", "overflow"]),
+    custom_instructions: z.string(),
+  }),
+);
 export const NotificationData = z.looseObject({ ...Base, message: z.string() });
 
 /** Every one of these events answers with the same shape: the data, plus the verdict fields. */
@@ -62,9 +68,11 @@ export type UserHookReply = z.infer<typeof UserHookReply>;
  * Options are fixed for the life of the worker process.
  */
 export const MAX_HOOK_DEADLINE_MS = 3_660_000;
-export const HookOptions = z.strictObject({
-  deadline_ms: z.number().int().positive().max(MAX_HOOK_DEADLINE_MS).optional(),
-  idle: z.boolean().optional(),
-  tools: z.array(z.string()).optional(),
-});
+export const HookOptions = z.lazy(() =>
+  z.strictObject({
+    deadline_ms: z.number().int().positive().max(MAX_HOOK_DEADLINE_MS).optional(),
+    idle: z.boolean().optional(),
+    tools: z.array(z.string()).optional(),
+  }),
+);
 export type HookOptions = z.infer<typeof HookOptions>;

@@ -1,5 +1,6 @@
 // The keys a schema allows at a path of the parsed value, so an "unknown key" error can name the key the
-// user probably meant. Walks zod's own definitions: objects, and the wrappers and containers around them.
+// user probably meant. Walks zod's own definitions: objects, and the wrappers and containers around them
+// (z.lazy among them: the contract makes its larger schemas only when first used).
 import type { z } from "zod";
 
 interface Def {
@@ -10,6 +11,8 @@ interface Def {
   element?: z.ZodType;
   in?: z.ZodType;
   options?: z.ZodType[];
+  /** z.lazy: the schema it stands for, made on first use */
+  getter?: () => z.ZodType;
 }
 
 const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
@@ -17,7 +20,7 @@ const defOf = (s: z.ZodType): Def => (s as unknown as { _zod: { def: Def } })._z
 /** Keys of the object schemas `schema` may be at `path` (an empty list when it cannot tell). */
 export function knownKeys(schema: z.ZodType, path: readonly PropertyKey[]): string[] {
   const def = defOf(schema);
-  const inner = def.innerType ?? def.in;
+  const inner = def.innerType ?? def.in ?? (def.type === "lazy" ? def.getter?.() : undefined);
   if (inner) return knownKeys(inner, path);
   if (def.type === "union") return (def.options ?? []).flatMap((o) => knownKeys(o, path));
   if (path.length === 0) return def.type === "object" && def.shape ? Object.keys(def.shape) : [];

@@ -29,11 +29,13 @@ export interface McpServerEntry {
   config: McpServer;
 }
 
-const Top = z.strictObject({
-  $schema: z.string().optional(),
-  $comment: z.string().optional(),
-  mcpServers: z.record(z.string(), z.unknown()).optional(),
-});
+const Top = z.lazy(() =>
+  z.strictObject({
+    $schema: z.string().optional(),
+    $comment: z.string().optional(),
+    mcpServers: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 /** The entries of one mcp.json (its `raw` JSON when already read); one clear UserError line per problem. */
 export function parseMcpFile(file: string, scope: McpScope, raw: unknown): McpServerEntry[] {

@@ -10,41 +10,45 @@ import type { SseEvent } from "./sse.ts";
 import { badStreamData, parseChunk, truncatedError } from "./transport.ts";
 import type { ModelResponse, StopReason, Usage } from "./types.ts";
 
-const AnthropicUsage = z.object({
-  input_tokens: z.number().nullish(),
-  output_tokens: z.number().nullish(),
-  cache_read_input_tokens: z.number().nullish(),
-  cache_creation_input_tokens: z.number().nullish(),
-});
+const AnthropicUsage = z.lazy(() =>
+  z.object({
+    input_tokens: z.number().nullish(),
+    output_tokens: z.number().nullish(),
+    cache_read_input_tokens: z.number().nullish(),
+    cache_creation_input_tokens: z.number().nullish(),
+  }),
+);
 
-export const AnthropicStreamEvent = z.object({
-  type: z.string(),
-  index: z.number().int().nonnegative().optional(),
-  message: z.object({ usage: AnthropicUsage.nullish() }).optional(),
-  content_block: z
-    .object({
-      type: z.string(),
-      id: z.string().nullish(),
-      name: z.string().nullish(),
-      text: z.string().nullish(),
-      input: z.unknown().optional(),
-      thinking: z.string().nullish(),
-      signature: z.string().nullish(),
-      data: z.string().nullish(),
-    })
-    .optional(),
-  delta: z
-    .object({
-      type: z.string().optional(),
-      text: z.string().nullish(),
-      partial_json: z.string().nullish(),
-      thinking: z.string().nullish(),
-      signature: z.string().nullish(),
-      stop_reason: z.string().nullish(),
-    })
-    .optional(),
-  usage: AnthropicUsage.nullish(),
-});
+export const AnthropicStreamEvent = z.lazy(() =>
+  z.object({
+    type: z.string(),
+    index: z.number().int().nonnegative().optional(),
+    message: z.object({ usage: AnthropicUsage.nullish() }).optional(),
+    content_block: z
+      .object({
+        type: z.string(),
+        id: z.string().nullish(),
+        name: z.string().nullish(),
+        text: z.string().nullish(),
+        input: z.unknown().optional(),
+        thinking: z.string().nullish(),
+        signature: z.string().nullish(),
+        data: z.string().nullish(),
+      })
+      .optional(),
+    delta: z
+      .object({
+        type: z.string().optional(),
+        text: z.string().nullish(),
+        partial_json: z.string().nullish(),
+        thinking: z.string().nullish(),
+        signature: z.string().nullish(),
+        stop_reason: z.string().nullish(),
+      })
+      .optional(),
+    usage: AnthropicUsage.nullish(),
+  }),
+);
 
 type UsageFields = z.infer<typeof AnthropicUsage>;
 

@@ -5,11 +5,13 @@
 import { z } from "zod";
 import type { Message } from "../contract/history.ts";
 
-export const ThinkingBlock = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
-  /** thinking the provider encrypted: only its data travels, and it is sent back unread */
-  z.strictObject({ type: z.literal("redacted_thinking"), data: z.string() }),
-]);
+export const ThinkingBlock = z.lazy(() =>
+  z.discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("thinking"), thinking: z.string(), signature: z.string() }),
+    /** thinking the provider encrypted: only its data travels, and it is sent back unread */
+    z.strictObject({ type: z.literal("redacted_thinking"), data: z.string() }),
+  ]),
+);
 export type ThinkingBlock = z.infer<typeof ThinkingBlock>;
 
 const AnthropicState = z.object({ thinking: z.array(ThinkingBlock) });

@@ -11,32 +11,42 @@ import type { SseEvent } from "./sse.ts";
 import { badStreamData, parseChunk, truncatedError } from "./transport.ts";
 
 /** An output item as the stream shows it; only the fields a function call needs are read. */
-const StreamItem = z.looseObject({
-  type: z.string(),
-  id: z.string().nullish(),
-  call_id: z.string().nullish(),
-  name: z.string().nullish(),
-  arguments: z.string().nullish(),
-});
+const StreamItem = z.lazy(() =>
+  z.looseObject({
+    type: z.string(),
+    id: z.string().nullish(),
+    call_id: z.string().nullish(),
+    name: z.string().nullish(),
+    arguments: z.string().nullish(),
+  }),
+);
 const ResponseObject = z.looseObject({ output: z.array(z.unknown()).nullish() });
 
 const TextDelta = z.looseObject({ delta: z.string() });
-const ItemEvent = z.looseObject({
-  output_index: z.number().int().nonnegative().optional(),
-  item: StreamItem,
-});
-const ArgumentsDelta = z.looseObject({
-  output_index: z.number().int().nonnegative().optional(),
-  item_id: z.string().optional(),
-  delta: z.string(),
-});
-const ArgumentsDone = z.looseObject({
-  output_index: z.number().int().nonnegative().optional(),
-  item_id: z.string().optional(),
-  arguments: z.string(),
-});
+const ItemEvent = z.lazy(() =>
+  z.looseObject({
+    output_index: z.number().int().nonnegative().optional(),
+    item: StreamItem,
+  }),
+);
+const ArgumentsDelta = z.lazy(() =>
+  z.looseObject({
+    output_index: z.number().int().nonnegative().optional(),
+    item_id: z.string().optional(),
+    delta: z.string(),
+  }),
+);
+const ArgumentsDone = z.lazy(() =>
+  z.looseObject({
+    output_index: z.number().int().nonnegative().optional(),
+    item_id: z.string().optional(),
+    arguments: z.string(),
+  }),
+);
 const Terminal = z.looseObject({ response: ResponseObject });
-const Failed = z.looseObject({ response: z.looseObject({ error: z.unknown().optional() }).optional() });
+const Failed = z.lazy(() =>
+  z.looseObject({ response: z.looseObject({ error: z.unknown().optional() }).optional() }),
+);
 
 /** What the stream yields: the final response object, handed to the wire_response hook. */
 export interface ResponsesStreamResult {

@@ -20,12 +20,14 @@ const MIN_SNAPSHOT_BYTES = 256;
 export const MAX_TRACKED_FILES = 500;
 
 /** The files of the compacted span, as carried in the state (`state.touched_files`). */
-export const TouchedFiles = z.strictObject({
-  /** least recently used first */
-  files: z.array(z.strictObject({ path: z.string().min(1), actions: z.array(z.string()) })),
-  /** files used in the span but not carried (older than the MAX_TRACKED_FILES most recent) */
-  more: z.number().int().nonnegative(),
-});
+export const TouchedFiles = z.lazy(() =>
+  z.strictObject({
+    /** least recently used first */
+    files: z.array(z.strictObject({ path: z.string().min(1), actions: z.array(z.string()) })),
+    /** files used in the span but not carried (older than the MAX_TRACKED_FILES most recent) */
+    more: z.number().int().nonnegative(),
+  }),
+);
 export type TouchedFiles = z.infer<typeof TouchedFiles>;
 
 interface FileUse {

@@ -11,19 +11,23 @@ import { parseWith, readJson } from "../../src/lib/json-file.ts";
 export const MAX_NOTE_CHARS = 2000;
 export const MAX_NOTES = 200;
 
-export const Note = z.strictObject({
-  id: z.string().min(1),
-  text: z.string().min(1),
-  /** ISO time the note was added */
-  created: z.string(),
-});
-export const MemoryFile = z.strictObject({
-  version: z.literal(1),
-  workspace: z.string(),
-  /** the id the next note gets; never reused, so a stale id cannot remove a newer note */
-  next_id: z.number().int().positive(),
-  notes: z.array(Note),
-});
+export const Note = z.lazy(() =>
+  z.strictObject({
+    id: z.string().min(1),
+    text: z.string().min(1),
+    /** ISO time the note was added */
+    created: z.string(),
+  }),
+);
+export const MemoryFile = z.lazy(() =>
+  z.strictObject({
+    version: z.literal(1),
+    workspace: z.string(),
+    /** the id the next note gets; never reused, so a stale id cannot remove a newer note */
+    next_id: z.number().int().positive(),
+    notes: z.array(Note),
+  }),
+);
 export type Note = z.infer<typeof Note>;
 export type MemoryFile = z.infer<typeof MemoryFile>;
 

@@ -11,10 +11,12 @@ import { readTemplate } from "./system-additions.ts";
 
 export const MAX_INSTRUCTIONS_CHARS = 8000;
 
-const BeforeCompactData = z.looseObject({
-  prompt: z.unknown().optional(),
-  instructions: z.string().nullish(),
-});
+const BeforeCompactData = z.lazy(() =>
+  z.looseObject({
+    prompt: z.unknown().optional(),
+    instructions: z.string().nullish(),
+  }),
+);
 
 export function supplyCompactPrompt(data: Data, configDir: string, workspace: string): Data {
   const parsed = BeforeCompactData.safeParse(data);

@@ -14,13 +14,15 @@ export { SteerMessage };
 /** How many delivered ids are remembered to drop a line the console wrote twice. */
 export const REMEMBERED_IDS = 1000;
 
-export const DeliveredFile = z.strictObject({
-  version: z.literal(1),
-  /** bytes of the queue file already handed out (always at a line boundary) */
-  offset: z.number().int().nonnegative(),
-  /** ids handed out most recently, oldest first */
-  ids: z.array(z.string()),
-});
+export const DeliveredFile = z.lazy(() =>
+  z.strictObject({
+    version: z.literal(1),
+    /** bytes of the queue file already handed out (always at a line boundary) */
+    offset: z.number().int().nonnegative(),
+    /** ids handed out most recently, oldest first */
+    ids: z.array(z.string()),
+  }),
+);
 export type DeliveredFile = z.infer<typeof DeliveredFile>;
 
 export function deliveredPath(queue: string): string {

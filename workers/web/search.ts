@@ -7,15 +7,17 @@ import { clipLine, clipText } from "../sdk/text-limits.ts";
 export const MAX_SEARCH_RESULTS = 10;
 export const MAX_SEARCH_CHARS = 20_000;
 
-const SearchReply = z.object({
-  results: z.array(
-    z.object({
-      url: z.string(),
-      title: z.string().optional(),
-      content: z.string().nullish(),
-    }),
-  ),
-});
+const SearchReply = z.lazy(() =>
+  z.object({
+    results: z.array(
+      z.object({
+        url: z.string(),
+        title: z.string().optional(),
+        content: z.string().nullish(),
+      }),
+    ),
+  }),
+);
 
 /** The endpoint's reply as text; HTTP errors and timeouts become one-line Errors. */
 async function fetchResults(url: URL, timeoutMs: number): Promise<string> {

@@ -11,11 +11,13 @@ export const HISTORY_MAX_ENTRIES = 1000;
 /** Longer entries (a huge paste) are not kept: history is for recalling what was typed. */
 export const HISTORY_MAX_ENTRY_CHARS = 16 * 1024;
 
-export const InputHistoryFile = z.strictObject({
-  version: z.literal(1),
-  workspace: z.string(),
-  entries: z.array(z.string()),
-});
+export const InputHistoryFile = z.lazy(() =>
+  z.strictObject({
+    version: z.literal(1),
+    workspace: z.string(),
+    entries: z.array(z.string()),
+  }),
+);
 export type InputHistoryFile = z.infer<typeof InputHistoryFile>;
 
 export function historyPath(dataDir: string, workspace: string): string {
