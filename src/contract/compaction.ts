@@ -43,18 +43,20 @@ export const BudgetState = z.looseObject({ armed: z.boolean() });
  * Input of the `budget` hook. `history` is not described here on purpose: the budget module reads it
  * defensively instead of re-validating megabytes of messages the core has already validated.
  */
-export const BudgetInput = z.looseObject({
-  model: BudgetModel,
-  policy: BudgetPolicy,
-  /** the system prompt as sent; absent → the text of history[0] */
-  system: z.string().optional(),
-  tools: z.array(z.looseObject({ name: z.string() })).optional(),
-  /** the full history, or (for a module that declared `"budget": "summary"` at hello) `history_summary` */
-  history: z.array(z.unknown()).optional(),
-  history_summary: HistorySummary.optional(),
-  usage: UsageSample.optional(),
-  state: BudgetState.optional(),
-});
+export const BudgetInput = z.lazy(() =>
+  z.looseObject({
+    model: BudgetModel,
+    policy: BudgetPolicy,
+    /** the system prompt as sent; absent → the text of history[0] */
+    system: z.string().optional(),
+    tools: z.array(z.looseObject({ name: z.string() })).optional(),
+    /** the full history, or (for a module that declared `"budget": "summary"` at hello) `history_summary` */
+    history: z.array(z.unknown()).optional(),
+    history_summary: HistorySummary.optional(),
+    usage: UsageSample.optional(),
+    state: BudgetState.optional(),
+  }),
+);
 export type BudgetInput = z.infer<typeof BudgetInput>;
 
 export const Recommendation = z.enum(["none", "compact", "over"]);
@@ -110,25 +112,31 @@ export const PlanReply = z.lazy(() =>
 );
 
 /** `before_compact`, model-assisted route: the core renders `messages` and asks the model itself. */
-export const ModelRouteReply = z.looseObject({
-  prompt: z
-    .string()
-    .refine((s) => s.trim().length > 0, "must be a nonempty string")
-    .refine((s) => s.length <= MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`),
-  messages: z.array(Message),
-  summary_images: z.array(ImagePart).optional(),
-  retained_images: z.array(ImagePart).optional(),
-});
+export const ModelRouteReply = z.lazy(() =>
+  z.looseObject({
+    prompt: z
+      .string()
+      .refine((s) => s.trim().length > 0, "must be a nonempty string")
+      .refine((s) => s.length <= MAX_PROMPT_CHARS, `must be at most ${MAX_PROMPT_CHARS} characters`),
+    messages: z.array(Message),
+    summary_images: z.array(ImagePart).optional(),
+    retained_images: z.array(ImagePart).optional(),
+  }),
+);
 
 /** `before_compact`, local route: the compactor wrote the summary itself; no summary request is made. */
-export const LocalRouteReply = z.looseObject({
-  summary: z.string().refine((s) => s.trim().length > 0, "must be a nonempty string"),
-  retained_images: z.array(ImagePart).optional(),
-});
+export const LocalRouteReply = z.lazy(() =>
+  z.looseObject({
+    summary: z.string().refine((s) => s.trim().length > 0, "must be a nonempty string"),
+    retained_images: z.array(ImagePart).optional(),
+  }),
+);
 
-export const AfterCompactReply = z.looseObject({
-  summary: z.string().refine((s) => s.trim().length > 0, "must be a nonempty string"),
-});
+export const AfterCompactReply = z.lazy(() =>
+  z.looseObject({
+    summary: z.string().refine((s) => s.trim().length > 0, "must be a nonempty string"),
+  }),
+);
 
 /**
  * `before_compact_commit` reply. The messages are not described here: the candidate goes through the
@@ -138,21 +146,23 @@ export const AfterCompactReply = z.looseObject({
 export const CommitReply = z.looseObject({ candidate: z.array(z.unknown()) });
 
 /** What `session.commitCompaction` records about one compaction (events.jsonl and the compaction event). */
-export const CompactionRecord = z.looseObject({
-  reason: CompactionReason,
-  route: CompactionRoute,
-  cut: Count,
-  messages_before: Count,
-  messages_after: Count,
-  estimator: EstimatorId,
-  /** raw comparable estimates before and after */
-  before_tokens: Count,
-  after_tokens: Count,
-  summary_chars: Count,
-  /** model requests the summary took (0 on the local and prune routes) */
-  summary_requests: Count,
-  /** modules that declare the compaction hooks, in pipeline order */
-  modules: z.array(z.string()),
-  duration_ms: z.number().nonnegative(),
-});
+export const CompactionRecord = z.lazy(() =>
+  z.looseObject({
+    reason: CompactionReason,
+    route: CompactionRoute,
+    cut: Count,
+    messages_before: Count,
+    messages_after: Count,
+    estimator: EstimatorId,
+    /** raw comparable estimates before and after */
+    before_tokens: Count,
+    after_tokens: Count,
+    summary_chars: Count,
+    /** model requests the summary took (0 on the local and prune routes) */
+    summary_requests: Count,
+    /** modules that declare the compaction hooks, in pipeline order */
+    modules: z.array(z.string()),
+    duration_ms: z.number().nonnegative(),
+  }),
+);
 export type CompactionRecord = z.infer<typeof CompactionRecord>;

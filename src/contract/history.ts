@@ -11,25 +11,29 @@ export const ImagePart = z.strictObject({
 export const Part = z.discriminatedUnion("type", [TextPart, ImagePart]);
 export const Content = z.union([z.string(), z.array(Part)]);
 
-export const ToolCall = z.strictObject({
-  id: z.string().min(1),
-  name: z.string().min(1),
-  /** the raw JSON text of the arguments, exactly as the model produced it */
-  arguments: z.string(),
-});
+export const ToolCall = z.lazy(() =>
+  z.strictObject({
+    id: z.string().min(1),
+    name: z.string().min(1),
+    /** the raw JSON text of the arguments, exactly as the model produced it */
+    arguments: z.string(),
+  }),
+);
 
 export const Role = z.enum(["system", "user", "assistant", "tool"]);
 
-export const Message = z.strictObject({
-  role: Role,
-  content: Content,
-  tool_calls: z.array(ToolCall).optional(),
-  tool_call_id: z.string().optional(),
-  /** core bookkeeping: timestamps, usage, summary / untrusted markers, truncation notes */
-  meta: z.record(z.string(), z.unknown()).optional(),
-  /** private wire state (e.g. Responses reasoning items); stripped before summarisation */
-  adapter: z.record(z.string(), z.unknown()).optional(),
-});
+export const Message = z.lazy(() =>
+  z.strictObject({
+    role: Role,
+    content: Content,
+    tool_calls: z.array(ToolCall).optional(),
+    tool_call_id: z.string().optional(),
+    /** core bookkeeping: timestamps, usage, summary / untrusted markers, truncation notes */
+    meta: z.record(z.string(), z.unknown()).optional(),
+    /** private wire state (e.g. Responses reasoning items); stripped before summarisation */
+    adapter: z.record(z.string(), z.unknown()).optional(),
+  }),
+);
 
 export const History = z.array(Message);
 

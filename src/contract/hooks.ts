@@ -98,12 +98,17 @@ export type WireRequestData = z.infer<typeof WireRequestData>;
 export const WireRequestReply = z.looseObject({ body: JsonObject });
 
 /** `wire_response`: the final response object of one model reply, to turn into the assistant message. */
-export const WireResponseData = z.looseObject({ model: z.string().optional(), response: JsonObject });
+export const WireResponseData = z.lazy(() =>
+  z.looseObject({ model: z.string().optional(), response: JsonObject }),
+);
 /** Tool-call ids and names may be empty: the core mints ids and answers a nameless call as an unknown tool. */
-const WireToolCall = ToolCall.extend({ id: z.string(), name: z.string() });
+const WireToolCall = z.lazy(() => ToolCall.unwrap().extend({ id: z.string(), name: z.string() }));
 export const WireResponseReply = z.lazy(() =>
   z.looseObject({
-    message: Message.extend({ role: z.literal("assistant"), tool_calls: z.array(WireToolCall).optional() }),
+    message: Message.unwrap().extend({
+      role: z.literal("assistant"),
+      tool_calls: z.array(WireToolCall).optional(),
+    }),
     usage: Usage.optional(),
     stop: StopReason,
   }),
@@ -161,9 +166,9 @@ export const BeforeCompactData = z.lazy(() =>
  */
 export const BeforeCompactReply = z.lazy(() =>
   z.looseObject({
-    prompt: ModelRouteReply.shape.prompt.optional(),
+    prompt: ModelRouteReply.unwrap().shape.prompt.optional(),
     messages: z.array(z.unknown()).optional(),
-    summary: LocalRouteReply.shape.summary.optional(),
+    summary: LocalRouteReply.unwrap().shape.summary.optional(),
     summary_images: z.array(ImagePart).optional(),
     retained_images: z.array(ImagePart).optional(),
   }),

@@ -3,13 +3,15 @@ import { z } from "zod";
 import { PROTOCOL_VERSION, ToolDecl } from "./protocol.ts";
 import { ModuleName } from "./registry.ts";
 
-export const BindingRef = z.strictObject({
-  module: ModuleName,
-  exec: z.array(z.string().min(1)).min(1),
-  cwd: z.string().min(1),
-  /** true when the module runs the built-in implementation */
-  builtin: z.boolean(),
-});
+export const BindingRef = z.lazy(() =>
+  z.strictObject({
+    module: ModuleName,
+    exec: z.array(z.string().min(1)).min(1),
+    cwd: z.string().min(1),
+    /** true when the module runs the built-in implementation */
+    builtin: z.boolean(),
+  }),
+);
 
 export const ManifestModule = z.lazy(() =>
   z.strictObject({
@@ -35,7 +37,10 @@ export const Manifest = z.lazy(() =>
     /** tool name → the module that serves it, with its public declaration */
     tools: z.record(
       z.string(),
-      BindingRef.extend({ description: z.string(), input_schema: z.record(z.string(), z.unknown()) }),
+      BindingRef.unwrap().extend({
+        description: z.string(),
+        input_schema: z.record(z.string(), z.unknown()),
+      }),
     ),
   }),
 );

@@ -19,7 +19,9 @@ export const RuntimeResourceDecl = z.lazy(() =>
 export type RuntimeResourceDecl = z.infer<typeof RuntimeResourceDecl>;
 
 /** `resource`: read resource `uri` of server `server`. */
-export const ResourceRequestData = z.object({ server: z.string().min(1), uri: z.string().min(1) });
+export const ResourceRequestData = z.lazy(() =>
+  z.object({ server: z.string().min(1), uri: z.string().min(1) }),
+);
 
 /**
  * One part of what a read returned: its text, or (binary contents, not sent) how many bytes it has.
@@ -36,4 +38,6 @@ export const ResourceContent = z.lazy(() =>
 );
 export type ResourceContent = z.infer<typeof ResourceContent>;
 
-export const ResourceReplyData = ResourceRequestData.extend({ contents: z.array(ResourceContent) });
+export const ResourceReplyData = z.lazy(() =>
+  ResourceRequestData.unwrap().extend({ contents: z.array(ResourceContent) }),
+);

@@ -57,17 +57,21 @@ export type RuntimePromptDecl = z.infer<typeof RuntimePromptDecl>;
 
 export const PROMPT_EVENT = "prompt";
 /** `prompt`: the text of prompt `name` with these arguments (strings, by argument name). */
-export const PromptRequestData = z.object({ name: z.string(), arguments: z.record(z.string(), z.string()) });
-export const PromptReplyData = PromptRequestData.extend({ text: z.string() });
+export const PromptRequestData = z.lazy(() =>
+  z.object({ name: z.string(), arguments: z.record(z.string(), z.string()) }),
+);
+export const PromptReplyData = z.lazy(() => PromptRequestData.unwrap().extend({ text: z.string() }));
 
 /**
  * `tools` request: `wait_ms` is how long the module may wait for declarations still on their way (servers
  * starting) before it answers with what it has; `revision` is the last one the core saw (0 at first).
  */
-export const ToolsRequestData = z.object({
-  wait_ms: z.number().int().nonnegative(),
-  revision: z.number().int().nonnegative(),
-});
+export const ToolsRequestData = z.lazy(() =>
+  z.object({
+    wait_ms: z.number().int().nonnegative(),
+    revision: z.number().int().nonnegative(),
+  }),
+);
 /**
  * `tools` reply: the request's data with the current list. `revision` changes whenever the list does; a
  * module whose list is still at the request's revision leaves the list out, so the usual poll (nothing
@@ -90,21 +94,23 @@ export const GroupStatus = z.lazy(() =>
 );
 export type GroupStatus = z.infer<typeof GroupStatus>;
 
-export const ToolsReplyData = ToolsRequestData.extend({
-  /** the whole current list; absent when `revision` is the one the request named (nothing changed) */
-  runtime_tools: z.array(RuntimeToolDecl).optional(),
-  /** the module's prompts, sent with `runtime_tools` (absent: none) */
-  prompts: z.array(RuntimePromptDecl).optional(),
-  /** the module's resources (for `@SERVER:URI` mentions), sent with `runtime_tools` (absent: none) */
-  resources: z.array(RuntimeResourceDecl).optional(),
-  notices: z.array(z.string()).optional(),
-  status: z.record(z.string(), GroupStatus).optional(),
-  /**
-   * The module answers `tools_watch`: until it says the list changed, the core need not ask again
-   * before each model request (absent: it asks every time).
-   */
-  watch: z.boolean().optional(),
-});
+export const ToolsReplyData = z.lazy(() =>
+  ToolsRequestData.unwrap().extend({
+    /** the whole current list; absent when `revision` is the one the request named (nothing changed) */
+    runtime_tools: z.array(RuntimeToolDecl).optional(),
+    /** the module's prompts, sent with `runtime_tools` (absent: none) */
+    prompts: z.array(RuntimePromptDecl).optional(),
+    /** the module's resources (for `@SERVER:URI` mentions), sent with `runtime_tools` (absent: none) */
+    resources: z.array(RuntimeResourceDecl).optional(),
+    notices: z.array(z.string()).optional(),
+    status: z.record(z.string(), GroupStatus).optional(),
+    /**
+     * The module answers `tools_watch`: until it says the list changed, the core need not ask again
+     * before each model request (absent: it asks every time).
+     */
+    watch: z.boolean().optional(),
+  }),
+);
 export type ToolsReplyData = z.infer<typeof ToolsReplyData>;
 
 /**
@@ -116,13 +122,17 @@ export type ToolsReplyData = z.infer<typeof ToolsReplyData>;
  * the data unchanged (no `current`), and is asked with `tools` every time.
  */
 export const TOOLS_WATCH_EVENT = "tools_watch";
-export const ToolsWatchRequestData = z.object({
-  revision: z.number().int().nonnegative(),
-  wait_ms: z.number().int().positive(),
-});
-export const ToolsWatchReplyData = ToolsWatchRequestData.extend({
-  current: z.number().int().nonnegative().optional(),
-});
+export const ToolsWatchRequestData = z.lazy(() =>
+  z.object({
+    revision: z.number().int().nonnegative(),
+    wait_ms: z.number().int().positive(),
+  }),
+);
+export const ToolsWatchReplyData = z.lazy(() =>
+  ToolsWatchRequestData.unwrap().extend({
+    current: z.number().int().nonnegative().optional(),
+  }),
+);
 
 /**
  * How far a call of a tool declared at run time has got, as its server said: the `progress` of the

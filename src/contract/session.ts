@@ -139,7 +139,7 @@ export const CompactionEvent = z.lazy(() =>
     type: z.literal("compaction"),
     messages_before: z.number().int().nonnegative(),
     /** partial on reading: replay needs only `history`, so a record missing a field never hides a checkpoint */
-    record: CompactionRecord.partial(),
+    record: CompactionRecord.unwrap().partial(),
     history: History,
   }),
 );
@@ -172,7 +172,7 @@ export const CompactionDeltaEvent = z.lazy(() =>
     type: z.literal("compaction"),
     pieces: z.array(CompactionPiece),
     messages_before: z.number().int().nonnegative(),
-    record: CompactionRecord.partial(),
+    record: CompactionRecord.unwrap().partial(),
   }),
 );
 export type CompactionDeltaEvent = z.infer<typeof CompactionDeltaEvent>;

@@ -20,17 +20,21 @@ const Verdict = {
 
 const Base = { session_id: z.string() };
 
-export const PreToolUseData = z.looseObject({
-  ...Base,
-  tool_name: z.string(),
-  /** the arguments the model sent (parsed JSON; the raw text when it is not JSON) */
-  tool_input: z.unknown(),
-  call_id: z.string(),
-});
-export const PostToolUseData = PreToolUseData.extend({
-  /** what the tool returned: its text and whether it is an error */
-  tool_response: z.strictObject({ content: z.string(), is_error: z.boolean() }),
-});
+export const PreToolUseData = z.lazy(() =>
+  z.looseObject({
+    ...Base,
+    tool_name: z.string(),
+    /** the arguments the model sent (parsed JSON; the raw text when it is not JSON) */
+    tool_input: z.unknown(),
+    call_id: z.string(),
+  }),
+);
+export const PostToolUseData = z.lazy(() =>
+  PreToolUseData.unwrap().extend({
+    /** what the tool returned: its text and whether it is an error */
+    tool_response: z.strictObject({ content: z.string(), is_error: z.boolean() }),
+  }),
+);
 export const SessionStartData = z.lazy(() =>
   z.looseObject({ ...Base, source: z.enum(["startup", "resume"]) }),
 );

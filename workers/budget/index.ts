@@ -13,7 +13,7 @@ import { computeBudget } from "./compute.ts";
  * summary-check.ts; a declaration needs a name). The tools are tens of KB with an MCP server's, every
  * request: the schema would copy each of them only to say what this check says.
  */
-const BudgetInputRest = BudgetInput.omit({ history_summary: true, tools: true });
+const BudgetInputRest = BudgetInput.unwrap().omit({ history_summary: true, tools: true });
 
 function toolsOk(tools: unknown): tools is BudgetInput["tools"] {
   return (

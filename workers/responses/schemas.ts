@@ -52,7 +52,9 @@ export const ResponseObject = z.lazy(() =>
 export type ResponseObject = z.infer<typeof ResponseObject>;
 
 /** `wire_response` data with the response object read as this module reads it. */
-export const WireResponseData = ContractWireResponseData.extend({ response: ResponseObject });
+export const WireResponseData = z.lazy(() =>
+  ContractWireResponseData.unwrap().extend({ response: ResponseObject }),
+);
 
 /** The module's private state on an assistant message: the output items, kept to replay reasoning. */
 export const ResponsesAdapter = z.looseObject({ items: z.array(OutputItem) });
