@@ -1,7 +1,7 @@
 // The default worker modules built into the `i` executable, loaded only when `i worker` names them.
 import type { ModuleName } from "../src/contract/registry.ts";
 import type { WorkerModule } from "./sdk/module.ts";
-import { serve } from "./sdk/serve.ts";
+import { type ServeOptions, serve } from "./sdk/serve.ts";
 
 type Loader = () => Promise<WorkerModule>;
 
@@ -24,7 +24,7 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
 };
 
 /** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */
-export async function serveBuiltins(names: readonly ModuleName[]): Promise<void> {
+export async function serveBuiltins(names: readonly ModuleName[], opts: ServeOptions = {}): Promise<void> {
   const modules = await Promise.all(names.map((name) => BUILTIN_WORKERS[name]()));
-  await serve(modules);
+  await serve(modules, undefined, opts);
 }

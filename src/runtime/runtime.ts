@@ -10,6 +10,7 @@ export const runtimeName: "bun" | "deno" | "node" =
 
 interface BunGlobal {
   main: string;
+  gc?: (force: boolean) => void;
   unsafe?: { setJITPolicy?: (scale: number) => void };
 }
 
@@ -46,4 +47,9 @@ export function nowNs(): bigint {
  */
 export function setJitReluctance(scale: number): void {
   bun()?.unsafe?.setJITPolicy?.(scale);
+}
+
+/** A full, synchronous garbage collection, where the runtime offers one (Bun); elsewhere nothing. */
+export function collectGarbage(): void {
+  bun()?.gc?.(true);
 }

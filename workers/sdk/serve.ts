@@ -31,6 +31,14 @@ export interface ServeIO {
   log(message: string): void;
 }
 
+export interface ServeOptions {
+  /**
+   * Called on stdio, each time every request read so far has been answered, just before the loop waits
+   * for more: the moment a worker is idle (the built-in worker collects its garbage there).
+   */
+  idle?: () => void;
+}
+
 function pick(modules: WorkerModule[], req: Request): WorkerModule | undefined {
   if (req.module) return modules.find((m) => m.name === req.module);
   if (modules.length === 1) return modules[0];
@@ -261,7 +269,7 @@ function serveStreams(modules: WorkerModule[], io: ServeIO): Promise<void> {
  * handled one at a time; an async handler still runs the event loop while it is awaited. If stdin turns
  * out to be non-blocking, it falls back to event-driven reading.
  */
-async function serveStdio(modules: WorkerModule[]): Promise<void> {
+async function serveStdio(modules: WorkerModule[], idle: () => void): Promise<void> {
   const log = (m: string) => writeAll(2, `${m}\n`);
   // Lines with their bytes, which stay valid until the next fill(): all are answered before it.
   const lines: { line: string; bytes: Uint8Array }[] = [];
@@ -281,6 +289,7 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
     for (let next = lines.shift(); next !== undefined; next = lines.shift())
       writeReply(await answer(modules, next.line, log, next.bytes));
     if (stop) return;
+    idle();
     let n: number;
     try {
       // Straight into the decoder's buffer, in large reads: a multi-megabyte history arrives in a few
@@ -315,12 +324,12 @@ async function serveStdio(modules: WorkerModule[]): Promise<void> {
  * once (tools that run for minutes, like a child task; a cancel reaching a module while its tool call
  * runs), instead of one at a time with blocking reads. Then every module stops what it started.
  */
-export async function serve(modules: WorkerModule[], io?: ServeIO): Promise<void> {
+export async function serve(modules: WorkerModule[], io?: ServeIO, opts: ServeOptions = {}): Promise<void> {
   startupMark(`modules loaded: ${modules.map((m) => m.name).join(",")}`);
   if (io) {
     writeLine = io.write;
     await serveStreams(modules, io);
-  } else if (!modules.some((m) => m.concurrent)) await serveStdio(modules);
+  } else if (!modules.some((m) => m.concurrent)) await serveStdio(modules, opts.idle ?? (() => {}));
   else
     await serveStreams(modules, {
       input: process.stdin,

@@ -2,7 +2,26 @@
 // built-in module, so it stays lean: the module code and the SDK are imported only after the names check out.
 
 import { UserError } from "../../contract/errors.ts";
+import { collectGarbage } from "../../runtime/runtime.ts";
 import { defineSubcommand } from "../command.ts";
+
+/**
+ * A full collection when the worker is idle, at most this often. Each request leaves history-sized
+ * garbage (the hook data, the reply) that the engine would otherwise keep until its heap had grown:
+ * collected while the core is busy elsewhere, S1 tree PSS 69.6 -> 67.5 MB, for +0.2 ms per turn at
+ * 1,000 turns (within the noise).
+ */
+const GC_EVERY_MS = 100;
+
+function throttled(fn: () => void, everyMs: number): () => void {
+  let last = 0;
+  return () => {
+    const now = Date.now();
+    if (now - last < everyMs) return;
+    last = now;
+    fn();
+  };
+}
 
 export const command = defineSubcommand(
   {
@@ -30,7 +49,7 @@ export const command = defineSubcommand(
         throw new UserError(`i worker: module "${name}" is listed twice; name each module once`);
       seen.add(name);
     }
-    await serveBuiltins(names.filter(isModuleName));
+    await serveBuiltins(names.filter(isModuleName), { idle: throttled(collectGarbage, GC_EVERY_MS) });
     return 0;
   },
 );
