@@ -75,6 +75,11 @@ export function toolCallLines(name: string, raw: string, s: Style, width: number
   return out;
 }
 
+/** The lines of `text` to preview: sanitised, the trailing newlines dropped. */
+const previewLines = (text: string): string[] => sanitize(text).replace(/\n+$/, "").split("\n");
+const indented = (lines: string[], width: number, paint: (t: string) => string): string[] =>
+  lines.map((l) => truncate(`    ${paint(l)}`, width));
+
 /** The first `n` lines of `text` (sanitised, cut to width) and a "… +N lines" note for the rest. */
 export function preview(
   text: string,
@@ -83,8 +88,8 @@ export function preview(
   paint: (t: string) => string,
   s: Style,
 ): string[] {
-  const lines = sanitize(text).replace(/\n+$/, "").split("\n");
-  const shown = lines.slice(0, n).map((l) => truncate(`    ${paint(l)}`, width));
+  const lines = previewLines(text);
+  const shown = indented(lines.slice(0, n), width, paint);
   if (lines.length > n) shown.push(s.dim(`    … +${lines.length - n} lines`));
   return shown;
 }
@@ -97,8 +102,8 @@ export function previewTail(
   paint: (t: string) => string,
   s: Style,
 ): string[] {
-  const lines = sanitize(text).replace(/\n+$/, "").split("\n");
-  const shown = lines.slice(-n).map((l) => truncate(`    ${paint(l)}`, width));
+  const lines = previewLines(text);
+  const shown = indented(lines.slice(-n), width, paint);
   return lines.length > n ? [s.dim(`    … ${lines.length - n} earlier lines`), ...shown] : shown;
 }
 

@@ -23,6 +23,16 @@ export function alive(pid: number): boolean {
   return state !== undefined && state !== "Z";
 }
 
+/** Whether `pid` can be signalled (any platform; a zombie still counts, unlike alive()). */
+export function signalable(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Poll `cond` every 50 ms: true once it holds, false if it still does not after `ms`. */
 export async function pollUntil(cond: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;

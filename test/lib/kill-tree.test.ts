@@ -2,24 +2,9 @@
 import { expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { killTree, treeKillCommand } from "../../src/lib/kill-tree.ts";
+import { pollUntil, signalable } from "../helpers/procs.ts";
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until(cond: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await Bun.sleep(20);
-  }
-  return cond();
-}
+const until = (cond: () => boolean) => pollUntil(cond, 5000);
 
 test("on Windows the whole tree is ended at once: taskkill /T /F /PID n", () => {
   expect(treeKillCommand(4242)).toEqual(["taskkill", ["/T", "/F", "/PID", "4242"]]);
@@ -34,16 +19,16 @@ test("POSIX: the group goes, a background grandchild included", async () => {
   const grandchild = await new Promise<number>((r) =>
     sh.stdout?.once("data", (c: Buffer) => r(Number(String(c).trim()))),
   );
-  expect(alive(grandchild)).toBe(true);
+  expect(signalable(grandchild)).toBe(true);
   killTree(sh.pid, "SIGKILL");
-  expect(await until(() => !alive(grandchild))).toBe(true);
+  expect(await until(() => !signalable(grandchild))).toBe(true);
   expect(await until(() => sh.exitCode !== null || sh.signalCode !== null)).toBe(true);
 });
 
 test("a pid that is no process (none, 0, a spawn that failed) is never signalled", () => {
   // -1 would address every process this user may signal; 0 this process's own group.
   for (const pid of [undefined, 0, -1]) expect(() => killTree(pid, "SIGKILL")).not.toThrow();
-  expect(alive(process.pid)).toBe(true);
+  expect(signalable(process.pid)).toBe(true);
 });
 
 test("without taskkill (the Windows path run here), the process itself is still ended", async () => {

@@ -7,24 +7,9 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { killGroup } from "../../src/runtime/process-group.ts";
+import { pollUntil, signalable } from "../helpers/procs.ts";
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
-async function until(cond: () => boolean, ms = 5000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return cond();
-}
+const until = (cond: () => boolean) => pollUntil(cond, 5000);
 
 const exited = (c: ChildProcess) => c.exitCode !== null || c.signalCode !== null;
 
@@ -55,7 +40,7 @@ test("POSIX: the whole group goes, a background grandchild included", async () =
     sh.stdout?.once("data", (c: Buffer) => r(Number(String(c).trim()))),
   );
   killGroup(sh, "SIGKILL");
-  expect(await until(() => !alive(grandchild))).toBe(true);
+  expect(await until(() => !signalable(grandchild))).toBe(true);
   expect(await until(() => exited(sh))).toBe(true);
 });
 
