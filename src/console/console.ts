@@ -44,7 +44,7 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   });
   // Title and notifications only where a person watches a terminal, and as config.json says.
   const signals = new TerminalSignals((t) => out.write(t));
-  const io = new ViewIo(view, screen, s, (t) => out.write(t), live || !interactive, signals);
+  const io = new ViewIo(view, screen, s, live || !interactive, signals);
   const { firstMessage, ...sessionOptions } = opts;
   const loop = new SessionLoop(
     io,

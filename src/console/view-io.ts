@@ -10,8 +10,6 @@ import type { TerminalSignals } from "./terminal-signals.ts";
 import type { Screen } from "./ui/screen.ts";
 import type { ConsoleView } from "./view.ts";
 
-const CLEAR_SCREEN = "\u001b[2J\u001b[3J\u001b[H";
-
 export class ViewIo implements ConsoleIo {
   readonly ui: ConsoleUi;
   /** the session the status line's figures belong to */
@@ -23,7 +21,6 @@ export class ViewIo implements ConsoleIo {
     private readonly view: ConsoleView,
     private readonly screen: Screen,
     private readonly s: Style,
-    private readonly write: (s: string) => void,
     private readonly echoTyped: boolean,
     private readonly signals?: TerminalSignals,
   ) {
@@ -39,10 +36,7 @@ export class ViewIo implements ConsoleIo {
       red: s.red,
       bold: s.bold,
       width: () => screen.width,
-      clearScreen: () => {
-        screen.flush();
-        if (screen.caps.cursor) this.write(CLEAR_SCREEN);
-      },
+      clearScreen: () => screen.clear(),
     };
   }
 

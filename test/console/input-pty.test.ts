@@ -243,6 +243,11 @@ test(
     await p.waitFor("second answer");
     // the fresh session does not carry the first exchange
     expect(JSON.stringify(live.rig?.mock.requests[1]?.body)).not.toContain("first answer");
+    // A resize prints the finished lines again: those of the cleared screen are not among them.
+    await p.resize(64, 24);
+    await p.waitFor((s) => s.includes("second answer") && !s.includes("first answer"), { history: true });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await p.screen({ history: true })).not.toContain("first answer");
   },
   PTY_TEST_MS,
 );

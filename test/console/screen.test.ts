@@ -107,6 +107,20 @@ test("widths that change within the settle time (a dragged edge) are acted on on
   expect(vt.text()).toBe("kept\nwidth 24");
 });
 
+test("clear erases the screen and the scrollback; a later width change does not bring the cleared lines back", () => {
+  const vt = new VirtualTerminal(40, 6);
+  const screen = new Screen(vt, TTY, 0);
+  for (let i = 0; i < 8; i++) screen.commit([`old ${i}`]);
+  screen.mount("live", { render: (w) => [`width ${w}`] });
+  screen.flush();
+  screen.clear();
+  screen.commit(["new"]);
+  screen.flush();
+  expect(vt.text()).toBe("new\nwidth 39");
+  vt.resize(30, 6);
+  expect(vt.text()).toBe("new\nwidth 29");
+});
+
 test("kept lines are bounded: the oldest go and are counted", () => {
   const kept = new KeptLines(10);
   for (let i = 0; i < 25; i++) kept.push([`line ${i}`]);

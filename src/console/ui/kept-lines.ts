@@ -21,6 +21,13 @@ export class KeptLines {
     }
   }
 
+  /** Forget every line (the screen and its scrollback were erased). */
+  clear(): void {
+    this.items.length = 0;
+    this.start = 0;
+    this.dropped = 0;
+  }
+
   lines(): string[] {
     return this.items.slice(this.start);
   }

@@ -15,6 +15,7 @@
 //   screen.commit(lines)                  append finished lines (styled, sanitised) to the scrollback
 //   screen.invalidate()                   a component changed: redraw at the next frame (≤ 60/s)
 //   screen.flush()                        draw now (before waiting on something outside the screen)
+//   screen.clear()                        erase the screen and its scrollback, and forget the kept lines
 //   screen.width                          columns components should render to
 //   screen.stop()                         final frame; the live region stays as last drawn, cursor below
 // A Component is { render(width): string[] } — each line at most `width` columns, untrusted text already
@@ -118,6 +119,21 @@ export class Screen {
     const w = this.width;
     this.kept.push(lines);
     this.pending.push(...lines.flatMap((l) => wrap(l, w)));
+    this.invalidate();
+  }
+
+  /**
+   * Erase the screen and its scrollback (`/clear`). What was committed is gone, also from the lines kept
+   * for a resize; the live region is drawn again at the top.
+   */
+  clear(): void {
+    this.kept.clear();
+    this.pending = [];
+    if (!this.caps.cursor || this.stopped) return;
+    this.term.write(CLEAR_ALL);
+    this.drawn = [];
+    this.cursorRow = 0;
+    this.cursorCol = 0;
     this.invalidate();
   }
 
