@@ -1,8 +1,8 @@
 // When compaction runs: the 85%/70% high-watermark hysteresis, automatic compaction before a request,
 // the hard limit enforced before any HTTP when no compactor can help, overflow recovery (compact once,
 // retry once), the circuit breaker, and calibration from real usage. Real workers, the real agent loop
-// where HTTP matters, and the local mock model server.
-import { afterEach, describe, expect, test } from "bun:test";
+// where HTTP matters, and the local t.mock model server.
+import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompactionController } from "../../src/compaction/controller.ts";
@@ -10,11 +10,12 @@ import { BudgetExceededError, CompactionError } from "../../src/compaction/error
 import { generateManifest } from "../../src/manifest/generate.ts";
 import { ProviderError } from "../../src/provider/types.ts";
 import type { HookRunner } from "../../src/worker/types.ts";
-import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { startMockServer } from "../fixtures/mock-server/index.ts";
 import { MAIN } from "../helpers/cli.ts";
 import { BUN } from "../worker/helpers.ts";
 import {
   agentFor,
+  closedAfterEach,
   fixtureRig,
   historyAt,
   lastOf,
@@ -28,19 +29,12 @@ import {
 const WINDOW = { contextWindow: 12_000, maxOutput: 2_000 };
 const HARD = 10_000;
 
-let rig: Rig | undefined;
-let mock: MockServer | undefined;
-afterEach(async () => {
-  await rig?.close();
-  await mock?.close();
-  rig = undefined;
-  mock = undefined;
-});
+const t = closedAfterEach();
 
 describe("high-watermark hysteresis", () => {
   test("compaction is attempted at 85%, not again until usage fell below 70%", async () => {
-    rig = fixtureRig(["--cut=null"]); // a compactor that always declines: the history never shrinks
-    const r = rig as ReturnType<typeof fixtureRig>;
+    t.rig = fixtureRig(["--cut=null"]); // a compactor that always declines: the history never shrinks
+    const r = t.rig as ReturnType<typeof fixtureRig>;
     const c = r.controller(WINDOW);
     // A replacement is asked before every request (it may choose its own trigger); an attempt is what
     // the budget recommended, which this always-declining compactor turns into a `skipped` event.
@@ -66,49 +60,53 @@ describe("high-watermark hysteresis", () => {
   });
 
   test("a replacement may choose its own trigger: asked before every request, it compacts below the watermark", async () => {
-    rig = fixtureRig(["--own-trigger"]);
-    const c = rig.controller(WINDOW);
+    t.rig = fixtureRig(["--own-trigger"]);
+    const c = t.rig.controller(WINDOW);
     const h = historyAt(0.45, HARD, 20);
-    rig.session.checkpoint(h);
+    t.rig.session.checkpoint(h);
     const out = await c.prepareRequest(h, []);
-    expect(lastOf(rig.events, "budget")?.recommendation).toBe("none");
+    expect(lastOf(t.rig.events, "budget")?.recommendation).toBe("none");
     expect(out.length).toBeLessThan(h.length);
     expect(
-      rig.events.filter((e) => e.type === "compaction").map((e) => e.type === "compaction" && e.phase),
+      t.rig.events.filter((e) => e.type === "compaction").map((e) => e.type === "compaction" && e.phase),
     ).toEqual(["start", "done"]);
   });
 
   test("a replacement that follows the recommendation is asked quietly: no compaction events when it declines", async () => {
-    rig = fixtureRig([]);
-    const c = rig.controller(WINDOW);
+    t.rig = fixtureRig([]);
+    const c = t.rig.controller(WINDOW);
     const h = historyAt(0.45, HARD, 20);
     expect(await c.prepareRequest(h, [])).toBe(h);
-    expect(rig.records().filter((x) => x.event === "compact_plan")).toHaveLength(1);
-    expect(rig.events.some((e) => e.type === "compaction")).toBe(false);
+    expect(t.rig.records().filter((x) => x.event === "compact_plan")).toHaveLength(1);
+    expect(t.rig.events.some((e) => e.type === "compaction")).toBe(false);
   });
 
   test("the built-in compactor is not asked when nothing is recommended", async () => {
-    rig = makeRig({ modules: ["budget", "compact"] });
-    const c = rig.controller(WINDOW);
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    const c = t.rig.controller(WINDOW);
     const h = historyAt(0.45, HARD, 20);
     expect(await c.prepareRequest(h, [])).toBe(h);
     // budget and compact share one built-in process: a second request adds exactly the budget call.
-    const before = rig.host.requestsOf("compact");
+    const before = t.rig.host.requestsOf("compact");
     expect(await c.prepareRequest(h, [])).toBe(h);
-    expect(rig.host.requestsOf("compact") - before).toBe(1);
-    expect(rig.events.some((e) => e.type === "compaction")).toBe(false);
+    expect(t.rig.host.requestsOf("compact") - before).toBe(1);
+    expect(t.rig.events.some((e) => e.type === "compaction")).toBe(false);
   });
 
   test("above the watermark the controller compacts before the request and re-arms", async () => {
-    rig = fixtureRig([]);
-    const c = rig.controller(WINDOW);
+    t.rig = fixtureRig([]);
+    const c = t.rig.controller(WINDOW);
     const h = historyAt(0.88, HARD, 20);
-    rig.session.checkpoint(h);
+    t.rig.session.checkpoint(h);
     const out = await c.prepareRequest(h, []);
     expect(out.length).toBeLessThan(h.length);
-    expect(lastOf(rig.events, "compaction")).toMatchObject({ phase: "done", reason: "auto", route: "local" });
-    expect(rig.onDisk().history).toEqual(out);
-    expect(rig.onDisk().precompact).toEqual(h);
+    expect(lastOf(t.rig.events, "compaction")).toMatchObject({
+      phase: "done",
+      reason: "auto",
+      route: "local",
+    });
+    expect(t.rig.onDisk().history).toEqual(out);
+    expect(t.rig.onDisk().precompact).toEqual(h);
     expect(c.isArmed).toBe(true);
   });
 });
@@ -134,37 +132,37 @@ describe("no compactor: the hard limit is an error before any model HTTP", () =>
   ];
   for (const [name, manifest] of cases) {
     test(name, async () => {
-      rig = makeRig({ modules: [], manifest });
-      mock = await startMockServer({ script: [{ text: "must not be asked" }] });
-      expect(rig.host.hasHook("compact_plan")).toBe(false);
-      const agent = agentFor(rig, historyAt(1.05, HARD), mock.url);
+      t.rig = makeRig({ modules: [], manifest });
+      t.mock = await startMockServer({ script: [{ text: "must not be asked" }] });
+      expect(t.rig.host.hasHook("compact_plan")).toBe(false);
+      const agent = agentFor(t.rig, historyAt(1.05, HARD), t.mock.url);
       const err = await agent.send("continue").catch((e: unknown) => e);
       expect(err).toBeInstanceOf(BudgetExceededError);
       expect((err as Error).message).toMatch(/no compactor is active.*No request was sent/);
-      expect(mock.requests.length).toBe(0);
+      expect(t.mock.requests.length).toBe(0);
     });
   }
 
   test("compact.json enabled:false: the built-in compactor declines and the run stops before HTTP", async () => {
-    rig = makeRig({ modules: ["budget", "compact"] });
-    writeFileSync(join(rig.configDir, "compact.json"), JSON.stringify({ enabled: false }));
-    mock = await startMockServer({ script: [{ text: "must not be asked" }] });
-    const err = await agentFor(rig, historyAt(1.05, HARD), mock.url)
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    writeFileSync(join(t.rig.configDir, "compact.json"), JSON.stringify({ enabled: false }));
+    t.mock = await startMockServer({ script: [{ text: "must not be asked" }] });
+    const err = await agentFor(t.rig, historyAt(1.05, HARD), t.mock.url)
       .send("continue")
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BudgetExceededError);
     expect((err as Error).message).toMatch(/declined: compaction is disabled in .*compact\.json/);
-    expect(mock.requests.length).toBe(0);
+    expect(t.mock.requests.length).toBe(0);
   });
 
   test("below the limit without a compactor: one warning, and requests go on", async () => {
-    rig = makeRig({ modules: ["budget"] });
-    mock = await startMockServer({ script: [{ text: "ok" }, { text: "ok again" }] });
-    const agent = agentFor(rig, historyAt(0.86, HARD), mock.url);
+    t.rig = makeRig({ modules: ["budget"] });
+    t.mock = await startMockServer({ script: [{ text: "ok" }, { text: "ok again" }] });
+    const agent = agentFor(t.rig, historyAt(0.86, HARD), t.mock.url);
     await agent.send("one");
     await agent.send("two");
-    expect(mock.requests.length).toBe(2);
-    expect(rig.events.filter((e) => e.type === "notice" && e.message.includes("no compactor")).length).toBe(
+    expect(t.mock.requests.length).toBe(2);
+    expect(t.rig.events.filter((e) => e.type === "notice" && e.message.includes("no compactor")).length).toBe(
       1,
     );
   });
@@ -172,30 +170,30 @@ describe("no compactor: the hard limit is an error before any model HTTP", () =>
 
 describe("provider context overflow", () => {
   test("compact once, retry once", async () => {
-    rig = fixtureRig([]);
-    mock = await startMockServer({ script: [{ error: "overflow" }, { text: "recovered" }] });
+    t.rig = fixtureRig([]);
+    t.mock = await startMockServer({ script: [{ error: "overflow" }, { text: "recovered" }] });
     const h = syntheticHistory({ turns: 10 });
-    const agent = agentFor(rig, h, mock.url);
+    const agent = agentFor(t.rig, h, t.mock.url);
     const result = await agent.send("go on");
     expect(result.text).toBe("recovered");
-    expect(mock.requests.length).toBe(2); // no summary request: the fixture summarises locally
-    const requests = mock.requests;
+    expect(t.mock.requests.length).toBe(2); // no summary request: the fixture summarises locally
+    const requests = t.mock.requests;
     const sent = (i: number) => ((requests[i]?.body ?? {}) as { messages: unknown[] }).messages.length;
     expect(sent(1)).toBeLessThan(sent(0));
-    const done = rig.events.filter((e) => e.type === "compaction" && e.phase === "done");
+    const done = t.rig.events.filter((e) => e.type === "compaction" && e.phase === "done");
     expect(done).toEqual([expect.objectContaining({ reason: "overflow" })]);
   });
 
   test("a second overflow is an error, after exactly one compaction", async () => {
-    rig = fixtureRig([]);
-    mock = await startMockServer({ script: [{ error: "overflow" }, { error: "overflow" }] });
-    const err = await agentFor(rig, syntheticHistory({ turns: 10 }), mock.url)
+    t.rig = fixtureRig([]);
+    t.mock = await startMockServer({ script: [{ error: "overflow" }, { error: "overflow" }] });
+    const err = await agentFor(t.rig, syntheticHistory({ turns: 10 }), t.mock.url)
       .send("go on")
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderError);
     expect((err as ProviderError).kind).toBe("context_overflow");
-    expect(mock.requests.length).toBe(2);
-    expect(rig.events.filter((e) => e.type === "compaction" && e.phase === "done").length).toBe(1);
+    expect(t.mock.requests.length).toBe(2);
+    expect(t.rig.events.filter((e) => e.type === "compaction" && e.phase === "done").length).toBe(1);
   });
 });
 
@@ -233,17 +231,17 @@ describe("the baseline estimate", () => {
   }
 
   test("automatic compaction reuses the pre-request reading; manual and overflow compaction read afresh", async () => {
-    rig = fixtureRig([]);
-    const { hooks, budgetCalls } = countingBudget(rig);
+    t.rig = fixtureRig([]);
+    const { hooks, budgetCalls } = countingBudget(t.rig);
     const h = historyAt(0.9, HARD, 20);
-    rig.session.checkpoint(h);
-    const auto = await controllerWith(rig, hooks).prepareRequest(h, []);
+    t.rig.session.checkpoint(h);
+    const auto = await controllerWith(t.rig, hooks).prepareRequest(h, []);
     expect(auto.length).toBeLessThan(h.length);
     // One reading of the full history (the pre-request check, which is the baseline), one of the draft
     // (the room the commit may fill) and one of the candidate (this compactor restores nothing).
     expect(budgetCalls).toEqual([h.length, auto.length, auto.length]);
-    const before = rig.events.find((e) => e.type === "budget");
-    const done = rig.events.find((e) => e.type === "compaction" && e.phase === "done");
+    const before = t.rig.events.find((e) => e.type === "budget");
+    const done = t.rig.events.find((e) => e.type === "compaction" && e.phase === "done");
     expect(done).toMatchObject({
       reason: "auto",
       before_tokens: before?.type === "budget" ? before.total : -1,
@@ -254,8 +252,8 @@ describe("the baseline estimate", () => {
       (c: CompactionController) => c.recoverFromOverflow(h, []),
     ]) {
       budgetCalls.length = 0;
-      rig.session.checkpoint(h);
-      const out = await run(controllerWith(rig, hooks));
+      t.rig.session.checkpoint(h);
+      const out = await run(controllerWith(t.rig, hooks));
       expect(budgetCalls).toEqual([h.length, out.length, out.length]);
     }
   });
@@ -263,8 +261,8 @@ describe("the baseline estimate", () => {
 
 describe("circuit breaker", () => {
   test("3 automatic failures stop automatic compaction until a manual one succeeds", async () => {
-    rig = fixtureRig(["--bloat-unless-forced"]);
-    const r = rig as ReturnType<typeof fixtureRig>;
+    t.rig = fixtureRig(["--bloat-unless-forced"]);
+    const r = t.rig as ReturnType<typeof fixtureRig>;
     const c = r.controller(WINDOW);
     const plans = () => r.records().filter((x) => x.event === "compact_plan").length;
     const over = historyAt(1.02, HARD, 20);
@@ -300,10 +298,10 @@ describe("circuit breaker", () => {
   });
 
   test("an automatic compaction the user cancelled leaves the failure count unchanged", async () => {
-    rig = fixtureRig(["--bloat-unless-forced"]);
-    const c = rig.controller(WINDOW);
+    t.rig = fixtureRig(["--bloat-unless-forced"]);
+    const c = t.rig.controller(WINDOW);
     const over = historyAt(1.02, HARD, 20);
-    rig.session.checkpoint(over);
+    t.rig.session.checkpoint(over);
     // One real failure while the turn runs: counted.
     await expect(c.prepareRequest(over, [], new AbortController().signal)).rejects.toBeInstanceOf(
       BudgetExceededError,
@@ -316,15 +314,15 @@ describe("circuit breaker", () => {
     for (let i = 0; i < 3; i++) expect(await c.prepareRequest(over, [], cancelled.signal)).toBe(over);
     expect(c.consecutiveFailures).toBe(1);
     expect(c.breakerOpen).toBe(false);
-    expect(rig.session.compactionState?.failures).toBe(1);
+    expect(t.rig.session.compactionState?.failures).toBe(1);
     // The next uncancelled failure counts again.
     await c.prepareRequest(over, [], new AbortController().signal).catch(() => undefined);
     expect(c.consecutiveFailures).toBe(2);
   });
 
   test("manual failures do not count toward the breaker", async () => {
-    rig = fixtureRig(["--summary", "bloat"]);
-    const c = rig.controller(WINDOW);
+    t.rig = fixtureRig(["--summary", "bloat"]);
+    const c = t.rig.controller(WINDOW);
     const h = historyAt(0.5, HARD, 20);
     for (let i = 0; i < 4; i++) await expect(c.compactNow(h, [])).rejects.toBeInstanceOf(CompactionError);
     expect(c.consecutiveFailures).toBe(0);
@@ -333,12 +331,12 @@ describe("circuit breaker", () => {
 
 describe("without the budget module", () => {
   test("no comparable estimate: automatic compaction cannot run, and the user is told", async () => {
-    rig = fixtureRig([], { modules: ["compact"] });
-    const c = rig.controller(WINDOW);
+    t.rig = fixtureRig([], { modules: ["compact"] });
+    const c = t.rig.controller(WINDOW);
     const h = historyAt(1.5, HARD);
     expect(await c.prepareRequest(h, [])).toBe(h);
     expect(await c.prepareRequest(h, [])).toBe(h);
-    const notices = rig.events.filter((e) => e.type === "notice" && e.message.includes("no budget module"));
+    const notices = t.rig.events.filter((e) => e.type === "notice" && e.message.includes("no budget module"));
     expect(notices.length).toBe(1);
     const err = await c.compactNow(h, []).catch((e: unknown) => e);
     expect((err as CompactionError).step).toBe("budget");
@@ -348,19 +346,19 @@ describe("without the budget module", () => {
 
 describe("calibration", () => {
   test("real usage scales the next estimate; a compaction resets it", async () => {
-    rig = fixtureRig([]);
-    const c = rig.controller(WINDOW);
+    t.rig = fixtureRig([]);
+    const c = t.rig.controller(WINDOW);
     const h = historyAt(0.4, HARD);
     await c.prepareRequest(h, []);
-    const raw = lastOf(rig.events, "budget")?.total as number;
+    const raw = lastOf(t.rig.events, "budget")?.total as number;
     c.recordUsage({ input_tokens: raw * 2, output_tokens: 10 }, h.length);
     await c.prepareRequest(h, []);
-    expect(lastOf(rig.events, "budget")?.total).toBe(raw * 2);
-    expect(lastOf(rig.events, "budget")?.recommendation).toBe("none");
+    expect(lastOf(t.rig.events, "budget")?.total).toBe(raw * 2);
+    expect(lastOf(t.rig.events, "budget")?.recommendation).toBe("none");
     c.recordUsage({ input_tokens: Math.round(raw * 2.3), output_tokens: 10 }, h.length);
     await c.prepareRequest(h, []); // 0.4 × 2.3 = 92%: compacts
-    expect(lastOf(rig.events, "compaction")?.phase).toBe("done");
-    const events = readFileSync(join(rig.session.dir, "events.jsonl"), "utf8");
+    expect(lastOf(t.rig.events, "compaction")?.phase).toBe("done");
+    const events = readFileSync(join(t.rig.session.dir, "events.jsonl"), "utf8");
     expect(events).toContain('"reason":"auto"');
   });
 });

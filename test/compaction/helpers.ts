@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { Agent } from "../../src/agent/loop.ts";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { CompactionError, type CompactionStep } from "../../src/compaction/errors.ts";
+import type { BudgetResult } from "../../src/contract/compaction.ts";
 import type { BindingsFile } from "../../src/contract/config.ts";
 import type { AgentEvent } from "../../src/contract/events.ts";
 import type { History, Message } from "../../src/contract/history.ts";
@@ -232,6 +233,49 @@ export function historyAt(ratio: number, hardLimit: number, turns = 8): History 
   h.push({ role: "user", content: "p".repeat((target - base) * 4) });
   return h;
 }
+
+/** `lines` lines of a tool's output, numbered `n` (the files and reads of the room tests). */
+export const toolOutput = (n: number, lines = 320) =>
+  `line of tool output number ${n}, nothing to see\n`.repeat(lines);
+
+/**
+ * A session reading files: the task (its text padded with `remember` reminders), six 320-line reads in
+ * the span a compaction takes, then "go on" and two reads in the recent suffix, of 400 and `lastRead`
+ * lines, closed by an assistant `closing` line when given.
+ */
+export function readsHistory(opts: { remember: number; lastRead: number; closing?: string }): History {
+  const h: History = [{ role: "system", content: "You are a test agent." }];
+  h.push({
+    role: "user",
+    content: `Read every file in out/. ${"Remember each fact. ".repeat(opts.remember)}`,
+  });
+  const read = (id: string, path: string, lines: number) => {
+    h.push({
+      role: "assistant",
+      content: "",
+      tool_calls: [{ id, name: "read", arguments: JSON.stringify({ path }) }],
+    });
+    h.push({ role: "tool", tool_call_id: id, content: toolOutput(h.length, lines) });
+  };
+  for (let n = 0; n < 6; n++) read(`a${n}`, `t${n}.txt`, 320);
+  h.push({ role: "assistant", content: "read six" });
+  h.push({ role: "user", content: "Go on with the next two." });
+  read("b0", "u0.txt", 400);
+  read("b1", "u1.txt", opts.lastRead);
+  if (opts.closing !== undefined) h.push({ role: "assistant", content: opts.closing });
+  return h;
+}
+
+/** A budget module's reading of `total` tokens against `hard`, calibrated by `factor` when given (for the
+ * room rules' unit tests). */
+export const budgetReading = (total: number, hard: number, factor?: number): BudgetResult =>
+  ({
+    estimator: { id: "i-chars", version: 1 },
+    estimates: { total },
+    hard_limit: hard,
+    recommendation: "none",
+    ...(factor === undefined ? {} : { calibration_factor: factor }),
+  }) as BudgetResult;
 
 /** The rig and mock server of the current test, closed after each test (assign them in the test). */
 export interface TestResources {

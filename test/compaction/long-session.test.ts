@@ -1,27 +1,22 @@
 // A long single-prompt session through the real agent loop: 40 tool turns that read real files, in a
 // window small enough that the built-in modules must compact several times mid-turn (model route via the
-// mock server). The run must finish, every request must fit, and nothing may be lost from events.jsonl.
-import { afterEach, expect, test } from "bun:test";
+// t.mock server). The run must finish, every request must fit, and nothing may be lost from events.jsonl.
+import { expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Agent } from "../../src/agent/loop.ts";
 import { validateHistory } from "../../src/lib/validate-history.ts";
 import { Approvals } from "../../src/tools/approvals.ts";
 import { coreToolDecls } from "../../src/tools/index.ts";
-import { type MockServer, type MockStep, startMockServer } from "../fixtures/mock-server/index.ts";
-import { makeRig, openAiProvider, type Rig } from "./helpers.ts";
+import { type MockStep, startMockServer } from "../fixtures/mock-server/index.ts";
+import { closedAfterEach, makeRig, openAiProvider } from "./helpers.ts";
 
 const TOOL_TURNS = 40;
-let rig: Rig | undefined;
-let mock: MockServer | undefined;
-afterEach(async () => {
-  await rig?.close();
-  await mock?.close();
-});
+const t = closedAfterEach();
 
 test("40 tool turns in one prompt, compacted mid-turn, finish within the window", async () => {
-  rig = makeRig({ modules: ["budget", "compact"] });
-  const r = rig;
+  t.rig = makeRig({ modules: ["budget", "compact"] });
+  const r = t.rig;
   mkdirSync(join(r.workspace, "src"));
   for (let i = 0; i < TOOL_TURNS; i++) {
     writeFileSync(
@@ -30,7 +25,7 @@ test("40 tool turns in one prompt, compacted mid-turn, finish within the window"
     );
   }
   let toolTurns = 0;
-  mock = await startMockServer({
+  t.mock = await startMockServer({
     script: (req): MockStep => {
       const body = req.body as { tools?: unknown[] };
       if (!body.tools || body.tools.length === 0)
@@ -41,7 +36,7 @@ test("40 tool turns in one prompt, compacted mid-turn, finish within the window"
     },
   });
   const tools = coreToolDecls();
-  const provider = openAiProvider(mock.url);
+  const provider = openAiProvider(t.mock.url);
   const window = { contextWindow: 16_000, maxOutput: 2_000 };
   const agent = new Agent(
     {
@@ -66,12 +61,13 @@ test("40 tool turns in one prompt, compacted mid-turn, finish within the window"
   const compactions = r.events.filter((e) => e.type === "compaction" && e.phase === "done");
   expect(compactions.length).toBeGreaterThanOrEqual(2);
   expect(r.events.some((e) => e.type === "compaction" && e.phase === "failed")).toBe(false);
-  const summaryRequests = mock.requests.filter(
+  const summaryRequests = t.mock.requests.filter(
     (q) => ((q.body as { tools?: unknown[] }).tools ?? []).length === 0,
   );
   expect(summaryRequests.length).toBe(compactions.length);
   // Every budget reading the loop acted on was within the hard limit once compaction had run.
-  for (const q of mock.requests) expect(JSON.stringify(q.body).length / 4).toBeLessThan(window.contextWindow);
+  for (const q of t.mock.requests)
+    expect(JSON.stringify(q.body).length / 4).toBeLessThan(window.contextWindow);
 
   expect(validateHistory(agent.history)).toBeUndefined();
   const log = readFileSync(join(r.session.dir, "events.jsonl"), "utf8")

@@ -1,28 +1,21 @@
 // The checks a compactor cannot bypass: where it may cut, and what summaries and candidates the core
 // accepts. Each rejection must commit nothing and never fall back to another route.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { History } from "../../src/contract/history.ts";
-import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { startMockServer } from "../fixtures/mock-server/index.ts";
 import {
+  closedAfterEach,
   expectNothingCommitted,
   fixtureBinding,
   fixtureRig,
   lastOf,
   makeRig,
   openAiProvider,
-  type Rig,
   syntheticHistory,
 } from "./helpers.ts";
 
-let rig: Rig | undefined;
-let mock: MockServer | undefined;
-afterEach(async () => {
-  await rig?.close();
-  await mock?.close();
-  rig = undefined;
-  mock = undefined;
-});
+const t = closedAfterEach();
 
 describe("cuts a compactor may not make", () => {
   const history = syntheticHistory({ turns: 6 }); // 25 messages; 2 = assistant call, 3 = its tool result
@@ -36,9 +29,9 @@ describe("cuts a compactor may not make", () => {
     ["3", /tool message/],
   ] as const) {
     test(`cut ${cut} is refused and nothing is committed`, async () => {
-      rig = fixtureRig([`--cut=${cut}`]);
-      await expectNothingCommitted(rig, history, "compact_plan", why);
-      expect(rig.records().map((r) => r.event)).toEqual(["compact_plan"]);
+      t.rig = fixtureRig([`--cut=${cut}`]);
+      await expectNothingCommitted(t.rig, history, "compact_plan", why);
+      expect(t.rig.records().map((r) => r.event)).toEqual(["compact_plan"]);
     });
   }
 
@@ -60,17 +53,17 @@ describe("cuts a compactor may not make", () => {
       { role: "assistant", content: "done" },
       { role: "user", content: "next" },
     ];
-    rig = fixtureRig(["--cut", "4"]);
-    await expectNothingCommitted(rig, h, "compact_plan", /history\[4\] is a tool message/);
+    t.rig = fixtureRig(["--cut", "4"]);
+    await expectNothingCommitted(t.rig, h, "compact_plan", /history\[4\] is a tool message/);
   });
 
   test("a compactor that declines a manual compaction says so", async () => {
-    rig = fixtureRig(["--cut", "null"]);
+    t.rig = fixtureRig(["--cut", "null"]);
     const history2 = syntheticHistory({ turns: 6 });
-    rig.session.checkpoint(history2);
-    await expect(rig.controller().compactNow(history2, [])).rejects.toThrow(/declined/);
-    expect(lastOf(rig.events, "compaction")?.phase).toBe("skipped");
-    expect(rig.onDisk().precompact).toBeUndefined();
+    t.rig.session.checkpoint(history2);
+    await expect(t.rig.controller().compactNow(history2, [])).rejects.toThrow(/declined/);
+    expect(lastOf(t.rig.events, "compaction")?.phase).toBe("skipped");
+    expect(t.rig.onDisk().precompact).toBeUndefined();
   });
 });
 
@@ -88,18 +81,18 @@ describe("summaries the core rejects", () => {
     ["bloat", "validate", /does not reduce/],
   ] as const) {
     test(`${mode} summary: rejected at ${step}, nothing committed, no fallback`, async () => {
-      rig = fixtureRig(["--summary", mode]);
-      mock = await startMockServer({ script: [] });
-      await expectNothingCommitted(rig, history, step, why, { provider: openAiProvider(mock.url) });
+      t.rig = fixtureRig(["--summary", mode]);
+      t.mock = await startMockServer({ script: [] });
+      await expectNothingCommitted(t.rig, history, step, why, { provider: openAiProvider(t.mock.url) });
       // Malformed means failure, never a fallback to the model route.
-      expect(mock.requests.length).toBe(0);
+      expect(t.mock.requests.length).toBe(0);
     });
   }
 
   test("a malformed candidate message is rejected by the history validation, naming the module and field", async () => {
-    rig = fixtureRig(["--bad-candidate"]);
+    t.rig = fixtureRig(["--bad-candidate"]);
     await expectNothingCommitted(
-      rig,
+      t.rig,
       history,
       "before_compact_commit",
       /worker "compact" failed on event "before_compact_commit": the candidate history is invalid: history\[1\]: field role/,
@@ -107,9 +100,9 @@ describe("summaries the core rejects", () => {
   });
 
   test("a candidate that rewrites the recent suffix is rejected, naming the module", async () => {
-    rig = fixtureRig(["--edit-suffix"]);
+    t.rig = fixtureRig(["--edit-suffix"]);
     await expectNothingCommitted(
-      rig,
+      t.rig,
       history,
       "before_compact_commit",
       /worker "compact" .*changed the recent suffix/,
@@ -120,7 +113,7 @@ describe("summaries the core rejects", () => {
 describe("what a budget provider cannot decide", () => {
   test("a cut and state left in budget output never reach compact_plan", async () => {
     const leaky = join(import.meta.dirname, "fixtures", "leaky-budget.ts");
-    rig = makeRig({
+    t.rig = makeRig({
       modules: ["budget", "compact"],
       bindings: (configDir) => ({
         budget: { exec: [process.execPath, leaky] },
@@ -128,11 +121,11 @@ describe("what a budget provider cannot decide", () => {
       }),
     });
     const history = syntheticHistory({ turns: 6 });
-    rig.session.checkpoint(history);
-    await expect(rig.controller().compactNow(history, [])).rejects.toThrow(/declined/);
-    const plan = rig.records().find((r) => r.event === "compact_plan");
+    t.rig.session.checkpoint(history);
+    await expect(t.rig.controller().compactNow(history, [])).rejects.toThrow(/declined/);
+    const plan = t.rig.records().find((r) => r.event === "compact_plan");
     expect(plan).toMatchObject({ cut: null, state: null });
     expect(plan?.keys).toContain("budget");
-    expect(rig.onDisk().precompact).toBeUndefined();
+    expect(t.rig.onDisk().precompact).toBeUndefined();
   });
 });

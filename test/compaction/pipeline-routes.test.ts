@@ -1,45 +1,38 @@
 // The compaction pipeline end to end, both routes: the model-assisted one through the built-in compact
-// module and the local mock model server, the local one through a replacement compactor bound like any
+// module and the local t.mock model server, the local one through a replacement compactor bound like any
 // user binding. Real worker processes, a real session directory.
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { CompactionError } from "../../src/compaction/errors.ts";
 import type { Message } from "../../src/contract/history.ts";
-import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { startMockServer } from "../fixtures/mock-server/index.ts";
 import {
+  closedAfterEach,
   expectNothingCommitted,
   fixtureRig,
   lastOf,
   makeRig,
   openAiProvider,
-  type Rig,
   syntheticHistory,
   textOf,
 } from "./helpers.ts";
 
-let rig: Rig | undefined;
-let mock: MockServer | undefined;
-afterEach(async () => {
-  await rig?.close();
-  await mock?.close();
-  rig = undefined;
-  mock = undefined;
-});
+const t = closedAfterEach();
 
 describe("model-assisted route (built-in compact module)", () => {
   test("one summary request, no tools, untrusted wrapper; commit writes .precompact.json equal to the old history", async () => {
-    rig = makeRig({ modules: ["budget", "compact"] });
-    mock = await startMockServer({ script: [{ text: "```\n## Goal\nKeep tests green.\n```" }] });
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    t.mock = await startMockServer({ script: [{ text: "```\n## Goal\nKeep tests green.\n```" }] });
     const history = syntheticHistory({ turns: 20 });
     history[5] = { ...(history[5] as Message), adapter: { reasoning: "private-wire-state" } };
-    rig.session.checkpoint(history);
-    const out = await rig
-      .controller({ provider: openAiProvider(mock.url) })
+    t.rig.session.checkpoint(history);
+    const out = await t.rig
+      .controller({ provider: openAiProvider(t.mock.url) })
       .compactNow(history, [], { instructions: "Mention the tests." });
 
-    expect(mock.requests.length).toBe(1);
-    const body = mock.requests[0]?.body as {
+    expect(t.mock.requests.length).toBe(1);
+    const body = t.mock.requests[0]?.body as {
       tools?: unknown[];
       messages: { role: string; content: unknown }[];
     };
@@ -69,12 +62,12 @@ describe("model-assisted route (built-in compact module)", () => {
     expect(restored.every((m) => m.role === "user" && m.meta?.restored === true)).toBe(true);
     expect(textOf(restored[0])).toContain("turn 0: please look at src/file-0.ts");
     expect(out.slice(out.length - suffix)).toEqual(history.slice(77));
-    const disk = rig.onDisk();
+    const disk = t.rig.onDisk();
     expect(disk.history).toEqual(out);
     expect(disk.precompact).toEqual(history);
-    const events = readFileSync(join(rig.session.dir, "events.jsonl"), "utf8");
+    const events = readFileSync(join(t.rig.session.dir, "events.jsonl"), "utf8");
     expect(events).toContain('"route":"model"');
-    expect(lastOf(rig.events, "compaction")).toMatchObject({
+    expect(lastOf(t.rig.events, "compaction")).toMatchObject({
       phase: "done",
       reason: "manual",
       route: "model",
@@ -83,14 +76,14 @@ describe("model-assisted route (built-in compact module)", () => {
   });
 
   test("reference snapshots: the files of the compacted span reach the commit in the state, not as a second copy", async () => {
-    rig = makeRig({ modules: ["budget", "compact"] });
-    mock = await startMockServer({ script: [{ text: "## Goal\nKeep going." }] });
-    mkdirSync(join(rig.workspace, "src"), { recursive: true });
-    writeFileSync(join(rig.workspace, "src", "file-18.ts"), "export const latest = 18;\n");
-    writeFileSync(join(rig.workspace, "src", "file-19.ts"), "still in the recent suffix\n");
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    t.mock = await startMockServer({ script: [{ text: "## Goal\nKeep going." }] });
+    mkdirSync(join(t.rig.workspace, "src"), { recursive: true });
+    writeFileSync(join(t.rig.workspace, "src", "file-18.ts"), "export const latest = 18;\n");
+    writeFileSync(join(t.rig.workspace, "src", "file-19.ts"), "still in the recent suffix\n");
     const history = syntheticHistory({ turns: 20 });
-    rig.session.checkpoint(history);
-    const out = await rig.controller({ provider: openAiProvider(mock.url) }).compactNow(history, []);
+    t.rig.session.checkpoint(history);
+    const out = await t.rig.controller({ provider: openAiProvider(t.mock.url) }).compactNow(history, []);
     const summary = textOf(out[1]);
     expect(summary).toContain("[Files the agent used in the compacted part, least recent first]");
     expect(summary).toContain("- src/file-0.ts (read)");
@@ -99,19 +92,19 @@ describe("model-assisted route (built-in compact module)", () => {
     expect(summary).toContain(
       "[Current content of src/file-18.ts at compaction time]\nexport const latest = 18;",
     );
-    expect(rig.onDisk().history).toEqual(out);
+    expect(t.rig.onDisk().history).toEqual(out);
   });
 
   test("the summary request is budget-checked before HTTP: when not even a chunk fits, no request at all", async () => {
-    rig = makeRig({ modules: ["budget", "compact"] });
-    mock = await startMockServer({ script: [{ text: "never sent" }] });
+    t.rig = makeRig({ modules: ["budget", "compact"] });
+    t.mock = await startMockServer({ script: [{ text: "never sent" }] });
     const history = syntheticHistory({ turns: 40, toolChars: 1800 });
-    await expectNothingCommitted(rig, history, "summary_request", /nothing was sent/, {
-      provider: openAiProvider(mock.url),
+    await expectNothingCommitted(t.rig, history, "summary_request", /nothing was sent/, {
+      provider: openAiProvider(t.mock.url),
       contextWindow: 1200,
       maxOutput: 300,
     });
-    expect(mock.requests.length).toBe(0);
+    expect(t.mock.requests.length).toBe(0);
   });
 
   test("a summary that ends with tool calls, or is still cut off after the continuations, is rejected", async () => {
@@ -119,41 +112,41 @@ describe("model-assisted route (built-in compact module)", () => {
       [{ tool_calls: [{ name: "read", arguments: { path: "x" } }] }],
       [1, 2, 3].map((n) => ({ text: `partial ${n}`, stop: "length" as const })),
     ]) {
-      rig = makeRig({ modules: ["budget", "compact"] });
-      mock = await startMockServer({ script: steps });
+      t.rig = makeRig({ modules: ["budget", "compact"] });
+      t.mock = await startMockServer({ script: steps });
       const history = syntheticHistory({ turns: 10 });
-      rig.session.checkpoint(history);
-      const err = await rig
-        .controller({ provider: openAiProvider(mock.url) })
+      t.rig.session.checkpoint(history);
+      const err = await t.rig
+        .controller({ provider: openAiProvider(t.mock.url) })
         .compactNow(history, [])
         .catch((e: unknown) => e);
       expect((err as CompactionError).step).toBe("summary_request");
       expect((err as CompactionError).message).toMatch(
         /tool calls|still cut off at \d+ output tokens after 2 continuations/,
       );
-      expect(mock.requests.length).toBe(steps.length);
-      expect(rig.onDisk().precompact).toBeUndefined();
-      await rig.close();
-      await mock.close();
-      rig = undefined;
-      mock = undefined;
+      expect(t.mock.requests.length).toBe(steps.length);
+      expect(t.rig.onDisk().precompact).toBeUndefined();
+      await t.rig.close();
+      await t.mock.close();
+      t.rig = undefined;
+      t.mock = undefined;
     }
   });
 });
 
 describe("local route (replacement compactor bound in bindings)", () => {
   test("a local summary makes no model request; the state round-trips through every hook", async () => {
-    rig = fixtureRig([]);
-    mock = await startMockServer({ script: [] });
+    t.rig = fixtureRig([]);
+    t.mock = await startMockServer({ script: [] });
     const history = syntheticHistory({ turns: 12 });
-    rig.session.checkpoint(history);
-    const out = await rig.controller({ provider: openAiProvider(mock.url) }).compactNow(history, []);
-    expect(mock.requests.length).toBe(0);
+    t.rig.session.checkpoint(history);
+    const out = await t.rig.controller({ provider: openAiProvider(t.mock.url) }).compactNow(history, []);
+    expect(t.mock.requests.length).toBe(0);
     expect(textOf(out[1])).toContain("fixture summary of 45 messages [post]");
-    expect(lastOf(rig.events, "compaction")).toMatchObject({ phase: "done", route: "local", cut: 46 });
-    expect(rig.onDisk().precompact).toEqual(history);
+    expect(lastOf(t.rig.events, "compaction")).toMatchObject({ phase: "done", route: "local", cut: 46 });
+    expect(t.rig.onDisk().precompact).toEqual(history);
 
-    const byEvent = Object.fromEntries(rig.records().map((r) => [r.event, r]));
+    const byEvent = Object.fromEntries(t.rig.records().map((r) => [r.event, r]));
     // The core starts cut/state at null for the plan, then hands each hook the latest state.
     expect(byEvent.compact_plan).toMatchObject({ cut: null, state: null });
     expect(byEvent.compact_plan?.keys).toEqual(
@@ -183,31 +176,31 @@ describe("local route (replacement compactor bound in bindings)", () => {
   });
 
   test("one persistent worker serves consecutive compactions", async () => {
-    rig = fixtureRig([]);
+    t.rig = fixtureRig([]);
     let history = syntheticHistory({ turns: 12 });
-    rig.session.checkpoint(history);
-    const controller = rig.controller();
+    t.rig.session.checkpoint(history);
+    const controller = t.rig.controller();
     history = await controller.compactNow(history, []);
-    const pid = rig.host.pidOf("compact");
+    const pid = t.rig.host.pidOf("compact");
     history = [
       ...history,
       ...syntheticHistory({ turns: 6 })
         .slice(1)
         .map((m) => relabel(m, "b")),
     ];
-    rig.session.checkpoint(history);
+    t.rig.session.checkpoint(history);
     await controller.compactNow(history, []);
-    expect(rig.host.pidOf("compact")).toBe(pid as number);
-    const pids = new Set(rig.records().map((r) => r.pid));
+    expect(t.rig.host.pidOf("compact")).toBe(pid as number);
+    const pids = new Set(t.rig.records().map((r) => r.pid));
     expect(pids.size).toBe(1);
-    expect(rig.records().filter((r) => r.event === "compact_plan").length).toBe(2);
+    expect(t.rig.records().filter((r) => r.event === "compact_plan").length).toBe(2);
   });
 
   test("retained images become image parts of the summary message", async () => {
-    rig = fixtureRig(["--retain-image"]);
+    t.rig = fixtureRig(["--retain-image"]);
     const history = syntheticHistory({ turns: 8 });
-    rig.session.checkpoint(history);
-    const out = await rig.controller().compactNow(history, []);
+    t.rig.session.checkpoint(history);
+    const out = await t.rig.controller().compactNow(history, []);
     const content = out[1]?.content;
     expect(Array.isArray(content)).toBe(true);
     expect((content as { type: string }[]).map((p) => p.type)).toEqual(["text", "image"]);

@@ -1,23 +1,19 @@
 // The automatic-compaction state lives in the session: the armed flag (high-watermark hysteresis), the
 // consecutive failures (circuit breaker) and the compaction count survive a resume, like codex's numbered
 // auto-compact windows. A resumed session does not get three fresh attempts at a broken compactor.
-import { afterEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CompactionController } from "../../src/compaction/controller.ts";
 import { BudgetExceededError } from "../../src/compaction/errors.ts";
 import type { AgentEvent } from "../../src/contract/events.ts";
 import { Session } from "../../src/session/session.ts";
-import { fixtureRig, historyAt, noProvider, type Rig } from "./helpers.ts";
+import { closedAfterEach, fixtureRig, historyAt, noProvider, type Rig } from "./helpers.ts";
 
 const WINDOW = { contextWindow: 12_000, maxOutput: 2_000 };
 const HARD = 10_000;
 
-let rig: Rig | undefined;
-afterEach(async () => {
-  await rig?.close();
-  rig = undefined;
-});
+const t = closedAfterEach();
 
 /** A controller over the same workers for the session as `Session.open` reads it back (a resume). */
 function resumed(
@@ -48,8 +44,8 @@ function meta(r: Rig): {
 }
 
 test("consecutive failures survive a resume: the third failure after it opens the breaker", async () => {
-  rig = fixtureRig(["--bloat-unless-forced"]);
-  const r = rig;
+  t.rig = fixtureRig(["--bloat-unless-forced"]);
+  const r = t.rig;
   const over = historyAt(1.02, HARD, 20);
   r.session.checkpoint(over);
   const first = r.controller(WINDOW);
@@ -75,8 +71,8 @@ test("consecutive failures survive a resume: the third failure after it opens th
 });
 
 test("the armed flag and the compaction count survive a resume", async () => {
-  rig = fixtureRig([]);
-  const r = rig;
+  t.rig = fixtureRig([]);
+  const r = t.rig;
   // Just over the trigger: the compaction fires and the budget disarms until usage falls below 70%.
   const h = historyAt(0.9, HARD, 20);
   r.session.checkpoint(h);
@@ -96,8 +92,8 @@ test("the armed flag and the compaction count survive a resume", async () => {
 });
 
 test("a breaker opened against one compactor closes, with a notice, when the run has another", async () => {
-  rig = fixtureRig(["--bloat-unless-forced"]);
-  const r = rig;
+  t.rig = fixtureRig(["--bloat-unless-forced"]);
+  const r = t.rig;
   const over = historyAt(1.02, HARD, 20);
   r.session.checkpoint(over);
   const first = resumed(r, [], "compactor-a").controller;
