@@ -1,5 +1,6 @@
 // What a test looks for in /proc (Linux): the processes a console or a command started, and whether one
 // still runs.
+import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { procStat } from "../../src/runtime/proc-stat.ts";
 
@@ -23,16 +24,6 @@ export function alive(pid: number): boolean {
   return state !== undefined && state !== "Z";
 }
 
-/** Whether `pid` can be signalled (any platform; a zombie still counts, unlike alive()). */
-export function signalable(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Poll `cond` every 50 ms: true once it holds, false if it still does not after `ms`. */
 export async function pollUntil(cond: () => boolean, ms: number): Promise<boolean> {
   const end = Date.now() + ms;
@@ -41,4 +32,16 @@ export async function pollUntil(cond: () => boolean, ms: number): Promise<boolea
     await new Promise((r) => setTimeout(r, 50));
   }
   return true;
+}
+
+/** A shell leading its own process group, with a `sleep 30` it started in the background (its pid). */
+export async function shellWithBackgroundChild(): Promise<{ sh: ChildProcess; grandchild: number }> {
+  const sh = spawn("/bin/sh", ["-c", "sleep 30 & echo $!; wait"], {
+    detached: true,
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  const grandchild = await new Promise<number>((r) =>
+    sh.stdout?.once("data", (c: Buffer) => r(Number(String(c).trim()))),
+  );
+  return { sh, grandchild };
 }

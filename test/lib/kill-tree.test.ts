@@ -2,7 +2,8 @@
 import { expect, test } from "bun:test";
 import { spawn } from "node:child_process";
 import { killTree, treeKillCommand } from "../../src/lib/kill-tree.ts";
-import { pollUntil, signalable } from "../helpers/procs.ts";
+import { pollUntil, shellWithBackgroundChild } from "../helpers/procs.ts";
+import { pidExists } from "../worker/helpers.ts";
 
 const until = (cond: () => boolean) => pollUntil(cond, 5000);
 
@@ -12,23 +13,17 @@ test("on Windows the whole tree is ended at once: taskkill /T /F /PID n", () => 
 
 test("POSIX: the group goes, a background grandchild included", async () => {
   if (process.platform === "win32") return;
-  const sh = spawn("/bin/sh", ["-c", "sleep 30 & echo $!; wait"], {
-    detached: true,
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const grandchild = await new Promise<number>((r) =>
-    sh.stdout?.once("data", (c: Buffer) => r(Number(String(c).trim()))),
-  );
-  expect(signalable(grandchild)).toBe(true);
+  const { sh, grandchild } = await shellWithBackgroundChild();
+  expect(pidExists(grandchild)).toBe(true);
   killTree(sh.pid, "SIGKILL");
-  expect(await until(() => !signalable(grandchild))).toBe(true);
+  expect(await until(() => !pidExists(grandchild))).toBe(true);
   expect(await until(() => sh.exitCode !== null || sh.signalCode !== null)).toBe(true);
 });
 
 test("a pid that is no process (none, 0, a spawn that failed) is never signalled", () => {
   // -1 would address every process this user may signal; 0 this process's own group.
   for (const pid of [undefined, 0, -1]) expect(() => killTree(pid, "SIGKILL")).not.toThrow();
-  expect(signalable(process.pid)).toBe(true);
+  expect(pidExists(process.pid)).toBe(true);
 });
 
 test("without taskkill (the Windows path run here), the process itself is still ended", async () => {

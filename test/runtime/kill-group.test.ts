@@ -7,7 +7,8 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { killGroup } from "../../src/runtime/process-group.ts";
-import { pollUntil, signalable } from "../helpers/procs.ts";
+import { pollUntil, shellWithBackgroundChild } from "../helpers/procs.ts";
+import { pidExists } from "../worker/helpers.ts";
 
 const until = (cond: () => boolean) => pollUntil(cond, 5000);
 
@@ -32,15 +33,9 @@ afterAll(() => {
 
 test("POSIX: the whole group goes, a background grandchild included", async () => {
   if (process.platform === "win32") return;
-  const sh = spawn("/bin/sh", ["-c", "sleep 30 & echo $!; wait"], {
-    detached: true,
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const grandchild = await new Promise<number>((r) =>
-    sh.stdout?.once("data", (c: Buffer) => r(Number(String(c).trim()))),
-  );
+  const { sh, grandchild } = await shellWithBackgroundChild();
   killGroup(sh, "SIGKILL");
-  expect(await until(() => !signalable(grandchild))).toBe(true);
+  expect(await until(() => !pidExists(grandchild))).toBe(true);
   expect(await until(() => exited(sh))).toBe(true);
 });
 

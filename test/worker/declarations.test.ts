@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { USER_HOOK_CONTRACT_EVENTS } from "../../src/contract/protocol.ts";
 import { moduleToolDecls } from "../../src/contract/registry.ts";
 import { jsonEqual } from "../../src/lib/json-equal.ts";
 import { declarationDifference } from "../../src/worker/declarations.ts";
@@ -75,16 +76,7 @@ describe("declarationDifference", () => {
 });
 
 describe("hook_options at hello", () => {
-  const hooks = [
-    "session_start",
-    "user_prompt_submit",
-    "pre_tool_use",
-    "post_tool_use",
-    "pre_compact",
-    "stop",
-    "subagent_stop",
-    "notification",
-  ];
+  const hooks = [...USER_HOOK_CONTRACT_EVENTS];
   const withOptions = (hook_options: Record<string, unknown>) => ({
     ...hello("hooks", hooks, []),
     hook_options: hook_options as never,

@@ -8,14 +8,7 @@ import { MODULE_NAMES, MODULES } from "../../../src/contract/registry.ts";
 import { BUILTIN_WORKERS } from "../../../workers/registry.ts";
 import { defineWorkerModule, toolText, type WorkerModule } from "../../../workers/sdk/module.ts";
 import { serve } from "../../../workers/sdk/serve.ts";
-
-const req = (id: number, event: string, data: Record<string, unknown>, module?: string) => ({
-  id,
-  event,
-  workspace: "/w",
-  data,
-  ...(module ? { module } : {}),
-});
+import { req } from "./requests.ts";
 
 /** Serve over in-memory streams; the cancel goes in once the call has started. */
 async function callThenCancel(module: WorkerModule, call: unknown, cancel: unknown, started: Promise<void>) {

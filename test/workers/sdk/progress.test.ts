@@ -10,13 +10,7 @@ import {
   type WorkerModule,
 } from "../../../workers/sdk/module.ts";
 import { serve } from "../../../workers/sdk/serve.ts";
-
-const req = (id: number, event: string, data: Record<string, unknown>) => ({
-  id,
-  event,
-  workspace: "/w",
-  data,
-});
+import { req } from "./requests.ts";
 
 /** Serve `lines` in order (each once the previous reply, or progress, arrived) and collect every line. */
 async function exchange(module: WorkerModule, lines: unknown[], expected: number) {

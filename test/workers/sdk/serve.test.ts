@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { PassThrough } from "node:stream";
 import { defineWorkerModule, toolError, toolText, type WorkerModule } from "../../../workers/sdk/module.ts";
 import { serve } from "../../../workers/sdk/serve.ts";
+import { req } from "./requests.ts";
 
 /** Run `serve` over in-memory streams: feed request lines, collect parsed replies until input ends. */
 async function exchange(modules: WorkerModule[], requests: unknown[]) {
@@ -43,13 +44,6 @@ const skills = defineWorkerModule({
       run: () => toolError("no such skill"),
     },
   ],
-});
-const req = (id: number, event: string, data: Record<string, unknown>, module?: string) => ({
-  id,
-  event,
-  workspace: "/w",
-  data,
-  ...(module ? { module } : {}),
 });
 
 describe("serve", () => {
