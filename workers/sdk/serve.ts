@@ -33,8 +33,9 @@ export interface ServeIO {
 
 export interface ServeOptions {
   /**
-   * Called on stdio, each time every request read so far has been answered, just before the loop waits
-   * for more: the moment a worker is idle (the built-in worker collects its garbage there).
+   * Called on stdio after a batch of requests, once every one read so far has been answered, just before
+   * the loop waits for more: the moment a worker is idle (the built-in worker collects its garbage
+   * there). Not before the first request: a worker's start is not delayed by it.
    */
   idle?: () => void;
 }
@@ -286,10 +287,11 @@ async function serveStdio(modules: WorkerModule[], idle: () => void): Promise<vo
     },
   );
   for (;;) {
+    const answered = lines.length > 0;
     for (let next = lines.shift(); next !== undefined; next = lines.shift())
       writeReply(await answer(modules, next.line, log, next.bytes));
     if (stop) return;
-    idle();
+    if (answered) idle();
     let n: number;
     try {
       // Straight into the decoder's buffer, in large reads: a multi-megabyte history arrives in a few

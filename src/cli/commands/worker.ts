@@ -13,8 +13,9 @@ import { defineSubcommand } from "../command.ts";
  */
 const GC_EVERY_MS = 100;
 
+/** `fn` at most once per `everyMs`, counted from now: nothing in the first `everyMs` (a worker's start). */
 function throttled(fn: () => void, everyMs: number): () => void {
-  let last = 0;
+  let last = Date.now();
   return () => {
     const now = Date.now();
     if (now - last < everyMs) return;

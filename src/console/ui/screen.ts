@@ -87,7 +87,8 @@ export class Screen {
     private readonly settleMs = SETTLE_MS,
   ) {
     this.drawnColumns = term.columns;
-    this.offResize = caps.cursor ? term.onResize(() => this.resized()) : () => {};
+    // A resize asks for the next frame at once (a new width waits in draw() until it has settled).
+    this.offResize = caps.cursor ? term.onResize(() => this.flush()) : () => {};
   }
 
   /** Columns to render to: one short of the terminal's, so no line ever lands in the auto-wrap column. */
@@ -249,11 +250,6 @@ export class Screen {
       s += SHOW_CURSOR;
     }
     return s;
-  }
-
-  /** The terminal was resized: the next frame comes at once (a new width waits until it has settled). */
-  private resized(): void {
-    if (!this.stopped) this.flush();
   }
 
   /** Whether a new width has held for settleMs; if not, a frame is asked for when it will have. */
