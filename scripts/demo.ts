@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LOGO } from "../src/console/render.ts";
-import { processTerminal, Screen } from "../src/console/ui/screen.ts";
+import { processTerminal } from "../src/console/ui/process-terminal.ts";
+import { Screen } from "../src/console/ui/screen.ts";
 import { ConsoleView } from "../src/console/view.ts";
 import type { AgentEvent } from "../src/contract/events.ts";
 import { detectCaps, makeStyle } from "../src/terminal/style.ts";

@@ -16,7 +16,8 @@ import { SessionLoop } from "./session-loop.ts";
 import { signalSettings, TerminalSignals } from "./terminal-signals.ts";
 import { applyConfiguredTheme } from "./theme.ts";
 import { askProjectTrust } from "./trust-question.ts";
-import { processTerminal, Screen } from "./ui/screen.ts";
+import { processTerminal } from "./ui/process-terminal.ts";
+import { Screen } from "./ui/screen.ts";
 import { ConsoleView } from "./view.ts";
 import { ViewIo } from "./view-io.ts";
 

@@ -1,7 +1,7 @@
 // A minimal terminal emulator for render tests: printable text, CR, LF (scrolling into a scrollback),
 // cursor up/down/right, erase to end of screen / line, auto-wrap at the last column. Styling (SGR) and
 // private modes are accepted and ignored. Anything else is an error: the renderer must not send it.
-import type { TerminalLike } from "../../src/console/ui/screen.ts";
+import type { TerminalLike } from "../../src/console/ui/process-terminal.ts";
 
 const CSI = new RegExp(`^${String.fromCharCode(0x1b)}\\[(\\??)([0-9;]*)([A-Za-z])`);
 

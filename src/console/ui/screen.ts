@@ -33,8 +33,6 @@ import { visibleWidth, wrap } from "../../terminal/width.ts";
 import { KeptLines } from "./kept-lines.ts";
 import type { TerminalLike } from "./process-terminal.ts";
 
-export { processTerminal, type TerminalLike } from "./process-terminal.ts";
-
 export interface Component {
   render(width: number): string[];
   cursor?(): { row: number; col: number } | undefined;
