@@ -104,6 +104,20 @@ export const ModelEvent = z.lazy(() =>
   }),
 );
 
+/**
+ * One model request's tokens (and cost, when its model's price was known): meta.json's `usage` is the
+ * sum of these, and is refreshed only now and then, so the log after it is counted on opening.
+ */
+export const UsageEvent = z.lazy(() =>
+  z.looseObject({
+    ts: z.string(),
+    type: z.literal("usage"),
+    input_tokens: z.number().int().nonnegative(),
+    output_tokens: z.number().int().nonnegative(),
+    cost_usd: z.number().nonnegative().optional(),
+  }),
+);
+
 /** The user named the session (`/rename`): a session rebuilt from the log keeps that title. */
 export const TitleEvent = z.lazy(() =>
   z.looseObject({
@@ -216,4 +230,5 @@ export const RESERVED_EVENT_TYPES: readonly string[] = [
   "compaction",
   "recovered",
   "model",
+  "usage",
 ];

@@ -49,7 +49,7 @@ import {
 import { compactionPieces } from "./compaction-pieces.ts";
 import { EventsLog } from "./events-log.ts";
 import { readHistoryFile, writeHistoryFile } from "./history-file.ts";
-import { withLogTail } from "./meta-tail.ts";
+import { addedUsage, withLogTail } from "./meta-tail.ts";
 import { reconcile, replayAfter } from "./reconcile.ts";
 import { saveError } from "./save-error.ts";
 import {
@@ -204,10 +204,12 @@ export class Session {
     }
     // The last update is the log's: meta.json is not rewritten at every checkpoint (its counts are
     // recomputed below, from the history opened).
+    const tail = withLogTail(loaded.meta, join(dir, EVENTS_FILE));
     const meta = {
       ...loaded.meta,
       id: name,
-      updated: withLogTail(loaded.meta, join(dir, EVENTS_FILE)).updated,
+      updated: tail.updated,
+      ...(tail.usage ? { usage: tail.usage } : {}),
     };
     const file = join(dir, HISTORY_FILE);
     const statBefore = statOrUndefined(file);
@@ -534,16 +536,22 @@ export class Session {
     return this.meta.usage;
   }
 
-  /** One more model request's tokens, and its cost when its model's price is known. */
+  /**
+   * One more model request's tokens, and its cost when its model's price is known. Logged as a `usage`
+   * line, not fsynced (the turn's next checkpoint syncs it) and meta.json not rewritten: a rename per
+   * request rode on every turn's fsync. meta.json's total is brought up when it is next written; opening
+   * the session adds the usage lines logged after it (meta-tail.ts), so a kill -9 loses no request.
+   */
   addUsage(input: number, output: number, costUsd?: number): void {
-    const u = this.meta.usage ?? { input_tokens: 0, output_tokens: 0 };
-    const cost = costUsd === undefined ? u.cost_usd : (u.cost_usd ?? 0) + costUsd;
-    this.meta.usage = {
-      input_tokens: u.input_tokens + input,
-      output_tokens: u.output_tokens + output,
-      ...(cost !== undefined ? { cost_usd: cost } : {}),
+    const line = {
+      ts: now(),
+      type: "usage",
+      input_tokens: input,
+      output_tokens: output,
+      ...(costUsd !== undefined ? { cost_usd: costUsd } : {}),
     };
-    this.writeMeta();
+    this.logAppended([line], this.events.append([line], false));
+    this.meta.usage = addedUsage(this.meta.usage, line);
   }
 
   /** The user's own title for the session (`/rename`), logged so a rebuilt meta.json keeps it. */

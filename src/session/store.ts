@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { UserError } from "../contract/errors.ts";
 import { ModelEvent, SessionMeta, SessionStartEvent, TitleEvent } from "../contract/session.ts";
 import { EventsLog, replayEvents } from "./events-log.ts";
-import { withLogTail } from "./meta-tail.ts";
+import { usageOf, withLogTail } from "./meta-tail.ts";
 import { SESSION_ID_PATTERN } from "./session-id.ts";
 import { sessionTitle } from "./title.ts";
 
@@ -91,6 +91,7 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
   const renamed = events.findLast((e) => e.type === "title");
   const given = renamed && TitleEvent.safeParse(renamed);
   const title = given?.success ? given.data.title : sessionTitle(history);
+  const usage = usageOf(events, undefined);
   return {
     meta: {
       id,
@@ -103,6 +104,7 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
       ...(title ? { title } : {}),
       messages: history.length,
       compactions: events.filter((e) => e.type === "compaction").length,
+      ...(usage ? { usage } : {}),
     },
     rebuilt: true,
   };
@@ -111,7 +113,7 @@ export function loadMeta(dir: string, id: string): { meta: SessionMeta; rebuilt:
 export { sessionTitle };
 
 /** Log events that change no history: a log of only these holds no conversation. */
-const NO_HISTORY_EVENTS = new Set(["session", "model", "title"]);
+const NO_HISTORY_EVENTS = new Set(["session", "model", "title", "usage"]);
 
 /**
  * True when the session never held a message: a console opened and left, or `/new` followed by nothing.

@@ -237,9 +237,9 @@ describe("events.jsonl", () => {
 
   test("appendEvent writes {ts, type, ...data}; the session's own types are refused", () => {
     const s = create();
-    s.appendEvent("usage", { input_tokens: 10, output_tokens: 2 });
+    s.appendEvent("note", { input_tokens: 10, output_tokens: 2 });
     const last = readEvents(s.dir).at(-1) as Record<string, unknown>;
-    expect(last).toMatchObject({ type: "usage", input_tokens: 10, output_tokens: 2 });
+    expect(last).toMatchObject({ type: "note", input_tokens: 10, output_tokens: 2 });
     expect(typeof last.ts).toBe("string");
     expect(() => s.appendEvent("message", {})).toThrow(/written by the session itself/);
     expect(() => s.appendEvent("x", { ts: "no" })).toThrow(/may not set/);
