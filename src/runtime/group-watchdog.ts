@@ -5,6 +5,13 @@
 // that pipe closes — `i` exited, however it died — the watchdog SIGKILLs every group still listed, then
 // exits. It runs in a session of its own and ignores the terminal's signals, so a Ctrl-C or a hang-up
 // that ends `i` cannot end it first. Plain node:child_process, so it works the same under Deno.
+//
+// Each line wakes the shell, which reads it a byte at a time: two per tool command showed up in the
+// per-turn cost. A group that is already gone when it is forgotten (a command that left nothing behind,
+// the usual case) is told with the next "add", or at the latest DEL_DELAY_MS later: listing a dead group
+// a moment longer kills nothing, since its id cannot be reused that fast (a pid wraps around only after
+// tens of thousands of processes). A group that still has members is forgotten at once: those were left
+// in the background on purpose and may outlive `i`.
 import { type ChildProcess, spawn } from "node:child_process";
 
 const SCRIPT = [
@@ -48,8 +55,26 @@ function start(): ChildProcess | undefined {
   return dog;
 }
 
+/** How long a "del" of a group that is gone may wait for the next "add" to go with. */
+const DEL_DELAY_MS = 250;
+/** "del" lines not written yet (groups with no member left), in order */
+let deferred = "";
+let deferTimer: ReturnType<typeof setTimeout> | undefined;
+
 function tell(line: string): void {
-  start()?.stdin?.write(`${line}\n`);
+  const text = `${deferred}${line}\n`;
+  deferred = "";
+  if (deferTimer !== undefined) clearTimeout(deferTimer);
+  deferTimer = undefined;
+  start()?.stdin?.write(text);
+}
+
+function flushDeferred(): void {
+  deferTimer = undefined;
+  if (deferred === "" || !dog) return;
+  const text = deferred;
+  deferred = "";
+  dog.stdin?.write(text);
 }
 
 /** From now on, `pgid`'s whole group is killed when this process dies (POSIX; Windows has no groups). */
@@ -58,10 +83,29 @@ export function watchGroup(pgid: number | undefined): void {
   tell(`add ${pgid}`);
 }
 
+/** Whether process group `pgid` still has a member. */
+function groupHasMembers(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a member exists (it changed its user); only ESRCH says the group is empty.
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
 /** The group ended (or may outlive us on purpose): the watchdog forgets it. */
 export function unwatchGroup(pgid: number | undefined): void {
   if (pgid === undefined || !dog) return;
-  tell(`del ${pgid}`);
+  if (groupHasMembers(pgid)) {
+    tell(`del ${pgid}`);
+    return;
+  }
+  deferred += `del ${pgid}\n`;
+  if (deferTimer === undefined) {
+    deferTimer = setTimeout(flushDeferred, DEL_DELAY_MS);
+    deferTimer.unref?.();
+  }
 }
 
 /** The watchdog's pid, when one runs (tests check that it goes with `i`). */
