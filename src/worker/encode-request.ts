@@ -16,8 +16,12 @@
 import { encodeDataPieces, encodeDataWith, isPlain, joinPieces } from "../lib/encode-data.ts";
 import { messageJson } from "../lib/message-json.ts";
 
-/** Message arrays at least this long (JSON bytes) are reported in `sent`. */
-export const ECHO_MIN_BYTES = 8 * 1024;
+/**
+ * Message arrays at least this long (JSON bytes) are reported in `sent`. Low enough for the tool
+ * declarations the budget request carries on every turn (~8 KB with the standard profile): parsing their
+ * echo again, and comparing it deep with what was sent, was per-turn work and per-turn garbage.
+ */
+export const ECHO_MIN_BYTES = 2 * 1024;
 
 /** A large message array as sent: its exact JSON bytes (in the request line), and a snapshot of it. */
 export interface SentArray {
