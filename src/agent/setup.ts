@@ -125,8 +125,12 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   });
   const tools = childTools(tasks.describe([...core, ...host.toolDecls()]), opts.child);
   const nestedInstructions = withProjectInstructions(plan.manifest);
-  const buildPrompt = async () =>
-    childSystemPrompt(
+  const buildPrompt = async () => {
+    // The workers of the system_prompt hook start now, while git status runs (gatherEnvironment), not
+    // after it; a start that fails is reported by the hook's own request.
+    const warm = (plan.manifest.hooks.system_prompt ?? []).map((r) => r.module);
+    if (warm.length > 0) host.start(warm).catch(() => {});
+    return childSystemPrompt(
       await buildSystemPrompt(
         host,
         { workspace, model: model.name, provider: target.provider, tools: tools.map((t) => t.name) },
@@ -134,6 +138,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       ),
       opts.child,
     );
+  };
   // A new session's system prompt waits for its workers to start: the session is created on disk
   // meanwhile. A failing system_prompt hook is that worker's error, and closing the session, still empty,
   // removes it: no half-made session is left behind (every saved session stays loadable).
