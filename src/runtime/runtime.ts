@@ -53,3 +53,19 @@ export function setJitReluctance(scale: number): void {
 export function collectGarbage(): void {
   bun()?.gc?.(true);
 }
+
+/**
+ * A collection of the young generation only (JavaScriptCore's eden collection, from bun:jsc), where the
+ * runtime offers one; else a full one (collectGarbage). What a request leaves behind is young: this frees
+ * it as a full collection does (S1 peak tree PSS 64.4 against 64.7 MB) without marking the whole heap,
+ * which on a busy machine was milliseconds a worker spent collecting instead of answering.
+ */
+export async function youngCollector(): Promise<() => void> {
+  if (runtimeName !== "bun") return collectGarbage;
+  try {
+    const { edenGC } = (await import("bun:jsc")) as { edenGC?: () => number };
+    return typeof edenGC === "function" ? () => void edenGC() : collectGarbage;
+  } catch {
+    return collectGarbage;
+  }
+}
