@@ -62,6 +62,13 @@ export function parseConfigText(file: string, raw: string, remedy = "delete the 
   return value;
 }
 
+/**
+ * A file is read once per run: its check takes zod's plain path. The default compiles a parser for each
+ * object schema on its first use (`new Function`), which a check that runs once only pays for: at the
+ * console's start that was milliseconds before the input line.
+ */
+const ONCE = { jitless: true } as const;
+
 /** Validate parsed JSON against a schema, throwing a UserError (exit 2) with one clear line. */
 export function parseWith<S extends z.ZodType>(
   file: string,
@@ -69,7 +76,7 @@ export function parseWith<S extends z.ZodType>(
   value: unknown,
   hint?: (issue: z.core.$ZodIssue) => string | undefined,
 ): z.infer<S> {
-  const r = schema.safeParse(value);
+  const r = schema.safeParse(value, ONCE);
   if (!r.success) throw new UserError(describeIssue(file, r.error, (i) => hint?.(i) ?? typoHint(schema, i)));
   return r.data;
 }

@@ -587,7 +587,8 @@ export class WorkerHost implements HookRunner {
 }
 
 function checkHello(module: ModuleName, data: Data) {
-  const parsed = HelloReplyData.safeParse(data);
+  // Once per module and process start: zod's plain path, no parser compiled for it (see lib/json-file.ts).
+  const parsed = HelloReplyData.safeParse(data, { jitless: true });
   if (!parsed.success) {
     return { reason: "handshake" as const, detail: describeIssue("invalid hello reply", parsed.error) };
   }
