@@ -192,6 +192,10 @@ export interface ProgramRun {
   code: number;
   stderr: string;
   memory: TreePeak | undefined;
+  /** spawn to exit, ms */
+  wallMs: number;
+  /** performance.now() at spawn (the mock's arrival times are on the same clock) */
+  startedAt: number;
 }
 
 /** Run a program to its end (stdout dropped), sampling the RSS of its whole process tree every `everyMs`. */
@@ -202,6 +206,7 @@ export function runSampled(
   everyMs?: number,
 ): Promise<ProgramRun> {
   const [file, ...args] = argv as [string, ...string[]];
+  const t0 = performance.now();
   const child = spawn(file, args, { cwd, env, stdio: ["ignore", "ignore", "pipe"] });
   const watch = child.pid === undefined ? undefined : watchTree(child.pid, everyMs);
   let stderr = "";
@@ -213,7 +218,13 @@ export function runSampled(
     // Sample until exit: by then every worker it started has been closed.
     child.on("exit", (code, signal) => {
       const memory = watch?.stop();
-      resolve({ code: code ?? (signal ? 128 : -1), stderr, memory });
+      resolve({
+        code: code ?? (signal ? 128 : -1),
+        stderr,
+        memory,
+        wallMs: performance.now() - t0,
+        startedAt: t0,
+      });
     });
   });
 }

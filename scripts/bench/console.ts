@@ -2,7 +2,10 @@
 // pseudo-terminal; typing is taken from then on, while the engine still starts) and how soon setup is
 // done (workers up, status line), with `i --version` in the same run as the floor; and
 // what rendering costs: a markdown reply streamed in small pieces through the real view and screen.
-// Usage: bun scripts/bench/console.ts [runs] [--source]   (default: the compiled binary, built if missing)
+// Usage: bun scripts/bench/console.ts [runs] [--source] [--against OTHER_I …] [--no-render]
+// (default: the compiled binary, built if missing). --against adds another build's compiled `i` (an
+// A/B: each run starts every binary in turn, each with its own `i --version` floor); --no-render skips
+// the rendering figures.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { arch, platform, tmpdir } from "node:os";
@@ -18,6 +21,7 @@ import { report } from "./stats.ts";
 const root = join(import.meta.dirname, "..", "..");
 const fromSource = process.argv.includes("--source");
 const runs = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 20);
+const against = process.argv.flatMap((a, i) => (process.argv[i - 1] === "--against" ? [a] : []));
 const os = platform() === "win32" ? "windows" : platform();
 const bin = join(root, "dist", `i-${os}-${arch()}`, os === "windows" ? "i.exe" : "i");
 if (!fromSource && !existsSync(bin))
@@ -44,7 +48,7 @@ const baseEnv: NodeJS.ProcessEnv = {
 };
 for (const k of ["OPENAI_API_KEY", "ANTHROPIC_API_KEY", "I_API_KEY"]) delete baseEnv[k];
 let env = baseEnv;
-const args = [...pre, "-m", "bench-model", "--base-url", "http://127.0.0.1:9", "--workspace", ws];
+const args = ["-m", "bench-model", "--base-url", "http://127.0.0.1:9", "--workspace", ws];
 
 const q = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 
@@ -52,10 +56,10 @@ const q = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
  * One console start in a pseudo-terminal (util-linux `script`): milliseconds until the input line is
  * drawn (keys typed from then on are taken) and until setup is done (the status line with the model).
  */
-function startOnce(): Promise<{ input: number; setup: number }> {
+function startOnce(bin: readonly string[]): Promise<{ input: number; setup: number }> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const cmd = [argv0, ...args].map(q).join(" ");
+    const cmd = [...bin, ...args].map(q).join(" ");
     const child = spawn("script", ["-qfec", cmd, "/dev/null"], {
       env: { ...env, TERM: "xterm-256color" },
       stdio: ["pipe", "pipe", "pipe"],
@@ -78,35 +82,53 @@ function startOnce(): Promise<{ input: number; setup: number }> {
   });
 }
 
-function versionOnce(): number {
+function versionOnce(bin: readonly string[]): number {
   const t0 = performance.now();
-  const r = spawnSync(argv0, [...pre, "--version"]);
+  const [file, ...rest] = bin as [string, ...string[]];
+  const r = spawnSync(file, [...rest, "--version"]);
   if (r.status !== 0) throw new Error("i --version failed");
   return performance.now() - t0;
 }
 
-const what = fromSource ? "bun src/cli/main.ts" : "compiled";
-await startOnce();
-versionOnce();
-const input: number[] = [];
-const inputEnvKey: number[] = [];
-const setup: number[] = [];
-const floor: number[] = [];
+const targets = [
+  { what: fromSource ? "bun src/cli/main.ts" : "compiled", bin: [argv0, ...pre] },
+  ...against.map((b) => ({ what: b, bin: [b] })),
+];
 const withEnvKey = { ...baseEnv, OPENAI_API_KEY: "bench-not-a-key" };
-for (let i = 0; i < runs; i++) {
-  floor.push(versionOnce());
-  env = baseEnv;
-  const r = await startOnce();
-  input.push(r.input);
-  setup.push(r.setup);
-  env = withEnvKey;
-  inputEnvKey.push((await startOnce()).input);
+const figures = targets.map(() => ({
+  input: [] as number[],
+  inputEnvKey: [] as number[],
+  setup: [] as number[],
+  floor: [] as number[],
+}));
+for (const t of targets) {
+  await startOnce(t.bin);
+  versionOnce(t.bin);
 }
-report(`console ready for input: input line drawn (${what}, in a pty, key in auth.json)`, input, "ms");
-report("console ready for input, key in the environment", inputEnvKey, "ms");
-report(`console setup done: workers up, status line drawn (${what})`, setup, "ms");
-report(`floor: i --version (${what}, same run)`, floor, "ms");
+for (let i = 0; i < runs; i++) {
+  // Every binary in turn, the order rotated so a slow phase of the machine does not always hit one.
+  const order = targets.map((_, k) => (k + i) % targets.length);
+  for (const k of order) {
+    const t = targets[k] as (typeof targets)[number];
+    const f = figures[k] as (typeof figures)[number];
+    f.floor.push(versionOnce(t.bin));
+    env = baseEnv;
+    const r = await startOnce(t.bin);
+    f.input.push(r.input);
+    f.setup.push(r.setup);
+    env = withEnvKey;
+    f.inputEnvKey.push((await startOnce(t.bin)).input);
+  }
+}
+targets.forEach((t, k) => {
+  const f = figures[k] as (typeof figures)[number];
+  report(`console ready for input: input line drawn (${t.what}, in a pty, key in auth.json)`, f.input, "ms");
+  report(`console ready for input, key in the environment (${t.what})`, f.inputEnvKey, "ms");
+  report(`console setup done: workers up, status line drawn (${t.what})`, f.setup, "ms");
+  report(`floor: i --version (${t.what}, same run)`, f.floor, "ms");
+});
 rmSync(dir, { recursive: true, force: true });
+if (process.argv.includes("--no-render")) process.exit(0);
 
 // Rendering: a long markdown reply in 8-character deltas through the view, drawing every frame into a
 // terminal that discards the output (the cost is ours, not the terminal's).

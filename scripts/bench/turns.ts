@@ -61,6 +61,9 @@ function perTurn(expected: number, who: string): { ms: number; p10: number } {
   return { ms: median(gaps), p10: quantile(gaps, 0.1) };
 }
 
+/** Spawn to the first model request of the run just finished, ms. */
+const firstAt = (startedAt: number) => (mock.arrivals[0] ?? Number.NaN) - startedAt;
+
 function shapeOf(body: unknown): Shape {
   const b = body as { model: string; messages: { content: string }[]; tools: unknown[]; max_tokens?: number };
   return {
@@ -76,6 +79,10 @@ interface Sample {
   ms: number;
   p10: number;
   memory: TreePeak | undefined;
+  /** the whole run, spawn to exit (start, every turn, the final answer, shutdown) */
+  wallMs: number;
+  /** spawn to the first model request: the start */
+  startMs: number;
 }
 
 async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; shape: Shape }> {
@@ -90,7 +97,12 @@ async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; sh
     );
     if (r.code !== 0) throw new Error(`i (${mode}) exited ${r.code}: ${r.stderr.trim()}`);
     return {
-      sample: { ...perTurn(turns + 1, `i (${mode})`), memory: r.memory },
+      sample: {
+        ...perTurn(turns + 1, `i (${mode})`),
+        memory: r.memory,
+        wallMs: r.wallMs,
+        startMs: firstAt(r.startedAt),
+      },
       shape: shapeOf(mock.first),
     };
   } finally {
@@ -112,7 +124,12 @@ async function floorRun(turns: number, shape: Shape): Promise<Sample> {
       SAMPLE_MS,
     );
     if (r.code !== 0) throw new Error(`floor exited ${r.code}: ${r.stderr.trim()}`);
-    return { ...perTurn(turns + 1, "floor"), memory: r.memory };
+    return {
+      ...perTurn(turns + 1, "floor"),
+      memory: r.memory,
+      wallMs: r.wallMs,
+      startMs: firstAt(r.startedAt),
+    };
   } finally {
     dirs.remove();
   }
@@ -137,32 +154,38 @@ try {
         const a = await agentRun(mode, turns);
         shape = a.shape;
         agent.get(mode)?.push(a.sample);
-        line.push(`${mode} ${fmt(a.sample.ms)} ms (p10 ${fmt(a.sample.p10)})`);
+        line.push(
+          `${mode} ${fmt(a.sample.ms)} ms (p10 ${fmt(a.sample.p10)}, start ${fmt(a.sample.startMs, 0)}, run ${fmt(a.sample.wallMs, 0)} ms)`,
+        );
       }
       const f = await floorRun(turns, shape as Shape);
       floor.push(f);
-      line.push(`floor ${fmt(f.ms)} ms (p10 ${fmt(f.p10)})`);
+      line.push(
+        `floor ${fmt(f.ms)} ms (p10 ${fmt(f.p10)}, start ${fmt(f.startMs, 0)}, run ${fmt(f.wallMs, 0)} ms)`,
+      );
       console.log(`  ${turns} turns, run ${run + 1}: ${line.join(", ")}`);
     }
     const floorMs = median(floor.map((s) => s.ms));
     console.log(`${turns} turns (median of ${RUNS} runs, each the median gap between model requests):`);
     console.log(
-      `  floor  ${fmt(floorMs)} ms/turn (best run ${fmt(Math.min(...floor.map((s) => s.ms)))})   peak tree RSS ${fmt(median(floor.map(peakMb)), 1)} MB`,
+      `  floor  ${fmt(floorMs)} ms/turn (best run ${fmt(Math.min(...floor.map((s) => s.ms)))})   start ${fmt(median(floor.map((s) => s.startMs)), 0)} ms, whole run ${fmt(median(floor.map((s) => s.wallMs)), 0)} ms   peak tree RSS ${fmt(median(floor.map(peakMb)), 1)} MB`,
     );
     for (const mode of MODES) {
       const xs = agent.get(mode) ?? [];
       const ms = median(xs.map((s) => s.ms));
       const diff = median(xs.map((s, i) => s.ms - (floor[i]?.ms ?? Number.NaN)));
       const best = Math.min(...xs.map((s) => s.ms));
+      const wall = median(xs.map((s) => s.wallMs));
+      const start = median(xs.map((s) => s.startMs));
       console.log(
-        `  i (${mode})  ${fmt(ms)} ms/turn (best run ${fmt(best)})   difference ${fmt(diff)} ms/turn   peak tree RSS ${fmt(median(xs.map(peakMb)), 1)} MB`,
+        `  i (${mode})  ${fmt(ms)} ms/turn (best run ${fmt(best)})   difference ${fmt(diff)} ms/turn   start ${fmt(start, 0)} ms, whole run ${fmt(wall, 0)} ms   peak tree RSS ${fmt(median(xs.map(peakMb)), 1)} MB`,
       );
       const last = xs[xs.length - 1];
       if (last) console.log(`    last run's tree: ${describePeak(last.memory)}`);
       const p10 = median(xs.map((s) => s.p10));
       const floorP10 = median(floor.map((s) => s.p10));
       summary.push(
-        `${String(turns).padStart(5)} turns  i (${mode}) ${fmt(ms)}  floor ${fmt(floorMs)}  difference ${fmt(diff)} ms/turn;  p10: i ${fmt(p10)}, floor ${fmt(floorP10)}, difference ${fmt(p10 - floorP10)}`,
+        `${String(turns).padStart(5)} turns  i (${mode}) ${fmt(ms)}  floor ${fmt(floorMs)}  difference ${fmt(diff)} ms/turn;  p10: i ${fmt(p10)}, floor ${fmt(floorP10)}, difference ${fmt(p10 - floorP10)};  start ${fmt(start, 0)} ms, whole run ${fmt(wall, 0)} ms`,
       );
     }
   }
