@@ -70,6 +70,7 @@ import type {
 } from "./session-types.ts";
 import type { AgentRuntime, SetupOptions } from "./setup.ts";
 import { enqueue, queuePath, removeQueue } from "./steering-queue.ts";
+import { UsageLedger } from "./usage-ledger.ts";
 import { runUserCommand } from "./user-command.ts";
 
 export {
@@ -110,6 +111,8 @@ export class AgentSession {
   /** the running operation (a turn, a compaction, a `!command`): cancel() aborts it */
   private op: AbortController | undefined;
   private reading: ContextReading | undefined;
+  /** This run's requests by the model that served them (/cost's breakdown). */
+  readonly runUsage = new UsageLedger();
 
   constructor(
     private options: SessionOptions,
@@ -132,6 +135,7 @@ export class AgentSession {
     const out = u.output_tokens ?? 0;
     const cost = price ? (u.input_tokens * price.input + out * price.output) / 1e6 : undefined;
     rt.session.addUsage(u.input_tokens, out, cost);
+    this.runUsage.add(rt.agent.model.name, u.input_tokens, out, cost);
   }
 
   private readonly ask = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {
