@@ -1,7 +1,8 @@
 // Defects a hidden run on the landed console found, each driven as a person meets it: the real CLI in tmux
 // against the mock model.
 import { expect, test } from "bun:test";
-import { flat } from "../helpers/pty.ts";
+import { makeRig } from "../agent/rig.ts";
+import { consoleIn, flat, Pty } from "../helpers/pty.ts";
 import { liveConsole, PTY_TEST_MS, send } from "./console-pty.ts";
 
 const live = liveConsole();
@@ -47,6 +48,22 @@ test(
     for (const m of said.matchAll(/\$(\d+\.\d+)/g)) expect([total, ...parts]).toContain(Number(m[1]));
     const status = (await p.screen()).split("\n").findLast((l) => l.includes("· openai ·")) ?? "";
     expect(status).toContain("$1.02");
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "a console that cannot open its session (i -r nope) leaves no prompt above the error",
+  async () => {
+    live.rig = await makeRig({ script: [] });
+    live.pty = await Pty.start(consoleIn(live.rig, ["-r", "nope"], { cols: 100, rows: 20 }));
+    await live.pty.waitExit();
+    const lines = (await live.pty.screen({ history: true, joined: true }))
+      .split("\n")
+      .filter((l) => l.trim() !== "" && !l.startsWith("Pane is dead"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain("nope");
+    expect(lines[0]).not.toContain("›");
   },
   PTY_TEST_MS,
 );
