@@ -5,7 +5,7 @@ import { z } from "zod";
 
 export const KEY_ACTIONS = {
   submit: { keys: ["enter"], help: "send the message (also chooses in a list)" },
-  newline: { keys: ["shift+enter", "alt+enter"], help: "a new line in the message" },
+  newline: { keys: ["shift+enter", "alt+enter"], help: "a new line (ctrl+j too, unless bound)" },
   cancel: { keys: ["escape"], help: "cancel the running turn, close a list" },
   interrupt: { keys: ["ctrl+c"], help: "clear the line; twice on an empty line: exit" },
   exit: { keys: ["ctrl+d"], help: "exit on an empty line" },

@@ -67,3 +67,28 @@ test(
   },
   PTY_TEST_MS,
 );
+
+test(
+  "submit bound to ctrl+j sends with Ctrl-J; without a binding Ctrl-J is a new line",
+  async () => {
+    const { rig, pty } = await live.open([{ text: "sent with ctrl-j" }], {
+      configFiles: { "keybindings.json": JSON.stringify({ submit: "ctrl+j" }) },
+    });
+    await pty.type("hello");
+    await pty.press("C-j");
+    await pty.waitFor("sent with ctrl-j");
+    expect(rig.mock.requests).toHaveLength(1);
+    // Unbound, Ctrl-J stays what it was: a new line in the message, never a send.
+    const plain = await live.open([{ text: "two lines arrived" }]);
+    await plain.pty.type("line one");
+    await plain.pty.press("C-j");
+    await plain.pty.type("line two");
+    await new Promise((r) => setTimeout(r, 300));
+    expect(plain.rig.mock.requests).toHaveLength(0);
+    await plain.pty.press("Enter");
+    await plain.pty.waitFor("two lines arrived");
+    const sent = JSON.stringify(plain.rig.mock.requests[0]);
+    expect(sent).toContain("line one\\nline two");
+  },
+  PTY_TEST_MS,
+);

@@ -59,6 +59,9 @@ function ctrlKey(ed: LineEditor, k: Key): EditorAction {
       return "redraw";
     case "o":
       return "expand";
+    case "j":
+      ed.newline();
+      return "changed";
     case "c":
       return "interrupt";
     case "d":
