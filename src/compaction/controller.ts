@@ -150,7 +150,8 @@ export class CompactionController {
   async prepareRequest(history: History, tools: ToolDecl[], signal?: AbortSignal): Promise<History> {
     const { hooks } = this.deps;
     if (this.pendingNotice) {
-      this.deps.emit({ type: "notice", level: "info", message: this.pendingNotice });
+      // The pause was a warning; its end is said on the same channel, or print mode would never show it.
+      this.deps.emit({ type: "notice", level: "warn", message: this.pendingNotice });
       this.pendingNotice = undefined;
       this.persist();
     }
@@ -407,7 +408,7 @@ export class CompactionController {
     if (wasOpen)
       emit({
         type: "notice",
-        level: "info",
+        level: "warn",
         message: "compaction succeeded: automatic compaction is on again",
       });
     this.notifyCheckpoint(outcome.history.length);
