@@ -33,6 +33,11 @@ export const RUN_ARGS = {
     valueHint: "mode",
     description: "run bash in a bubblewrap sandbox (Linux): workspace-write or workspace-write,network",
   },
+  verbose: {
+    type: "boolean",
+    description:
+      "write a debug log (worker starts, hook timings, retries, compaction decisions) to config_dir/logs/i.log, and in print mode to stderr too",
+  },
   "max-turns": {
     type: "string",
     valueHint: "n",
