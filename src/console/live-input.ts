@@ -39,6 +39,7 @@ export class LiveInput implements InputSide {
         eof: () => loop.close(),
         notAnswer: (text) => loop.steer(text),
         changed: () => screen.invalidate(),
+        editor: () => void this.openEditor(),
       },
       history,
       {
@@ -101,6 +102,29 @@ export class LiveInput implements InputSide {
     const chosen = this.prompt.pick(req);
     this.screen.flush();
     return chosen;
+  }
+
+  /** Ctrl-G: the draft goes to $VISUAL/$EDITOR and comes back as the draft (the terminal handed over meanwhile). */
+  private async openEditor(): Promise<void> {
+    const { editInEditor } = await import("./external-editor.ts");
+    const out = await editInEditor(this.prompt.editor.expanded(), {
+      release: () => {
+        this.terminal.stop();
+        this.screen.suspend();
+      },
+      reclaim: () => {
+        this.screen.resume();
+        this.terminal.start();
+      },
+    });
+    if (out.kind === "edited") this.setDraft(out.text);
+    else
+      this.hint(
+        out.kind === "none"
+          ? "set $VISUAL or $EDITOR to edit the message in an editor (Ctrl-G)"
+          : sanitizeLine(out.reason),
+      );
+    this.screen.flush();
   }
 
   setDraft(text: string): void {

@@ -121,4 +121,6 @@ export interface PromptHooks {
   notAnswer(text: string): void;
   /** something changed: redraw */
   changed(): void;
+  /** Ctrl-G: edit the draft in the user's editor */
+  editor?(): void;
 }

@@ -14,6 +14,7 @@ export const KEY_ACTIONS = {
   "history-search": { keys: ["ctrl+r"], help: "search the history" },
   complete: { keys: ["tab"], help: "complete a /command or @path" },
   redraw: { keys: ["ctrl+l"], help: "redraw the screen" },
+  "external-editor": { keys: ["ctrl+g"], help: "edit the message in $VISUAL or $EDITOR" },
   "paste-image": { keys: ["ctrl+v"], help: "attach the image on the clipboard" },
   "approve-yes": { keys: ["y"], help: "at an approval question: yes" },
   "approve-always": { keys: ["a"], help: "at an approval question: yes for the session" },

@@ -18,6 +18,8 @@ export type EditorAction =
   | "eof"
   | "escape"
   | "redraw"
+  /** Ctrl-G: the draft in the user's editor */
+  | "editor"
   | "ignored";
 
 function ctrlKey(ed: LineEditor, k: Key): EditorAction {
@@ -55,6 +57,8 @@ function ctrlKey(ed: LineEditor, k: Key): EditorAction {
       return ed.down() ? "changed" : "history-next";
     case "r":
       return "search";
+    case "g":
+      return "editor";
     case "l":
       return "redraw";
     case "o":

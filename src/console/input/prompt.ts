@@ -249,6 +249,9 @@ export class PromptController {
       case "search":
         this.search = { query: "", at: undefined, draft: this.editor.text };
         return;
+      case "editor":
+        this.hooks.editor?.();
+        return;
       case "complete":
         this.complete();
         return;

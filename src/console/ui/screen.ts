@@ -74,6 +74,8 @@ export class Screen {
   private drawnColumns: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  /** another program has the terminal (suspend/resume) */
+  private suspended = false;
   private cursorHidden = false;
   private readonly offResize: () => void;
   private readonly kept = new KeptLines(KEEP_LINES);
@@ -151,6 +153,29 @@ export class Screen {
     if (this.caps.cursor && !this.stopped) this.draw(force);
   }
 
+  /**
+   * Hand the terminal to another program (the user's editor): what is pending is written, the live region
+   * erased, the cursor shown where it began, and nothing is drawn until resume() — which draws the live
+   * region afresh from wherever the cursor was left.
+   */
+  suspend(): void {
+    if (this.stopped || this.suspended) return;
+    this.flush(true);
+    this.suspended = true;
+    if (!this.caps.cursor) return;
+    this.term.write(`${this.moveTo(0)}${this.eraseDown()}${this.cursorHidden ? SHOW_CURSOR : ""}`);
+    this.cursorHidden = false;
+    this.drawn = [];
+  }
+
+  resume(): void {
+    if (!this.suspended) return;
+    this.suspended = false;
+    this.cursorRow = 0;
+    this.cursorCol = 0;
+    this.flush(true);
+  }
+
   stop(): void {
     if (this.stopped) return;
     this.flush(true);
@@ -194,6 +219,7 @@ export class Screen {
   }
 
   private draw(force = false): void {
+    if (this.suspended) return;
     const cols = this.term.columns;
     let out = "";
     if (cols !== this.drawnColumns) {
