@@ -80,6 +80,12 @@ export {
   saveTheme,
   type ThemeSetting,
 } from "./console-settings.ts";
+export {
+  type ListedMeta,
+  type SessionPreview,
+  savedSessionPreview,
+  savedSessions,
+} from "./saved-sessions.ts";
 export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,

@@ -79,7 +79,9 @@ export async function main(argv: string[]): Promise<number> {
     if (logWanted(argv, !load && first !== "worker")) await startLogFromCli(argv, !load);
   }
   const [{ invoke }, cmd] = await Promise.all([import("./command.ts"), (load ?? runCommand)()]);
-  const rest = load || first === "run" ? argv.slice(1) : argv;
+  let rest = load || first === "run" ? argv.slice(1) : argv;
+  if (!load && (rest.includes("-r") || rest.includes("--resume")))
+    rest = (await import("./resume-pick.ts")).markBareResume(rest);
   return invoke(cmd, rest, { main });
 }
 

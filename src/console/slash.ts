@@ -5,6 +5,7 @@ import {
   APPROVAL_LABELS,
   type ApprovalPolicy,
   type SessionMeta,
+  savedSessions,
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
@@ -15,6 +16,7 @@ import { runFeatureCommand } from "./feature-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
 import { mcpCommand, mcpPromptText } from "./mcp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
+import { age, sessionPickRequest } from "./session-picker.ts";
 import { expandTemplate } from "./templates.ts";
 
 export type SlashOutcome =
@@ -35,14 +37,6 @@ export interface SlashContext {
 }
 
 const DONE: SlashOutcome = { kind: "done" };
-
-function age(iso: string, now = Date.now()): string {
-  const s = Math.max(0, (now - Date.parse(iso)) / 1000);
-  if (s < 90) return `${Math.round(s)}s ago`;
-  if (s < 5400) return `${Math.round(s / 60)}m ago`;
-  if (s < 129600) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
 
 const THIS_ONE = " (this one)";
 
@@ -141,15 +135,16 @@ async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
       return DONE;
     }
     if (ctx.pick) {
-      const offered = list.slice(0, PICK_MAX);
+      const offered = savedSessions({ workspace: session.workspace }).slice(0, PICK_MAX);
       const here = offered.findIndex((m) => m.id === current);
-      const index = await ctx.pick({
-        title: `resume a session of this workspace (${list.length} saved, newest first):`,
-        action: "resume",
-        rows: sessionRows(offered, current),
-        // The newest session that is not this one: what "resume" most often means.
-        initial: here === 0 && offered.length > 1 ? 1 : 0,
-      });
+      const index = await ctx.pick(
+        sessionPickRequest(offered, {
+          current,
+          title: `resume a session of this workspace (${offered.length} saved, newest first):`,
+          // The newest session that is not this one: what "resume" most often means.
+          initial: here === 0 && offered.length > 1 ? 1 : 0,
+        }),
+      );
       const chosen = index === undefined ? undefined : offered[index];
       if (!chosen) {
         ui.print(ui.dim("no session chosen"));
