@@ -34,6 +34,8 @@ export interface SlashContext {
   registry: CommandRegistry;
   /** choose one row from a list, when the input can show one (the live prompt) */
   pick?: (req: PickRequest) => Promise<number | undefined>;
+  /** search the transcript (the live prompt); false when nothing matches */
+  find?: (query: string) => boolean;
 }
 
 const DONE: SlashOutcome = { kind: "done" };

@@ -15,6 +15,7 @@ export const KEY_ACTIONS = {
   complete: { keys: ["tab"], help: "complete a /command or @path" },
   redraw: { keys: ["ctrl+l"], help: "redraw the screen" },
   "external-editor": { keys: ["ctrl+g"], help: "edit the message in $VISUAL or $EDITOR" },
+  find: { keys: ["ctrl+f"], help: "search the transcript (n older, N newer match)" },
   "paste-image": { keys: ["ctrl+v"], help: "attach the image on the clipboard" },
   "approve-yes": { keys: ["y"], help: "at an approval question: yes" },
   "approve-always": { keys: ["a"], help: "at an approval question: yes for the session" },

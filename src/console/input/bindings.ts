@@ -20,6 +20,8 @@ export type EditorAction =
   | "redraw"
   /** Ctrl-G: the draft in the user's editor */
   | "editor"
+  /** Ctrl-F: search the transcript */
+  | "find"
   | "ignored";
 
 function ctrlKey(ed: LineEditor, k: Key): EditorAction {
@@ -34,8 +36,7 @@ function ctrlKey(ed: LineEditor, k: Key): EditorAction {
       ed.left();
       return "changed";
     case "f":
-      ed.right();
-      return "changed";
+      return "find";
     case "h":
       ed.backspace();
       return "changed";

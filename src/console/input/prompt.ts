@@ -252,6 +252,9 @@ export class PromptController {
       case "editor":
         this.hooks.editor?.();
         return;
+      case "find":
+        this.hooks.find?.();
+        return;
       case "complete":
         this.complete();
         return;

@@ -107,6 +107,11 @@ export class Screen {
     if (this.mounted.delete(key)) this.invalidate();
   }
 
+  /** The committed lines kept for a resize (the transcript search reads them), oldest first. */
+  transcript(): string[] {
+    return this.kept.lines();
+  }
+
   has(key: string): boolean {
     return this.mounted.has(key);
   }
