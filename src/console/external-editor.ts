@@ -28,16 +28,34 @@ export interface Handover {
   reclaim(): void;
 }
 
-function runEditor(command: string, file: string): Promise<number | string> {
+function runEditor(command: string, file: string, signal: AbortSignal | undefined): Promise<number | string> {
   return new Promise((resolve) => {
     const child = spawn("/bin/sh", ["-c", `${command} "$1"`, "i-editor", file], { stdio: "inherit" });
-    child.once("error", (err) => resolve(err.message));
-    child.once("exit", (code, signal) => resolve(signal ? `killed by ${signal}` : (code ?? 1)));
+    // The console ending (a signal) while the editor runs must not leave the editor behind.
+    const kill = () => child.kill("SIGTERM");
+    const done = () => {
+      process.off("exit", kill);
+      signal?.removeEventListener("abort", kill);
+    };
+    process.once("exit", kill);
+    signal?.addEventListener("abort", kill);
+    child.once("error", (err) => {
+      done();
+      resolve(err.message);
+    });
+    child.once("exit", (code, sig) => {
+      done();
+      resolve(sig ? `killed by ${sig}` : (code ?? 1));
+    });
   });
 }
 
 /** Edit `draft` in the user's editor; the draft comes back changed, or the reason it could not. */
-export async function editInEditor(draft: string, handover: Handover): Promise<EditorOutcome> {
+export async function editInEditor(
+  draft: string,
+  handover: Handover,
+  signal?: AbortSignal,
+): Promise<EditorOutcome> {
   const command = editorCommand();
   if (!command) return { kind: "none" };
   const dir = mkdtempSync(join(tmpdir(), "i-prompt-"));
@@ -49,7 +67,7 @@ export async function editInEditor(draft: string, handover: Handover): Promise<E
     process.on("SIGINT", ignoreInterrupt);
     let status: number | string;
     try {
-      status = await runEditor(command, file);
+      status = await runEditor(command, file, signal);
     } finally {
       process.off("SIGINT", ignoreInterrupt);
       handover.reclaim();

@@ -19,6 +19,8 @@ import type { Screen } from "./ui/screen.ts";
 export class LiveInput implements InputSide {
   readonly prompt: PromptController;
   private readonly terminal: TerminalInput;
+  /** the editor open on the draft (Ctrl-G): stopping the console ends it */
+  private editing: AbortController | undefined;
   /** the transcript search, while it is open (it takes the keys) */
   private search: TranscriptSearch | undefined;
 
@@ -95,6 +97,7 @@ export class LiveInput implements InputSide {
 
   /** Before the final lines: the prompt leaves the screen, so the exit line never lands on it. */
   stop(): void {
+    this.editing?.abort();
     this.prompt.settle({ kind: "no", reason: "the console is closing" });
     this.terminal.stop();
     this.screen.unmount("input");
@@ -116,16 +119,25 @@ export class LiveInput implements InputSide {
   /** Ctrl-G: the draft goes to $VISUAL/$EDITOR and comes back as the draft (the terminal handed over meanwhile). */
   private async openEditor(): Promise<void> {
     const { editInEditor } = await import("./external-editor.ts");
-    const out = await editInEditor(this.prompt.editor.expanded(), {
-      release: () => {
-        this.terminal.stop();
-        this.screen.suspend();
+    const editing = new AbortController();
+    this.editing = editing;
+    const out = await editInEditor(
+      this.prompt.editor.expanded(),
+      {
+        release: () => {
+          this.terminal.stop();
+          this.screen.suspend();
+        },
+        reclaim: () => {
+          this.screen.resume();
+          if (!editing.signal.aborted) this.terminal.start();
+        },
       },
-      reclaim: () => {
-        this.screen.resume();
-        this.terminal.start();
-      },
-    });
+      editing.signal,
+    );
+    this.editing = undefined;
+    // The console stopped meanwhile (a signal): the editor was ended, the draft stays unsent.
+    if (editing.signal.aborted) return;
     if (out.kind === "edited") this.setDraft(out.text);
     else
       this.hint(

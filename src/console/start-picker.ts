@@ -45,6 +45,16 @@ export function pickAtStart(
     }),
   );
   return new Promise((resolve) => {
+    // SIGTERM or SIGHUP while the picker is up: the terminal back as it was, the shell's exit status.
+    const signals = (["SIGTERM", "SIGHUP"] as const).map((sig) => {
+      const h = () => {
+        input.stop();
+        screen.stop();
+        process.exit(sig === "SIGTERM" ? 143 : 129);
+      };
+      process.once(sig, h);
+      return [sig, h] as const;
+    });
     const input = new TerminalInput(
       process.stdin,
       (t) => process.stdout.write(t),
@@ -55,6 +65,7 @@ export function pickAtStart(
           return;
         }
         input.stop();
+        for (const [sig, h] of signals) process.off(sig, h);
         screen.unmount("picker");
         screen.flush();
         resolve(out.kind === "chosen" ? list[out.index]?.id : undefined);

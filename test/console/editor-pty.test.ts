@@ -5,6 +5,7 @@ import { expect, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { tempDir } from "../helpers/cli.ts";
+import { alive, pollUntil } from "../helpers/procs.ts";
 import { liveConsole, PTY_TEST_MS } from "./console-pty.ts";
 
 const live = liveConsole();
@@ -70,6 +71,29 @@ test(
     await failing.press("C-g");
     await failing.waitFor("exited with status 3; the draft is as it was");
     await failing.waitFor("› still here");
+  },
+  PTY_TEST_MS,
+);
+
+test(
+  "SIGTERM while the editor is open: the console ends (143), the editor does not outlive it",
+  async () => {
+    const dir = tempDir("i-editor-");
+    const script = join(dir, "wait.sh");
+    const pidFile = join(dir, "pid");
+    writeFileSync(script, `#!/bin/sh\necho $$ > ${pidFile}\nprintf "EDITOR OPEN\\n"\nsleep 60\n`);
+    chmodSync(script, 0o755);
+    const pty = await live.start([], { env: { VISUAL: `exec ${script}` } });
+    await pty.type("draft");
+    await pty.press("C-g");
+    await pty.waitFor("EDITOR OPEN");
+    const editor = Number(readFileSync(pidFile, "utf8").trim());
+    expect(alive(editor)).toBe(true);
+    process.kill(await pty.pid(), "SIGTERM");
+    await pty.waitExit();
+    expect(await pty.exitStatus()).toBe(143);
+    expect(await pollUntil(() => !alive(editor), 5000)).toBe(true);
+    expect(await pty.sttyAfterExit()).toMatch(/(^|\s)icanon(\s|$)/);
   },
   PTY_TEST_MS,
 );

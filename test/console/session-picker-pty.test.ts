@@ -79,3 +79,19 @@ test("without a terminal, i -r with no id says to give one (exit 2)", async () =
   expect(p.code).toBe(2);
   expect(p.stderr).toContain("in print mode");
 }, 60_000);
+
+test(
+  "SIGTERM while the picker is up: exit 143 and the terminal back in its normal mode",
+  async () => {
+    const { rig, pty: first } = await live.open([{ text: "saved" }]);
+    await first.close();
+    await session(rig, "one to pick");
+    const pty = await live.reopen(["-r"], { cols: 120, rows: 24 });
+    await pty.waitFor("resume a session of this workspace");
+    process.kill(await pty.pid(), "SIGTERM");
+    await pty.waitExit();
+    expect(await pty.exitStatus()).toBe(143);
+    expect(await pty.sttyAfterExit()).toMatch(/(^|\s)icanon(\s|$)/);
+  },
+  PTY_TEST_MS,
+);
