@@ -70,6 +70,7 @@ import type {
 } from "./session-types.ts";
 import type { AgentRuntime, SetupOptions } from "./setup.ts";
 import { enqueue, queuePath, removeQueue } from "./steering-queue.ts";
+import { UsageLedger } from "./usage-ledger.ts";
 import { runUserCommand } from "./user-command.ts";
 
 export {
@@ -79,6 +80,12 @@ export {
   saveTheme,
   type ThemeSetting,
 } from "./console-settings.ts";
+export {
+  type ListedMeta,
+  type SessionPreview,
+  savedSessionPreview,
+  savedSessions,
+} from "./saved-sessions.ts";
 export type * from "./session-types.ts";
 export type {
   ApprovalAnswer,
@@ -110,6 +117,8 @@ export class AgentSession {
   /** the running operation (a turn, a compaction, a `!command`): cancel() aborts it */
   private op: AbortController | undefined;
   private reading: ContextReading | undefined;
+  /** This run's requests by the model that served them (/cost's breakdown). */
+  readonly runUsage = new UsageLedger();
 
   constructor(
     private options: SessionOptions,
@@ -132,6 +141,7 @@ export class AgentSession {
     const out = u.output_tokens ?? 0;
     const cost = price ? (u.input_tokens * price.input + out * price.output) / 1e6 : undefined;
     rt.session.addUsage(u.input_tokens, out, cost);
+    this.runUsage.add(rt.agent.model.name, u.input_tokens, out, cost);
   }
 
   private readonly ask = async (req: ApprovalRequest): Promise<ApprovalAnswer> => {

@@ -73,8 +73,15 @@ export async function main(argv: string[]): Promise<number> {
   // Routed here, not by citty's subCommands: the root's first positional is a free-text prompt, which
   // citty would take for an unknown command name.
   const load = first !== undefined ? SUBCOMMANDS[first] : undefined;
+  // The debug log, only when asked for: its module (and consola) load only then.
+  if (process.env.I_LOG_LEVEL !== undefined || argv.includes("--verbose")) {
+    const { logWanted, startLogFromCli } = await import("./log-start.ts");
+    if (logWanted(argv, !load && first !== "worker")) await startLogFromCli(argv, !load);
+  }
   const [{ invoke }, cmd] = await Promise.all([import("./command.ts"), (load ?? runCommand)()]);
-  const rest = load || first === "run" ? argv.slice(1) : argv;
+  let rest = load || first === "run" ? argv.slice(1) : argv;
+  if (!load && (rest.includes("-r") || rest.includes("--resume")))
+    rest = (await import("./resume-pick.ts")).markBareResume(rest);
   return invoke(cmd, rest, { main });
 }
 

@@ -12,6 +12,7 @@ import type { History } from "../contract/history.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import type { ToolDecl } from "../contract/protocol.ts";
 import type { CompactionState } from "../contract/session.ts";
+import { log, logOn } from "../lib/log.ts";
 import type { Provider, Usage } from "../provider/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { type BudgetReading, budgetModel, effectiveTotal, readBudget } from "./budget-call.ts";
@@ -150,7 +151,8 @@ export class CompactionController {
   async prepareRequest(history: History, tools: ToolDecl[], signal?: AbortSignal): Promise<History> {
     const { hooks } = this.deps;
     if (this.pendingNotice) {
-      this.deps.emit({ type: "notice", level: "info", message: this.pendingNotice });
+      // The pause was a warning; its end is said on the same channel, or print mode would never show it.
+      this.deps.emit({ type: "notice", level: "warn", message: this.pendingNotice });
       this.pendingNotice = undefined;
       this.persist();
     }
@@ -182,6 +184,7 @@ export class CompactionController {
       );
     }
     const recommended = b.recommendation !== "none";
+    if (logOn()) log("debug", "compaction", this.decision(total, b.hard_limit, b.recommendation, hooks));
     if (!recommended && !this.ownTrigger) return history;
     const over = b.recommendation === "over";
     if (!hooks.hasHook("compact_plan")) {
@@ -218,6 +221,7 @@ export class CompactionController {
         quiet: !recommended,
         signal,
       });
+      if (logOn()) log("debug", "compaction", next ? "compacted" : `declined: ${this.lastDecline}`);
       if (next) return next;
       if (over)
         throw new BudgetExceededError(total, b.hard_limit, `the compactor declined: ${this.lastDecline}`);
@@ -230,6 +234,19 @@ export class CompactionController {
       if (err instanceof CompactionError) return history; // still fits: the run goes on, the failure was reported
       throw err;
     }
+  }
+
+  /** The debug log's line for one budget reading: what it says, and what happens because of it. */
+  private decision(total: number, limit: number, rec: string, hooks: HookRunner): string {
+    const what =
+      rec === "none" && !this.ownTrigger
+        ? "nothing to do"
+        : !hooks.hasHook("compact_plan")
+          ? "no compactor is active"
+          : this.breakerOpen
+            ? "automatic compaction is paused (breaker open)"
+            : "asking the compactor";
+    return `${total}/${limit} tokens, recommendation ${rec}: ${what}`;
   }
 
   async compactNow(
@@ -407,7 +424,7 @@ export class CompactionController {
     if (wasOpen)
       emit({
         type: "notice",
-        level: "info",
+        level: "warn",
         message: "compaction succeeded: automatic compaction is on again",
       });
     this.notifyCheckpoint(outcome.history.length);

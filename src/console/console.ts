@@ -23,6 +23,8 @@ import { ViewIo } from "./view-io.ts";
 
 export interface ConsoleOptions extends SessionOptions {
   firstMessage?: string;
+  /** `i -r` without an id: the session is chosen in a picker first (of every workspace: all) */
+  pickSession?: { all: boolean };
 }
 
 export async function runConsole(opts: ConsoleOptions): Promise<number> {
@@ -46,7 +48,18 @@ export async function runConsole(opts: ConsoleOptions): Promise<number> {
   // Title and notifications only where a person watches a terminal, and as config.json says.
   const signals = new TerminalSignals((t) => out.write(t));
   const io = new ViewIo(view, screen, s, live || !interactive, signals);
-  const { firstMessage, ...sessionOptions } = opts;
+  const { firstMessage, pickSession, ...sessionOptions } = opts;
+  if (pickSession) {
+    const { pickAtStart, sessionsToPick } = await import("./start-picker.ts");
+    const list = sessionsToPick(pickSession.all, opts.workspace);
+    const id = await pickAtStart(screen, s, list, pickSession.all);
+    if (id === undefined) {
+      screen.stop();
+      process.stdout.write(`${s.dim("no session chosen")}\n`);
+      return 0;
+    }
+    sessionOptions.resume = id;
+  }
   const loop = new SessionLoop(
     io,
     sessionOptions,

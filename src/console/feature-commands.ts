@@ -16,15 +16,29 @@ export const FEATURE_COMMANDS: ReadonlyArray<{ name: string; args?: string; help
   },
   { name: "keys", help: "the keys in force: keybindings.json over the defaults" },
   {
+    name: "find",
+    args: "TEXT",
+    help: "search the transcript: matches highlighted, n older · N newer (Ctrl-F too)",
+  },
+  {
     name: "init",
     args: "[notes]",
     help: "the model studies the workspace and writes AGENTS.md (shown as a diff, approved like any write)",
   },
 ];
 
+function findCommand(query: string, ctx: FeatureContext): void {
+  const { ui } = ctx;
+  if (!ctx.find)
+    ui.print(ui.dim("/find needs the live console (a terminal); search the output with your terminal"));
+  else if (!query) ui.print(ui.dim("/find TEXT searches the transcript (or press Ctrl-F and type)"));
+  else if (!ctx.find(query)) ui.print(ui.dim(`no match for "${ui.clean(query)}" in the transcript`));
+}
+
 export interface FeatureContext {
   ui: ConsoleUi;
   pick?: (req: PickRequest) => Promise<number | undefined>;
+  find?: (query: string) => boolean;
 }
 
 /**
@@ -45,6 +59,9 @@ export async function runFeatureCommand(
       return true;
     case "init":
       return { send: initMessage(args) };
+    case "find":
+      findCommand(args, ctx);
+      return true;
     default:
       return false;
   }

@@ -13,15 +13,20 @@ import { PromptController } from "./input/prompt.ts";
 import { resourceRows, resourceValues } from "./input/resource-completion.ts";
 import { TerminalInput } from "./input/terminal.ts";
 import type { InputHandlers, InputSide } from "./ports.ts";
+import { plainText, TranscriptSearch } from "./transcript-search.ts";
 import type { Screen } from "./ui/screen.ts";
 
 export class LiveInput implements InputSide {
   readonly prompt: PromptController;
   private readonly terminal: TerminalInput;
+  /** the editor open on the draft (Ctrl-G): stopping the console ends it */
+  private editing: AbortController | undefined;
+  /** the transcript search, while it is open (it takes the keys) */
+  private search: TranscriptSearch | undefined;
 
   constructor(
     private readonly screen: Screen,
-    s: Style,
+    private readonly style: Style,
     loop: InputHandlers,
     /** the input history's file is kept per workspace under the data directory */
     where: { dataDir: string; workspace: string },
@@ -39,15 +44,17 @@ export class LiveInput implements InputSide {
         eof: () => loop.close(),
         notAnswer: (text) => loop.steer(text),
         changed: () => screen.invalidate(),
+        editor: () => void this.openEditor(),
+        find: () => this.find(""),
       },
       history,
       {
         charWidth,
         clean: sanitizeLine,
-        dim: s.dim,
-        yellow: s.yellow,
+        dim: style.dim,
+        yellow: style.yellow,
         // Marked by more than colour: without colours the highlighted answer still stands out.
-        mark: (t) => s.inverse(`▸${t.slice(1)}`),
+        mark: (t) => style.inverse(`▸${t.slice(1)}`),
         width: visibleWidth,
         fit: truncate,
       },
@@ -72,6 +79,11 @@ export class LiveInput implements InputSide {
       process.stdin,
       (t) => process.stdout.write(t),
       (ev) => {
+        if (this.search) {
+          if (this.search.handle(ev) === "close") this.closeSearch();
+          else screen.invalidate();
+          return;
+        }
         for (const k of keymap.translate(ev, this.prompt.asking))
           for (const e of this.prompt.asking ? [k] : images.filter(k)) this.prompt.handle(e);
       },
@@ -85,6 +97,7 @@ export class LiveInput implements InputSide {
 
   /** Before the final lines: the prompt leaves the screen, so the exit line never lands on it. */
   stop(): void {
+    this.editing?.abort();
     this.prompt.settle({ kind: "no", reason: "the console is closing" });
     this.terminal.stop();
     this.screen.unmount("input");
@@ -101,6 +114,58 @@ export class LiveInput implements InputSide {
     const chosen = this.prompt.pick(req);
     this.screen.flush();
     return chosen;
+  }
+
+  /** Ctrl-G: the draft goes to $VISUAL/$EDITOR and comes back as the draft (the terminal handed over meanwhile). */
+  private async openEditor(): Promise<void> {
+    const { editInEditor } = await import("./external-editor.ts");
+    const editing = new AbortController();
+    this.editing = editing;
+    const out = await editInEditor(
+      this.prompt.editor.expanded(),
+      {
+        release: () => {
+          this.terminal.stop();
+          this.screen.suspend();
+        },
+        reclaim: () => {
+          this.screen.resume();
+          if (!editing.signal.aborted) this.terminal.start();
+        },
+      },
+      editing.signal,
+    );
+    this.editing = undefined;
+    // The console stopped meanwhile (a signal): the editor was ended, the draft stays unsent.
+    if (editing.signal.aborted) return;
+    if (out.kind === "edited") this.setDraft(out.text);
+    else
+      this.hint(
+        out.kind === "none"
+          ? "set $VISUAL or $EDITOR to edit the message in an editor (Ctrl-G)"
+          : sanitizeLine(out.reason),
+      );
+    this.screen.flush();
+  }
+
+  /** Open the transcript search (Ctrl-F, /find QUERY); false when a query has no match. */
+  find(query: string): boolean {
+    const kept = this.screen.transcript();
+    // `/find QUERY` was echoed just now: the command is not what is looked for.
+    const last = kept.findLastIndex((l) => plainText(l).trim() !== "");
+    if (query !== "" && plainText(kept[last] ?? "").trim() === `› /find ${query}`) kept.length = last;
+    const search = new TranscriptSearch(kept, this.style, query);
+    if (query !== "" && search.count === 0) return false;
+    this.search = search;
+    this.screen.mount("search", search, 95);
+    this.screen.flush();
+    return true;
+  }
+
+  private closeSearch(): void {
+    this.search = undefined;
+    this.screen.unmount("search");
+    this.screen.flush();
   }
 
   setDraft(text: string): void {

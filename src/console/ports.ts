@@ -71,6 +71,8 @@ export interface InputSide {
   idle(): void;
   /** put `text` in the input box to edit (where there is one) */
   setDraft?(text: string): void;
+  /** search the transcript for `query` (the live prompt); false when nothing matches */
+  find?(query: string): boolean;
 }
 
 /** What an input reports to the session loop. */
@@ -121,4 +123,8 @@ export interface PromptHooks {
   notAnswer(text: string): void;
   /** something changed: redraw */
   changed(): void;
+  /** Ctrl-G: edit the draft in the user's editor */
+  editor?(): void;
+  /** Ctrl-F: search the transcript */
+  find?(): void;
 }

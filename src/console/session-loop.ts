@@ -333,6 +333,7 @@ export class SessionLoop implements InputHandlers {
           ui,
           registry: this.registry,
           ...(input.pick ? { pick: input.pick.bind(input) } : {}),
+          ...(input.find ? { find: input.find.bind(input) } : {}),
         };
         outcome = (await runSafetySlash(slash, ctx)) ?? (await runSlash(slash, ctx));
       } catch (err) {

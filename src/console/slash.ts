@@ -5,18 +5,18 @@ import {
   APPROVAL_LABELS,
   type ApprovalPolicy,
   type SessionMeta,
+  savedSessions,
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
-import type { History } from "../contract/history.ts";
-import type { Usage } from "../contract/usage.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
+import { costLines } from "./cost-command.ts";
 import { runFeatureCommand } from "./feature-commands.ts";
 import type { PickRequest, PickRow } from "./input/picker.ts";
 import { mcpCommand, mcpPromptText } from "./mcp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
-import { formatCost } from "./status-line.ts";
+import { age, sessionPickRequest } from "./session-picker.ts";
 import { expandTemplate } from "./templates.ts";
 
 export type SlashOutcome =
@@ -34,30 +34,11 @@ export interface SlashContext {
   registry: CommandRegistry;
   /** choose one row from a list, when the input can show one (the live prompt) */
   pick?: (req: PickRequest) => Promise<number | undefined>;
+  /** search the transcript (the live prompt); false when nothing matches */
+  find?: (query: string) => boolean;
 }
 
 const DONE: SlashOutcome = { kind: "done" };
-
-/** Tokens recorded on the session's assistant messages (those still in the history). */
-export function historyUsage(h: Readonly<History>): Usage & { requests: number } {
-  const out = { input_tokens: 0, output_tokens: 0, requests: 0 };
-  for (const m of h) {
-    const u = m.meta?.usage as Usage | undefined;
-    if (m.role !== "assistant" || !u || typeof u.input_tokens !== "number") continue;
-    out.input_tokens += u.input_tokens;
-    out.output_tokens += u.output_tokens ?? 0;
-    out.requests++;
-  }
-  return out;
-}
-
-function age(iso: string, now = Date.now()): string {
-  const s = Math.max(0, (now - Date.parse(iso)) / 1000);
-  if (s < 90) return `${Math.round(s)}s ago`;
-  if (s < 5400) return `${Math.round(s / 60)}m ago`;
-  if (s < 129600) return `${Math.round(s / 3600)}h ago`;
-  return `${Math.round(s / 86400)}d ago`;
-}
 
 const THIS_ONE = " (this one)";
 
@@ -156,15 +137,16 @@ async function resume(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutco
       return DONE;
     }
     if (ctx.pick) {
-      const offered = list.slice(0, PICK_MAX);
+      const offered = savedSessions({ workspace: session.workspace }).slice(0, PICK_MAX);
       const here = offered.findIndex((m) => m.id === current);
-      const index = await ctx.pick({
-        title: `resume a session of this workspace (${list.length} saved, newest first):`,
-        action: "resume",
-        rows: sessionRows(offered, current),
-        // The newest session that is not this one: what "resume" most often means.
-        initial: here === 0 && offered.length > 1 ? 1 : 0,
-      });
+      const index = await ctx.pick(
+        sessionPickRequest(offered, {
+          current,
+          title: `resume a session of this workspace (${offered.length} saved, newest first):`,
+          // The newest session that is not this one: what "resume" most often means.
+          initial: here === 0 && offered.length > 1 ? 1 : 0,
+        }),
+      );
       const chosen = index === undefined ? undefined : offered[index];
       if (!chosen) {
         ui.print(ui.dim("no session chosen"));
@@ -260,31 +242,7 @@ function status(ctx: SlashContext): SlashOutcome {
 }
 
 function cost(ctx: SlashContext): SlashOutcome {
-  const { session, ui } = ctx;
-  const run = session.usageTotals;
-  const kept = historyUsage(session.history);
-  const all = session.sessionUsage;
-  const price = session.model.price;
-  const usd = (u: Usage) =>
-    price ? ` · ${formatCost((u.input_tokens * price.input + u.output_tokens * price.output) / 1e6)}` : "";
-  ui.print(
-    ui.dim(`this run: ${run.input_tokens} tokens in · ${run.output_tokens} out${usd(run)}`),
-    ui.dim(
-      `session (requests still in the history): ${kept.input_tokens} in · ${kept.output_tokens} out over ${kept.requests} requests${usd(kept)}`,
-    ),
-    ...(all
-      ? [
-          ui.dim(
-            `session, every request (compacted ones too, each at its own model's price): ${all.input_tokens} in · ${all.output_tokens} out${all.cost_usd !== undefined ? ` · ${formatCost(all.cost_usd)}` : ""}`,
-          ),
-        ]
-      : []),
-    ui.dim(
-      price
-        ? `at the list price of ${ui.clean(session.model.name)}: $${price.input} in / $${price.output} out per million tokens (cached input counted at full price)`
-        : `cost: unknown (no price for ${ui.clean(session.model.name)}; add "price" to its entry in config.json models)`,
-    ),
-  );
+  ctx.ui.print(...costLines(ctx.session, ctx.ui));
   return DONE;
 }
 

@@ -5,7 +5,7 @@ import { z } from "zod";
 
 export const KEY_ACTIONS = {
   submit: { keys: ["enter"], help: "send the message (also chooses in a list)" },
-  newline: { keys: ["shift+enter", "alt+enter"], help: "a new line in the message" },
+  newline: { keys: ["shift+enter", "alt+enter"], help: "a new line (ctrl+j too, unless bound)" },
   cancel: { keys: ["escape"], help: "cancel the running turn, close a list" },
   interrupt: { keys: ["ctrl+c"], help: "clear the line; twice on an empty line: exit" },
   exit: { keys: ["ctrl+d"], help: "exit on an empty line" },
@@ -14,6 +14,8 @@ export const KEY_ACTIONS = {
   "history-search": { keys: ["ctrl+r"], help: "search the history" },
   complete: { keys: ["tab"], help: "complete a /command or @path" },
   redraw: { keys: ["ctrl+l"], help: "redraw the screen" },
+  "external-editor": { keys: ["ctrl+g"], help: "edit the message in $VISUAL or $EDITOR" },
+  find: { keys: ["ctrl+f"], help: "search the transcript (n older, N newer match)" },
   "paste-image": { keys: ["ctrl+v"], help: "attach the image on the clipboard" },
   "approve-yes": { keys: ["y"], help: "at an approval question: yes" },
   "approve-always": { keys: ["a"], help: "at an approval question: yes for the session" },

@@ -3,6 +3,7 @@
 // retry can never duplicate text or tool calls that were already streamed.
 
 import type { History } from "../contract/history.ts";
+import { log, logOn } from "../lib/log.ts";
 import { readCappedBody } from "../lib/read-capped.ts";
 import { NO_KEY } from "./credentials.ts";
 import {
@@ -186,6 +187,7 @@ export async function streamWithRetry<T = ModelResponse>(call: StreamCall<T>): P
         retries++;
         waited += delay;
       }
+      if (logOn()) log("debug", "retry", `attempt ${attempt} in ${delay} ms: ${err.message}`);
       call.onEvent?.({
         type: "retry",
         attempt,

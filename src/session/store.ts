@@ -24,7 +24,7 @@ export function canonicalWorkspace(p: string): string {
   }
 }
 
-function sessionDirs(dataDir: string): string[] {
+export function sessionDirs(dataDir: string): string[] {
   try {
     return readdirSync(dataDir, { withFileTypes: true })
       .filter((d) => d.isDirectory() && SESSION_ID_PATTERN.test(d.name))

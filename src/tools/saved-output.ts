@@ -142,5 +142,7 @@ export function savedNote(f: SavedFile): string {
   const what = f.complete
     ? `the whole output (${formatBytes(f.bytes)}, ${f.lines} lines)`
     : `the first ${formatBytes(f.bytes)} (${f.lines} lines) of the output`;
-  return `[${what} is saved in ${f.path}: read it with offset and limit to see the part cut above, or search it with bash (grep -n PATTERN ${f.path})]`;
+  // Only tools that reach the file are named: the grep and find tools are confined to the workspace, and a
+  // model sent to them by a vague "grep it" would be refused.
+  return `[${what} is saved in ${f.path}: \`read\` it with offset and limit to see the part cut above, or search it with \`bash\` (grep -n PATTERN ${f.path}); the \`grep\` and \`find\` tools search only the workspace and cannot open it]`;
 }

@@ -37,6 +37,7 @@ import {
   ToolsReplyData,
   ToolsWatchReplyData,
 } from "../contract/runtime-tools.ts";
+import { log, logOn } from "../lib/log.ts";
 import { startupMark } from "../lib/startup-trace.ts";
 import { declarationDifference } from "./declarations.ts";
 import { BUILTIN_WORKER_ENV, workerEnv } from "./env.ts";
@@ -225,7 +226,9 @@ export class WorkerHost implements HookRunner {
     const field = SUMMARISABLE[event];
     for (const module of this.hookModules(event)) {
       if (skipsHook(this.hookOptions.get(module), event, current)) continue;
+      const t0 = logOn() ? performance.now() : 0;
       const next = await this.step(module, event, current, field, data);
+      if (logOn()) log("debug", "hook", `${event} ${module}: ${(performance.now() - t0).toFixed(1)} ms`);
       const problem = replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
       current = next;
@@ -513,12 +516,19 @@ export class WorkerHost implements HookRunner {
     if (existing?.proc.alive)
       return existing.ready.catch((err) => Promise.reject(rephrase(err, forModule, forEvent)));
     startupMark(`worker spawn: ${group.modules.join(",")}`);
+    const t0 = logOn() ? performance.now() : 0;
     const proc = this.spawn(group);
     const slot: Slot = {
       proc,
       ok: false,
       ready: this.handshake(group, proc).then(() => {
         startupMark(`worker ready: ${group.modules.join(",")}`);
+        if (logOn())
+          log(
+            "debug",
+            "worker",
+            `${group.modules.join(",")} started, ready in ${(performance.now() - t0).toFixed(1)} ms (for ${forEvent})`,
+          );
         slot.ok = true;
         return proc;
       }),

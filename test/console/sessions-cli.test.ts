@@ -99,7 +99,7 @@ test("/new starts a fresh session, /sessions lists both, /resume N replays the c
   expect(r.stdout).toContain("↑4.0k ↓40 · ask first · first question\n› /exit");
 }, 60_000);
 
-test("/cost shows the tokens in and out of this run and of the session", async () => {
+test("/cost shows the session's tokens in and out, and this run's per model", async () => {
   rig = await makeRig({
     script: [
       { text: "one", usage: { input_tokens: 1200, output_tokens: 34 } },
@@ -108,10 +108,10 @@ test("/cost shows the tokens in and out of this run and of the session", async (
   });
   const r = await console(rig, "a\nb\n/cost\n/exit\n");
   expect(r.code).toBe(0);
-  expect(r.stdout).toContain("this run: 2500 tokens in · 90 out");
-  expect(r.stdout).toContain("session (requests still in the history): 2500 in · 90 out over 2 requests");
+  expect(r.stdout).toContain("cost: unknown · 2500 tokens in · 90 out");
+  expect(r.stdout).toContain("mock-model: 2 requests · 2500 in · 90 out · cost unknown");
   expect(r.stdout).toContain(
-    'cost: unknown (no price for mock-model; add "price" to its entry in config.json models)',
+    'no price for mock-model: its requests are not in the cost; add "price" to its entry in config.json models',
   );
 }, 60_000);
 

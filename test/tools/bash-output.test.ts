@@ -30,7 +30,7 @@ describe("a cut output is saved whole", () => {
     const r = await run("bash", { command: "seq 1 20000" }, ctx());
     expect(r.text).toContain("cut from the middle of the output");
     expect(r.text).toMatch(
-      /\[the whole output \(106\.3 KiB, 20000 lines\) is saved in \S+: read it with offset/,
+      /\[the whole output \(106\.3 KiB, 20000 lines\) is saved in \S+: `read` it with offset/,
     );
     const path = savedPath(r.text) as string;
     expect(path.startsWith(outputs.dir)).toBe(true);

@@ -5,6 +5,7 @@ import { UserError } from "../../contract/errors.ts";
 import { parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
+import { RESUME_PICK } from "../resume-pick.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 export const RUN_ARGS = {
@@ -17,7 +18,17 @@ export const RUN_ARGS = {
   json: { type: "boolean", description: "with -p: stream every event as NDJSON on stdout" },
   ...TARGET_ARGS,
   continue: { type: "boolean", alias: "c", description: "resume the newest session of this workspace" },
-  resume: { type: "string", alias: "r", valueHint: "id", description: "resume the session with this id" },
+  resume: {
+    type: "string",
+    alias: "r",
+    valueHint: "id",
+    description:
+      "resume the session with this id; without one, choose it in a picker of this workspace's sessions",
+  },
+  all: {
+    type: "boolean",
+    description: "with -r and no id: the picker lists the sessions of every workspace",
+  },
   fork: {
     type: "boolean",
     description: "with -r or -c: continue in a new session with that session's history (it stays as it is)",
@@ -32,6 +43,11 @@ export const RUN_ARGS = {
     type: "string",
     valueHint: "mode",
     description: "run bash in a bubblewrap sandbox (Linux): workspace-write or workspace-write,network",
+  },
+  verbose: {
+    type: "boolean",
+    description:
+      "write a debug log (worker starts, hook timings, retries, compaction decisions) to config_dir/logs/i.log, and in print mode to stderr too",
   },
   "max-turns": {
     type: "string",
@@ -95,6 +111,14 @@ export const command = defineSubcommand(
       maxTurns: parseMaxTurns(args["max-turns"]),
       ...sandboxOption(args.sandbox),
     };
+    const pick = args.resume === RESUME_PICK;
+    if (pick) common.resume = undefined;
+    if (args.all && !pick)
+      throw new UserError("i: --all goes with -r and no id (the session picker); add -r, or leave out --all");
+    if (pick && (args.print || args.fork || !process.stdin.isTTY || !process.stdout.isTTY))
+      throw new UserError(
+        `i -r: give the session's id${args.print ? " in print mode" : args.fork ? " with --fork" : " without a terminal"} (\`i sessions\` lists them); the picker needs the console`,
+      );
     if (args.continue && args.resume !== undefined)
       throw new UserError(
         "i: -c and -r both choose the session to resume; give -c (the newest) or -r ID, not both",
@@ -123,6 +147,7 @@ export const command = defineSubcommand(
       ...common,
       approve: (args.approve ?? "ask") as ApprovalPolicy,
       ...(words ? { firstMessage: words } : {}),
+      ...(pick ? { pickSession: { all: !!args.all } } : {}),
     });
   },
 );

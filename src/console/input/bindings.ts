@@ -18,6 +18,10 @@ export type EditorAction =
   | "eof"
   | "escape"
   | "redraw"
+  /** Ctrl-G: the draft in the user's editor */
+  | "editor"
+  /** Ctrl-F: search the transcript */
+  | "find"
   | "ignored";
 
 function ctrlKey(ed: LineEditor, k: Key): EditorAction {
@@ -32,8 +36,7 @@ function ctrlKey(ed: LineEditor, k: Key): EditorAction {
       ed.left();
       return "changed";
     case "f":
-      ed.right();
-      return "changed";
+      return "find";
     case "h":
       ed.backspace();
       return "changed";
@@ -55,10 +58,15 @@ function ctrlKey(ed: LineEditor, k: Key): EditorAction {
       return ed.down() ? "changed" : "history-next";
     case "r":
       return "search";
+    case "g":
+      return "editor";
     case "l":
       return "redraw";
     case "o":
       return "expand";
+    case "j":
+      ed.newline();
+      return "changed";
     case "c":
       return "interrupt";
     case "d":

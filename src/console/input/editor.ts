@@ -54,10 +54,16 @@ export class LineEditor {
     this.insert(label);
   }
 
-  /** The text to send, pastes expanded; the editor is emptied. */
-  submit(): string {
+  /** The whole text, pastes expanded (what submit() would send), the editor left as it is. */
+  expanded(): string {
     let out = this.text;
     for (const [label, body] of this.pastes) out = out.split(label).join(body);
+    return out;
+  }
+
+  /** The text to send, pastes expanded; the editor is emptied. */
+  submit(): string {
+    const out = this.expanded();
     this.clear();
     return out;
   }

@@ -87,8 +87,9 @@ function codepointKey(code: number, m: Pick<Key, "ctrl" | "alt" | "shift">): Key
 function plainKey(ch: string): Key {
   const c = ch.charCodeAt(0);
   if (ch === "\r") return key("enter");
-  // A bare LF is what many terminals send for Ctrl-J and, configured for it, for Shift+Enter.
-  if (ch === "\n") return key("enter", { shift: true });
+  // A bare LF is Ctrl-J (some terminals send it for Shift+Enter too): the prompt makes it a new line
+  // unless keybindings.json gives ctrl+j to an action, which a key of its own makes possible.
+  if (ch === "\n") return key("char", { ctrl: true, ch: "j" });
   if (ch === "\t") return key("tab");
   if (c === 127 || c === 8) return key("backspace");
   if (c === 0) return key("char", { ctrl: true, ch: " " });

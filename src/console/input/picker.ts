@@ -20,6 +20,8 @@ export interface PickRequest {
   initial?: number;
   /** a row became the marked one (index into rows): a live preview of the choice */
   onMark?: (index: number) => void;
+  /** lines shown under the list for the marked row (index into rows), e.g. a session's last exchange */
+  preview?: (index: number) => readonly string[];
 }
 
 /** How the picker draws (the prompt's text functions). */
@@ -115,6 +117,9 @@ export class Picker {
       lines.push(p === this.at ? t.yellow(label) + detail : label + detail);
     }
     if (this.shown.length === 0) lines.push(t.dim("  (nothing matches)"));
+    const marked = this.shown[this.at];
+    if (marked !== undefined && this.req.preview)
+      for (const l of this.req.preview(marked)) lines.push(t.dim(t.fit(`  ${t.clean(l)}`, width)));
     const where = this.shown.length > PICKER_ROWS ? ` · ${this.at + 1}/${this.shown.length}` : "";
     const filter = this.filter ? ` · filter: ${t.clean(this.filter)}` : " · type to filter";
     lines.push(

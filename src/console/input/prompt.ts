@@ -249,6 +249,12 @@ export class PromptController {
       case "search":
         this.search = { query: "", at: undefined, draft: this.editor.text };
         return;
+      case "editor":
+        this.hooks.editor?.();
+        return;
+      case "find":
+        this.hooks.find?.();
+        return;
       case "complete":
         this.complete();
         return;

@@ -49,6 +49,7 @@ const SYNC_OFF = "\u001b[?2026l";
 const HIDE_CURSOR = "\u001b[?25l";
 const SHOW_CURSOR = "\u001b[?25h";
 const CLEAR_DOWN = "\u001b[J";
+const CLEAR_LINE = "\u001b[2K";
 // Home, erase the screen, erase the scrollback (xterm's E3, which tmux, VTE, kitty and Windows Terminal know).
 const CLEAR_ALL = "\u001b[H\u001b[2J\u001b[3J";
 const up = (n: number) => (n > 0 ? `\u001b[${n}A` : "");
@@ -73,6 +74,8 @@ export class Screen {
   private drawnColumns: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private stopped = false;
+  /** another program has the terminal (suspend/resume) */
+  private suspended = false;
   private cursorHidden = false;
   private readonly offResize: () => void;
   private readonly kept = new KeptLines(KEEP_LINES);
@@ -102,6 +105,11 @@ export class Screen {
 
   unmount(key: string): void {
     if (this.mounted.delete(key)) this.invalidate();
+  }
+
+  /** The committed lines kept for a resize (the transcript search reads them), oldest first. */
+  transcript(): string[] {
+    return this.kept.lines();
   }
 
   has(key: string): boolean {
@@ -150,6 +158,29 @@ export class Screen {
     if (this.caps.cursor && !this.stopped) this.draw(force);
   }
 
+  /**
+   * Hand the terminal to another program (the user's editor): what is pending is written, the live region
+   * erased, the cursor shown where it began, and nothing is drawn until resume() — which draws the live
+   * region afresh from wherever the cursor was left.
+   */
+  suspend(): void {
+    if (this.stopped || this.suspended) return;
+    this.flush(true);
+    this.suspended = true;
+    if (!this.caps.cursor) return;
+    this.term.write(`${this.moveTo(0)}${this.eraseDown()}${this.cursorHidden ? SHOW_CURSOR : ""}`);
+    this.cursorHidden = false;
+    this.drawn = [];
+  }
+
+  resume(): void {
+    if (!this.suspended) return;
+    this.suspended = false;
+    this.cursorRow = 0;
+    this.cursorCol = 0;
+    this.flush(true);
+  }
+
   stop(): void {
     if (this.stopped) return;
     this.flush(true);
@@ -193,6 +224,7 @@ export class Screen {
   }
 
   private draw(force = false): void {
+    if (this.suspended) return;
     const cols = this.term.columns;
     let out = "";
     if (cols !== this.drawnColumns) {
@@ -203,7 +235,7 @@ export class Screen {
     const { lines, cursor } = this.compose(width);
     let from: number;
     if (this.pending.length > 0) {
-      out += `${this.moveTo(0)}${CLEAR_DOWN}${this.pending.join("\r\n")}\r\n`;
+      out += `${this.moveTo(0)}${this.eraseDown()}${this.pending.join("\r\n")}\r\n`;
       this.pending = [];
       this.drawn = [];
       from = 0;
@@ -215,7 +247,8 @@ export class Screen {
         if (moved) this.term.write(moved);
         return;
       }
-      if (from < this.drawn.length || this.drawn.length === 0) out += `${this.moveTo(from)}${CLEAR_DOWN}`;
+      if (from < this.drawn.length || this.drawn.length === 0)
+        out += `${this.moveTo(from)}${this.eraseDown()}`;
       else out += `${this.moveTo(this.drawn.length - 1)}\r\n`; // appending below the last drawn line
     }
     out += lines.slice(from).join("\r\n");
@@ -229,6 +262,16 @@ export class Screen {
     this.drawn = lines;
     out += this.placeCursor(cursor, lines);
     this.term.write(SYNC_ON + out + SYNC_OFF);
+  }
+
+  /**
+   * Erase the live region from the cursor's row down. Not with one ED from the row's start: when the live
+   * region sits at the top of the screen that is an ED at home, which tmux (scroll-on-clear) and others
+   * take as "clear the screen" and push into the scrollback — a prompt erased that way stays there.
+   */
+  private eraseDown(): string {
+    const below = this.drawn.length - this.cursorRow - 1;
+    return below > 0 ? `${CLEAR_LINE}\u001b[B${CLEAR_DOWN}\u001b[A` : CLEAR_LINE;
   }
 
   /** Put the terminal cursor where the input wants it, or hide it; returns the codes. */

@@ -48,7 +48,7 @@ describe("keys", () => {
     expect(short(decode("\x1b[13;2u"))).toEqual(["S-enter"]);
     expect(short(decode("\x1b[27;2;13~"))).toEqual(["S-enter"]);
     expect(short(decode("\x1b\r"))).toEqual(["M-enter"]);
-    expect(short(decode("\n"))).toEqual(["S-enter"]);
+    expect(short(decode("\n"))).toEqual(["C-char:j"]);
   });
 
   test("cursor keys with modifiers, SS3 and ~ keys", () => {
