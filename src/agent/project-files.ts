@@ -59,6 +59,11 @@ export function pendingProjectFiles(configDir: string, workspace: string): Pendi
   const files = untrustedProjectFiles(configDir, workspace, PROJECT_FILES);
   const lines: string[] = [];
   for (const f of files) {
+    if (f.problem) {
+      // A FIFO, a device or an oversized file: never read, so it can be neither shown nor accepted.
+      lines.push(`${f.problem}; not accepted (it cannot be, as it is)`);
+      continue;
+    }
     lines.push(
       `${f.path} (${f.state === "changed" ? "changed since it was accepted" : "not accepted yet"}):`,
     );

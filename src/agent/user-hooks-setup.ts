@@ -18,6 +18,8 @@ export function checkHooksConfig(
 ): string | undefined {
   if (!manifest.modules.some((m) => m.name === "hooks" && m.builtin)) return undefined;
   const loaded = loadHooks(configDir, workspace);
+  if (loaded.projectRefused)
+    return `${loaded.projectRefused}; this project file is ignored, the run goes on without it`;
   if (!loaded.projectIgnored) return undefined;
   return `${loaded.projectIgnored}: ignored, this project's hooks are not accepted for this workspace (or changed since); review them, then run \`i trust\` (or /trust in the console)`;
 }

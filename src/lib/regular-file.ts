@@ -22,8 +22,8 @@ export class RefusedFile extends UserError {
   constructor(
     message: string,
     readonly because: RefusedBecause,
-    /** its size, when it was too large */
-    readonly size?: number,
+    /** its size, when it was too large; what it is, when it is no regular file ("a FIFO (named pipe)") */
+    readonly detail: { size?: number; kind?: string } = {},
   ) {
     super(message);
   }
@@ -44,7 +44,9 @@ export function readRegularBytes(file: string, maxBytes: number, what = "this fi
     const code = (err as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return undefined;
     if (code === "EISDIR")
-      throw new RefusedFile(`${file}: is a directory, not a file; remove it or rename it`, "directory");
+      throw new RefusedFile(`${file}: is a directory, not a file; remove it or rename it`, "directory", {
+        kind: "a directory",
+      });
     throw new RefusedFile(`${file}: cannot read: ${(err as Error).message}`, "unreadable");
   }
   try {
@@ -53,12 +55,13 @@ export function readRegularBytes(file: string, maxBytes: number, what = "this fi
       throw new RefusedFile(
         `${file}: is ${kindOf(st)}, not a regular file; replace it with a regular file`,
         st.isDirectory() ? "directory" : "not-regular",
+        { kind: kindOf(st) },
       );
     const tooBig = (size: number) =>
       new RefusedFile(
         `${file}: larger than the ${formatBytes(maxBytes)} limit for ${what}; shorten it`,
         "too-large",
-        size,
+        { size },
       );
     if (st.size > maxBytes) throw tooBig(st.size);
     // The size can change between fstat and read: read at most one byte past the cap to notice.
