@@ -6,7 +6,7 @@
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import type { ImagePart } from "../../contract/history.ts";
-import { imageInfo } from "../../lib/image-info.ts";
+import { checkImage } from "../../lib/image-info.ts";
 import { RefusedFile, readRegularBytes } from "../../lib/regular-file.ts";
 
 /** Providers refuse larger images (Anthropic's limit is 5 MB, others' larger). */
@@ -40,8 +40,8 @@ export class ImageAttachments {
   /** Check and number an image; a string says why it cannot be attached (one line, with the fix). */
   add(bytes: Uint8Array, what: string): Attached | string {
     if (bytes.length > MAX_IMAGE_BYTES) return tooLarge(what, bytes.length);
-    const info = imageInfo(bytes);
-    if (!info) return `${what} is not a PNG, JPEG, GIF or WebP image, or it is damaged`;
+    const info = checkImage(bytes);
+    if (typeof info === "string") return `${what} is ${info}`;
     if (info.width > MAX_IMAGE_SIDE || info.height > MAX_IMAGE_SIDE)
       return `${what} is ${info.width}×${info.height} pixels; images up to ${MAX_IMAGE_SIDE} pixels a side can be sent (make a smaller copy)`;
     const n = this.next++;
