@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { ImageAttachments } from "../../src/console/images/attachments.ts";
 import { checkImage } from "../../src/lib/image-info.ts";
 import { Approvals } from "../../src/tools/approvals.ts";
+import { capToolOutput } from "../../src/tools/output-cap.ts";
 import { mapCallResult } from "../../workers/mcp/results.ts";
 import { makePng } from "../fixtures/images/png.ts";
 import { makeSandbox, run, type Sandbox } from "./helpers.ts";
@@ -65,4 +66,23 @@ test("checkImage: each format's end is checked", () => {
   expect(typeof checkImage(WHOLE)).toBe("object");
   expect(checkImage(CUT)).toBe("a damaged PNG image (it is cut short)");
   expect(checkImage(Buffer.from("hello"))).toBe("not a PNG, JPEG, GIF or WebP image");
+});
+
+test("any untrusted tool's result (a module's, a replaced MCP module's): a damaged image becomes a note", () => {
+  const r = capToolOutput(
+    {
+      content: [
+        { type: "image", media_type: "image/png", data: CUT.toString("base64") },
+        { type: "image", media_type: "image/png", data: WHOLE.toString("base64") },
+      ],
+      is_error: false,
+    },
+    "untrusted",
+  );
+  const parts = r.content as { type: string; text?: string }[];
+  expect(parts[0]).toEqual({
+    type: "text",
+    text: "[image image/png left out: a damaged PNG image (it is cut short)]",
+  });
+  expect(parts[1]?.type).toBe("image");
 });
