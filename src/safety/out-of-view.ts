@@ -96,7 +96,8 @@ export interface OutOfViewWrites {
 /**
  * The writes of `plan` to paths the current snapshot does not hold (ignored now): one already as the
  * target has it is dropped, one that differs is kept in the store and added to the hand-changed list (no
- * snapshot tells who changed it), one that cannot be kept is left as it is, and named. Changes `plan`.
+ * snapshot tells who changed it), one that cannot be kept is left as it is, and named — as is a tracked
+ * file over the per-file cap now, which the store has no copy of either. Changes `plan`.
  */
 export function checkOutOfViewWrites(
   workspace: string,
@@ -109,20 +110,28 @@ export function checkOutOfViewWrites(
   const kept: SnapshotEntry[] = [];
   const lines: string[] = [];
   plan.writes = plan.writes.filter((e) => {
-    if (cur.has(e.path)) return true;
-    let now: ReturnType<typeof onDisk>;
-    try {
-      now = onDisk(join(workspace, e.path), e.path, store, maxBytes);
-    } catch (err) {
-      now = (err as Error).message;
-    }
-    if (now === "absent") return true;
-    if (typeof now === "string") {
-      lines.push(`${e.path}: left as it is (not tracked now, and ${now})`);
+    const now = cur.get(e.path);
+    // Over the per-file cap now: no copy is in the store, so overwriting it could not be undone.
+    if (now?.kind === "skipped") {
+      lines.push(
+        `${e.path}: left as it is (it is over max_file_bytes now, so no copy could be kept before overwriting it; raise max_file_bytes in checkpoints.json to restore it)`,
+      );
       return false;
     }
-    if (sameEntry(now, e)) return false;
-    kept.push(now);
+    if (now) return true;
+    let disk: ReturnType<typeof onDisk>;
+    try {
+      disk = onDisk(join(workspace, e.path), e.path, store, maxBytes);
+    } catch (err) {
+      disk = (err as Error).message;
+    }
+    if (disk === "absent") return true;
+    if (typeof disk === "string") {
+      lines.push(`${e.path}: left as it is (not tracked now, and ${disk})`);
+      return false;
+    }
+    if (sameEntry(disk, e)) return false;
+    kept.push(disk);
     if (!plan.handChanged.includes(e.path)) plan.handChanged.push(e.path);
     return true;
   });

@@ -61,4 +61,4 @@ test("i trust prints the same lines", async () => {
   expect(out.stdout).toContain("env NODE_OPTIONS (set in the file; changes what the program loads)");
   expect(out.stdout).toContain(`header Authorization from ${TOKEN_REF}`);
   expect(out.stdout).not.toContain("evil.js");
-});
+}, 30_000);

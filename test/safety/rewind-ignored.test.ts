@@ -37,7 +37,7 @@ test("a rewind never removes files that a change of .gitignore brought into view
   expect(out.stdout).toContain("1 file written, 0 files removed");
   expect(out.stdout).toContain(".env");
   expect(out.stdout).toContain("data/local.db");
-});
+}, 60_000);
 
 test("a hand edit of a file the turn took out of view is asked about, and /undo of the rewind brings it back", async () => {
   const r = await makeRig({
@@ -85,7 +85,7 @@ test("a hand edit of a file the turn took out of view is asked about, and /undo 
   expect(back.done).toBe(true);
   expect(read(r, "config.local")).toBe("mine\n");
   expect(read(r, ".gitignore")).toBe("config.local\n");
-});
+}, 60_000);
 
 test("a task child's changes are covered by the parent's checkpoint: the rewind takes them back", async () => {
   const isChild = (req: RecordedRequest) => JSON.stringify(req.body).includes("Your role: the");
@@ -118,7 +118,7 @@ test("a task child's changes are covered by the parent's checkpoint: the rewind 
   expect(read(r, "a.txt")).toBe("original\n");
   expect(existsSync(join(r.workspace, "new.txt"))).toBe(false);
   expect(out.stdout).toContain("1 file written, 1 file removed");
-});
+}, 60_000);
 
 test("a damaged checkpoint blob: the count says only what was written, and the exit is 1", async () => {
   const r = await makeRig({
@@ -148,4 +148,4 @@ test("a damaged checkpoint blob: the count says only what was written, and the e
   expect(out.code).toBe(1);
   expect(read(r, "b.txt")).toBe("bravo\n");
   expect(read(r, "a.txt")).toBe("A\n");
-});
+}, 60_000);
