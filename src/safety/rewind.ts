@@ -94,10 +94,7 @@ async function restoreCode(
     const done = applyRestore(deps.workspace, plan, cp.store);
     cp.markKnown(cp.snapshotNow().id);
     const left = plan.outOfView;
-    const lines = [
-      done.written + done.removed === 0 && !done.incomplete
-        ? "the files were already as they were then"
-        : `files restored: ${plural(done.written, "file")} written, ${plural(done.removed, "file")} removed`,
+    const notes = [
       ...done.problems,
       ...view.lines,
       ...(left.length > 0
@@ -106,7 +103,13 @@ async function restoreCode(
           ]
         : []),
     ];
-    return { lines, incomplete: done.incomplete };
+    const head =
+      done.written + done.removed > 0
+        ? `files restored: ${plural(done.written, "file")} written, ${plural(done.removed, "file")} removed`
+        : notes.length > 0
+          ? "no file was written or removed"
+          : "the files were already as they were then";
+    return { lines: [head, ...notes], incomplete: done.incomplete };
   };
   return { before, lines: [], apply };
 }

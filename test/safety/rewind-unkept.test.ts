@@ -48,4 +48,5 @@ test("a file now over max_file_bytes is left as it is and named, not overwritten
   expect(readFileSync(join(ws, "log.txt"), "utf8")).toBe(big);
   expect(out.lines.join("\n")).toContain("log.txt: left as it is");
   expect(out.lines.join("\n")).toContain("max_file_bytes");
+  expect(out.lines[0]).toBe("no file was written or removed");
 });
