@@ -47,6 +47,12 @@ function modeHas(mode: RewindMode, part: "code" | "conversation"): boolean {
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
+/** Paths for one line: the first ten, then how many more (an ignored data/ may hold thousands). */
+function namesOf(paths: readonly string[]): string {
+  const shown = paths.slice(0, 10).join(", ");
+  return paths.length > 10 ? `${shown} and ${paths.length - 10} more` : shown;
+}
+
 /**
  * Put the workspace back to snapshot `targetId` (undefined: unchanged since, nothing to do). Returns the
  * snapshot of the workspace before, and what was done; `refused` when the user declined or it cannot be.
@@ -99,7 +105,7 @@ async function restoreCode(
       ...view.lines,
       ...(left.length > 0
         ? [
-            `left as they are (ignored by the .gitignore of then, so not recorded as the agent's): ${left.join(", ")}`,
+            `left as they are (ignored by the .gitignore of then, so not recorded as the agent's): ${namesOf(left)}`,
           ]
         : []),
     ];
