@@ -311,6 +311,7 @@ export class Agent {
       this.history.push(hookContextMessage("UserPromptSubmit", text, now()));
     this.checkpoint("user");
     let stopHookActive = false;
+    let stopBlocks = 0;
     let recovered = false;
     let turns = 0;
     // Length recovery: the text of replies cut off by the output limit, continued up to the bound.
@@ -400,10 +401,10 @@ export class Agent {
         const goOn = signal?.aborted
           ? undefined
           : await deps.userHooks?.stop(text, stopHookActive, deps.subagent === true);
-        if (goOn !== undefined) {
+        if (goOn !== undefined && !this.stopBlockedTooOften(goOn.hook, ++stopBlocks)) {
           // A Stop hook blocked the stop: the agent goes on, told why.
           stopHookActive = true;
-          this.history.push(stopHookMessage(goOn, deps.subagent === true, now()));
+          this.history.push(stopHookMessage(goOn.message, deps.subagent === true, now()));
           this.checkpoint("stop_hook");
           continue;
         }
@@ -429,6 +430,18 @@ export class Agent {
       message: `stopped after ${deps.maxTurns} model requests (--max-turns)`,
     });
     return this.finish("", "max_turns", turns);
+  }
+
+  /** Past the cap of consecutive Stop blocks in a turn: the turn ends anyway, said in one line. */
+  private stopBlockedTooOften(hook: string, blocks: number): boolean {
+    const limit = this.deps.userHooks?.stopBlockLimit ?? Number.POSITIVE_INFINITY;
+    if (blocks <= limit) return false;
+    this.deps.emit({
+      type: "notice",
+      level: "warn",
+      message: `hook ${hook}: blocked the stop ${limit} times in a row and blocks it again; the turn ends here (raise stop_block_limit in hooks.json to allow more)`,
+    });
+    return true;
   }
 
   private finish(text: string, stop: TurnResult["stop"], turns: number, blocked?: string): TurnResult {

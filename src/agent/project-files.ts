@@ -12,6 +12,7 @@ import { parseAgentFile } from "../lib/agent-definitions.ts";
 import { hooksOf, parseHooksText } from "../lib/hooks-config.ts";
 import { MAX_CONFIG_BYTES } from "../lib/json-file.ts";
 import { readMcpFile } from "../lib/mcp-config.ts";
+import { serverSettingLines } from "../lib/mcp-describe.ts";
 import { readRegularFile } from "../lib/regular-file.ts";
 
 export const PROJECT_FILES = [PROJECT_HOOKS_FILE, PROJECT_AGENTS_DIR, MCP_PROJECT_FILE] as const;
@@ -20,10 +21,10 @@ export const TRUST_COMMAND = "i trust";
 /** What one pending file would do, one line per hook or agent (throws a UserError for a malformed one). */
 function describe(f: ProjectFileTrust): string[] {
   if (f.file === MCP_PROJECT_FILE) {
-    return readMcpFile(f.path, "project").map((e) => {
-      const c = e.config as { command?: string; args?: string[]; url?: string };
-      const what = c.command ? [c.command, ...(c.args ?? [])].join(" ") : (c.url ?? "");
-      return `  mcp server ${e.name}: ${what}`;
+    return readMcpFile(f.path, "project").flatMap((e) => {
+      const c = e.config;
+      const what = "command" in c ? [c.command, ...(c.args ?? [])].join(" ") : c.url;
+      return [`  mcp server ${e.name}: ${what}`, ...serverSettingLines(c)];
     });
   }
   if (f.file === PROJECT_HOOKS_FILE) {
@@ -59,6 +60,11 @@ export function pendingProjectFiles(configDir: string, workspace: string): Pendi
   const files = untrustedProjectFiles(configDir, workspace, PROJECT_FILES);
   const lines: string[] = [];
   for (const f of files) {
+    if (f.problem) {
+      // A FIFO, a device or an oversized file: never read, so it can be neither shown nor accepted.
+      lines.push(`${f.problem}; not accepted (it cannot be, as it is)`);
+      continue;
+    }
     lines.push(
       `${f.path} (${f.state === "changed" ? "changed since it was accepted" : "not accepted yet"}):`,
     );

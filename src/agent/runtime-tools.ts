@@ -66,7 +66,9 @@ export function mcpSetup(manifest: Manifest, configDir: string, workspace: strin
   const starts = project.map((e) => `${e.name} (${describeTransport(e.config)})`).join(", ");
   for (const f of untrustedProjectFiles(configDir, workspace, [MCP_PROJECT_FILE]))
     out.notices.push(
-      `${projectTrustRefusal(f, MCP_TRUST_COMMAND)}${starts ? `; it would start ${starts}` : ""}; in the console, /mcp trust`,
+      f.problem
+        ? projectTrustRefusal(f, MCP_TRUST_COMMAND)
+        : `${projectTrustRefusal(f, MCP_TRUST_COMMAND)}${starts ? `; it would start ${starts}` : ""}; in the console, /mcp trust`,
     );
   return out;
 }

@@ -184,7 +184,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
       model.images !== "omit",
       mcp.idle ? ["mcp"] : [],
     );
-    const userHooks = userHooksFor(host, session.id, opts.emit);
+    const userHooks = userHooksFor(host, session.id, opts.emit, plan.configDir);
     // The agent is built below; its tool batches ask it for the model and give it a task's token use.
     let agent: Agent | undefined;
     const built = buildAgent(

@@ -7,9 +7,9 @@ import { errorMessage } from "../contract/errors.ts";
 import type { CompactionReason, EmitEvent } from "../contract/events.ts";
 import { type Content, contentWithImageMarkers, type ToolCall } from "../contract/history.ts";
 import type { HookReply } from "../contract/hooks.ts";
-import { USER_HOOK_EVENTS, type UserHookEvent } from "../contract/hooks-file.ts";
+import { DEFAULT_STOP_BLOCK_LIMIT, USER_HOOK_EVENTS, type UserHookEvent } from "../contract/hooks-file.ts";
 import type { HookEvent } from "../contract/protocol.ts";
-import type { UserHookReply } from "../contract/user-hooks.ts";
+import type { HookNote, UserHookReply } from "../contract/user-hooks.ts";
 import type { DispatchSeams, ToolCallInfo } from "../tools/dispatch.ts";
 import type { HookRunner } from "../worker/types.ts";
 
@@ -40,6 +40,8 @@ export class UserHooks {
     private readonly hooks: HookRunner,
     private readonly sessionId: string,
     private readonly emit: EmitEvent,
+    /** consecutive Stop blocks in one turn before the turn ends anyway */
+    readonly stopBlockLimit = DEFAULT_STOP_BLOCK_LIMIT,
   ) {}
 
   /** Whether any module could act on `event` (for `tool`): false costs nothing more. */
@@ -153,11 +155,12 @@ export class UserHooks {
     return { ...(reply?.block ? { blocked: reply.block.message } : {}), context: reply?.context ?? [] };
   }
 
-  /** The reason a Stop (or SubagentStop) hook wants the agent to go on, or undefined to stop. */
-  async stop(lastMessage: string, active: boolean, subagent: boolean): Promise<string | undefined> {
+  /** The block of a Stop (or SubagentStop) hook that wants the agent to go on (its reason, the hook), or
+   * undefined to stop. `active`: the agent is already going on because of such a block. */
+  async stop(lastMessage: string, active: boolean, subagent: boolean): Promise<HookNote | undefined> {
     const event = subagent ? "subagent_stop" : "stop";
     if (!this.wants(event)) return undefined;
-    return (await this.run(event, { stop_hook_active: active, last_message: lastMessage }))?.block?.message;
+    return (await this.run(event, { stop_hook_active: active, last_message: lastMessage }))?.block;
   }
 
   async preCompact(reason: CompactionReason, instructions?: string): Promise<void> {

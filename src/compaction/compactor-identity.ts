@@ -3,9 +3,10 @@
 // compactor is a different one (another binding, or the built-in one with another configuration),
 // instead of staying paused until a manual compaction succeeds.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Manifest } from "../contract/manifest.ts";
+import { readRegularFile } from "../lib/regular-file.ts";
+import { MAX_TEXT_FILE_BYTES } from "../lib/text-files.ts";
 
 /** The events whose modules make up the compactor. */
 const COMPACTION_EVENTS = [
@@ -17,7 +18,8 @@ const COMPACTION_EVENTS = [
 
 function readOrEmpty(path: string): string {
   try {
-    return readFileSync(path, "utf8");
+    // Module files and the prompts they name are the user's: read only as regular files, capped.
+    return readRegularFile(path, MAX_TEXT_FILE_BYTES, "a compactor file") ?? "";
   } catch {
     return "";
   }

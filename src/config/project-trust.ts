@@ -72,6 +72,8 @@ export function revokeProjectFiles(configDir: string, workspace: string, files?:
 
 /** The one line print mode says about a project file it will not use, and how to accept it. */
 export function projectTrustRefusal(f: ProjectFileTrust, acceptCommand: string): string {
+  // A FIFO or a device can never be accepted: the fix is the file, not an acceptance.
+  if (f.problem) return `${f.problem}; this project file is ignored, the run goes on without it`;
   const why = f.state === "changed" ? "changed since it was accepted" : "not accepted yet";
   return `${f.path}: ignored, this project's file is ${why}; review it, then run \`${acceptCommand}\` (or accept it in the console)`;
 }

@@ -24,6 +24,9 @@ export type UserHookEvent = keyof typeof USER_HOOK_EVENTS;
 export type UserHookContractEvent = (typeof USER_HOOK_EVENTS)[UserHookEvent];
 export const USER_HOOK_EVENT_NAMES = Object.keys(USER_HOOK_EVENTS) as UserHookEvent[];
 
+/** Consecutive Stop blocks in one turn before the turn ends anyway (hooks.json `stop_block_limit`). */
+export const DEFAULT_STOP_BLOCK_LIMIT = 8;
+
 /** A hook without a timeout is killed after this many seconds (Claude Code's default). */
 export const DEFAULT_HOOK_TIMEOUT_S = 60;
 /** The longest timeout a hook may ask for: an hour. */
@@ -79,6 +82,8 @@ export const HooksFile = z.lazy(() =>
   z.strictObject({
     $schema: z.string().optional(),
     $comment: z.string().optional(),
+    /** i's own: consecutive blocks of the Stop hooks in one turn before the turn ends anyway; default 8 */
+    stop_block_limit: z.number().int().min(1).max(1000).optional(),
     hooks: z.strictObject(eventShape).optional(),
   }),
 );

@@ -41,6 +41,8 @@ interface ToolSpec {
   dynamicDescription?: boolean;
   /** the core sends the call a `context` telling it about its session (TaskContext for `task`) */
   wantsContext?: boolean;
+  /** a call may change files in the workspace (a child session's edits): the turn's checkpoint comes first */
+  mayChange?: boolean;
 }
 
 export interface ModuleSpec {
@@ -278,6 +280,7 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
         deadlineMs: TASK_DEADLINE_MS,
         dynamicDescription: true,
         wantsContext: true,
+        mayChange: true,
       },
     ],
     ownProcess: true,
@@ -324,6 +327,12 @@ export function toolDecl(spec: ToolSpec): ToolDecl {
     declCache.set(spec.name, d);
   }
   return d;
+}
+
+/** Whether registry tool `name` (of any module) may change files in the workspace. */
+export function moduleToolMayChange(name: string): boolean {
+  for (const m of MODULE_NAMES) if (toolSpec(m, name)?.mayChange) return true;
+  return false;
 }
 
 export function moduleToolDecls(name: ModuleName): ToolDecl[] {

@@ -13,7 +13,7 @@ import {
   type UserHookEvent,
 } from "../contract/hooks-file.ts";
 import { MAX_CONFIG_BYTES, parseConfigText, parseWith } from "./json-file.ts";
-import { readRegularFile } from "./regular-file.ts";
+import { RefusedFile, readRegularFile } from "./regular-file.ts";
 import { isTrustedContent } from "./trust-store.ts";
 
 /** One command to run on an event. */
@@ -68,6 +68,8 @@ export interface LoadedHooks {
   hooks: HooksByEvent;
   /** the project's file exists but is not the content the user accepted: it was left out */
   projectIgnored?: string;
+  /** the project's file is no regular file or too large (the line saying so): it was left out unread */
+  projectRefused?: string;
 }
 
 /**
@@ -81,7 +83,14 @@ export function loadHooks(configDir: string, workspace: string): LoadedHooks {
   const user = readRegularFile(userFile, MAX_CONFIG_BYTES, "a config file");
   if (user !== undefined) hooksOf(userFile, parseHooksText(userFile, user), hooks);
   const projectFile = join(workspace, PROJECT_HOOKS_FILE);
-  const project = readRegularFile(projectFile, MAX_CONFIG_BYTES, "a config file");
+  let project: string | undefined;
+  try {
+    project = readRegularFile(projectFile, MAX_CONFIG_BYTES, "a config file");
+  } catch (err) {
+    // A project's file is the checkout's, not the user's mistake: the run goes on without it.
+    if (err instanceof RefusedFile) return { hooks, projectRefused: err.message };
+    throw err;
+  }
   if (project === undefined) return { hooks };
   if (!isTrustedContent(configDir, workspace, PROJECT_HOOKS_FILE, project))
     return { hooks, projectIgnored: projectFile };

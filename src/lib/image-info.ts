@@ -75,3 +75,39 @@ export function imageInfo(bytes: Uint8Array): ImageInfo | undefined {
   if (!size || size[0] < 1 || size[1] < 1) return undefined;
   return { format, mediaType: `image/${format}`, width: size[0], height: size[1] };
 }
+
+/** Where each format's file must end: a file cut short (the usual damage) misses it. */
+function endsWhole(format: ImageFormat, b: Uint8Array): boolean {
+  const n = b.length;
+  switch (format) {
+    // the IEND chunk: length 0, type, CRC
+    case "png":
+      return n >= 12 && text(b, n - 8, 4) === "IEND";
+    // the EOI marker; some writers pad after it, so it is looked for near the end
+    case "jpeg": {
+      for (let i = n - 2; i >= Math.max(2, n - 4096); i--)
+        if (b[i] === 0xff && b[i + 1] === 0xd9) return true;
+      return false;
+    }
+    // the trailer byte
+    case "gif":
+      return b[n - 1] === 0x3b;
+    // RIFF says how long the file is
+    case "webp":
+      return n >= 12 && u16le(b, 4) + u16le(b, 6) * 65536 + 8 <= n;
+  }
+}
+
+/**
+ * The image in `bytes` if it can be sent to a model: one of the four formats, its header whole, and not
+ * cut short (each format's end marker there). Otherwise why not, in a few words: a provider refuses a
+ * damaged image, and then every later request of the session that still carries it.
+ */
+export function checkImage(bytes: Uint8Array): ImageInfo | string {
+  const format = formatOf(bytes);
+  if (!format) return "not a PNG, JPEG, GIF or WebP image";
+  const info = imageInfo(bytes);
+  if (!info) return `a damaged ${format.toUpperCase()} image (its header is cut short or wrong)`;
+  if (!endsWhole(format, bytes)) return `a damaged ${format.toUpperCase()} image (it is cut short)`;
+  return info;
+}

@@ -2,10 +2,11 @@
 // user and records the answer) and by workers that load a project's files themselves (they check that what
 // they read is what was accepted, so a file changed after the check is not trusted by accident).
 import { createHash } from "node:crypto";
-import { lstatSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { lstatSync, readdirSync, realpathSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { TRUST_FILE, TrustFile } from "../contract/trust.ts";
 import { readJson } from "./json-file.ts";
+import { RefusedFile, readRegularBytes } from "./regular-file.ts";
 
 /** A project file (or directory) larger than this is never fingerprinted: it is refused as untrusted. */
 const MAX_FINGERPRINT_BYTES = 4 * 1024 * 1024;
@@ -21,6 +22,8 @@ export interface ProjectFileTrust {
   state: TrustState;
   /** what the content is now (absent: the file does not exist or cannot be fingerprinted) */
   sha256?: string;
+  /** why it cannot be fingerprinted (a FIFO, a device, too large): it can never be trusted as it is */
+  problem?: string;
 }
 
 /** The key a workspace is remembered under: its real path, so a symlinked checkout is the same workspace. */
@@ -32,21 +35,37 @@ export function workspaceKey(workspace: string): string {
   }
 }
 
+/** A file's bytes as `i` reads them (through links, regular files only, capped); throws when refused. */
+function readCounted(path: string, budget: { bytes: number }): Buffer {
+  const data = readRegularBytes(path, MAX_FINGERPRINT_BYTES - budget.bytes, "a project file");
+  if (data === undefined) throw new Error("gone");
+  budget.bytes += data.length;
+  return data;
+}
+
 function collect(dir: string, rel: string, out: [string, Buffer][], budget: { bytes: number }): void {
   const names = readdirSync(join(dir, rel)).sort();
   for (const name of names) {
     const r = rel ? `${rel}/${name}` : name;
-    const st = lstatSync(join(dir, r));
+    const p = join(dir, r);
+    const st = lstatSync(p);
     if (out.length >= MAX_DIR_ENTRIES) throw new Error("too many files");
-    // A symlink is fingerprinted as its target text, never followed: a link out of the project is the
-    // project's content too, and following it could loop.
-    if (st.isSymbolicLink()) out.push([`${r}@`, Buffer.from(readlinkText(join(dir, r)))]);
-    else if (st.isDirectory()) collect(dir, r, out, budget);
-    else if (st.isFile()) {
-      budget.bytes += st.size;
-      if (budget.bytes > MAX_FINGERPRINT_BYTES) throw new Error("too large");
-      out.push([r, readFileSync(join(dir, r))]);
-    }
+    if (st.isSymbolicLink()) {
+      // A link is fingerprinted by where it points and, for a file, by the content read through it: what
+      // the loader uses. A linked directory is not entered (following it could loop); its loaders do not
+      // read below it either.
+      out.push([`${r}@`, Buffer.from(readlinkText(p))]);
+      if (isFileThrough(p)) out.push([r, readCounted(p, budget)]);
+    } else if (st.isDirectory()) collect(dir, r, out, budget);
+    else if (st.isFile()) out.push([r, readCounted(p, budget)]);
+  }
+}
+
+function isFileThrough(p: string): boolean {
+  try {
+    return !statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }
 
@@ -60,14 +79,19 @@ function readlinkText(p: string): string {
 
 /**
  * sha256 of a file's bytes, or of a directory's sorted listing with every file's bytes; undefined when it
- * does not exist or is too large to be a config (then it cannot be trusted either).
+ * does not exist or cannot be a config (too large, a FIFO, a device: then it cannot be trusted either).
  */
 export function fingerprint(path: string): string | undefined {
+  return fingerprintOrWhy(path).sha256;
+}
+
+/** The fingerprint, or the one line saying why there is none (undefined both: the file does not exist). */
+export function fingerprintOrWhy(path: string): { sha256?: string; problem?: string } {
   let st: ReturnType<typeof lstatSync>;
   try {
     st = lstatSync(path);
   } catch {
-    return undefined;
+    return {};
   }
   const hash = createHash("sha256");
   try {
@@ -80,13 +104,15 @@ export function fingerprint(path: string): string | undefined {
         hash.update(bytes);
       }
     } else {
-      if (st.size > MAX_FINGERPRINT_BYTES) return undefined;
-      hash.update(readFileSync(path));
+      const data = readRegularBytes(path, MAX_FINGERPRINT_BYTES, "a project file");
+      if (data === undefined) return { problem: `${path}: a link to nothing` };
+      hash.update(data);
     }
-  } catch {
-    return undefined;
+  } catch (err) {
+    if (err instanceof RefusedFile) return { problem: err.message };
+    return { problem: `${path}: cannot be read (${(err as Error).message})` };
   }
-  return hash.digest("hex");
+  return { sha256: hash.digest("hex") };
 }
 
 /** The trust store as recorded (empty when absent or unreadable: nothing is trusted then). */
@@ -111,13 +137,13 @@ export function projectTrust(
   const accepted = store.workspaces[key]?.files ?? {};
   return files.map((file) => {
     const path = join(key, file);
-    const sha256 = fingerprint(path);
-    const exists = sha256 !== undefined || existsAny(path);
+    const { sha256, problem } = fingerprintOrWhy(path);
+    const exists = sha256 !== undefined || problem !== undefined || existsAny(path);
     if (!exists) return { file, path, state: "absent" };
     const known = accepted[file]?.sha256;
     const state: TrustState =
       sha256 !== undefined && known === sha256 ? "trusted" : known ? "changed" : "untrusted";
-    return { file, path, state, ...(sha256 ? { sha256 } : {}) };
+    return { file, path, state, ...(sha256 ? { sha256 } : {}), ...(problem ? { problem } : {}) };
   });
 }
 

@@ -119,6 +119,21 @@ export class Checkpointer {
     return id ? this.store.readSnapshot(id) : undefined;
   }
 
+  /** The per-file cap: a larger file is not recorded (nor kept before a rewind overwrites it). */
+  get maxFileBytes(): number {
+    return this.opts.policy.max_file_bytes;
+  }
+
+  /**
+   * Store `snapshot` (the workspace before a rewind, with what it overwrites out of the walk's view) and
+   * return its id; `current` stays the latest, the stat cache of the next walk.
+   */
+  keepBefore(snapshot: Snapshot, current: string): string {
+    const id = this.store.putSnapshot(snapshot);
+    this.store.markUsed(current);
+    return id;
+  }
+
   /** The workspace as recorded now is the agent's own (a rewind just wrote it). */
   markKnown(id: string): void {
     this.store.writeKnown(id);

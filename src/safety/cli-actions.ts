@@ -21,7 +21,7 @@ export interface RewindCliOptions {
   yes: boolean;
 }
 
-/** Lines to print and the exit code (1: refused because files changed by hand). */
+/** Lines to print and the exit code (1: refused because files changed by hand, or a file not restored). */
 export async function rewindCli(o: RewindCliOptions): Promise<{ lines: string[]; code: number }> {
   const policy = loadCheckpointsPolicy(o.configDir);
   const session = Session.open(o.dataDir, o.id);
@@ -66,7 +66,7 @@ export async function rewindCli(o: RewindCliOptions): Promise<{ lines: string[];
         ],
         code: 1,
       };
-    return { lines: out.lines, code: out.done ? 0 : 1 };
+    return { lines: out.lines, code: out.done && !out.incomplete ? 0 : 1 };
   } finally {
     unlock();
   }

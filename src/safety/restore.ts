@@ -30,16 +30,32 @@ export interface RestorePlan {
   unrecorded: string[];
   /** paths the plan touches that changed since the agent last recorded the workspace (by hand) */
   handChanged: string[];
+  /** paths the target lacks only because its own ignore rules left them out: never removed */
+  outOfView: string[];
+}
+
+/** What applying a plan did: the counts are of what was done, not of what was planned. */
+export interface RestoreResult {
+  written: number;
+  removed: number;
+  /** one line per path that could not be restored or removed */
+  problems: string[];
+  /** a write or removal failed: some path is not as the target has it */
+  incomplete: boolean;
 }
 
 /**
  * What turns `current` (the workspace now, just recorded) into `target`. `lastKnown`: the workspace as
  * last recorded before now; a touched path that differs from it was changed by someone else since.
+ * `ignoredByTarget`: whether the target's own ignore rules left a path out; such a path is not removed
+ * (its absence from the target says nothing of whether the file existed then: `.env` after a change of
+ * `.gitignore`).
  */
 export function planRestore(
   current: Snapshot,
   target: Snapshot,
   lastKnown: Snapshot | undefined,
+  ignoredByTarget: (path: string) => boolean = () => false,
 ): RestorePlan {
   const cur = previousIndex(current);
   const now = new Map(cur);
@@ -59,11 +75,13 @@ export function planRestore(
     touched.push(e.path);
   }
   // Either side partial: what it did not reach is unknown, so nothing is removed on its account.
-  const deletes =
+  const absent =
     current.partial || target.partial ? [] : [...now.keys()].filter((p) => now.get(p)?.kind !== "skipped");
+  const outOfView = absent.filter(ignoredByTarget);
+  const deletes = outOfView.length === 0 ? absent : absent.filter((p) => !outOfView.includes(p));
   touched.push(...deletes);
   const handChanged = known ? touched.filter((p) => !sameEntry(known.get(p), cur.get(p))) : [];
-  return { writes, deletes, unrecorded, handChanged };
+  return { writes, deletes, unrecorded, handChanged, outOfView };
 }
 
 function isSafeRel(p: string): boolean {
@@ -119,17 +137,25 @@ function writeEntry(root: string, e: SnapshotEntry, store: CheckpointStore): voi
   renameSync(tmp, abs);
 }
 
-/** Apply `plan` under `root`; one line per path that could not be restored. */
-export function applyRestore(root: string, plan: RestorePlan, store: CheckpointStore): string[] {
+/** Apply `plan` under `root`: what was written and removed, and one line per path that could not be. */
+export function applyRestore(root: string, plan: RestorePlan, store: CheckpointStore): RestoreResult {
   const problems: string[] = [];
+  let written = 0;
+  let removed = 0;
+  let failed = 0;
   for (const p of plan.deletes) {
     if (!isSafeRel(p)) continue;
     try {
       const abs = join(root, p);
-      if (!lstatSync(abs).isDirectory()) unlinkSync(abs);
+      if (!lstatSync(abs).isDirectory()) {
+        unlinkSync(abs);
+        removed++;
+      }
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "ENOENT")
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") {
+        failed++;
         problems.push(`${p}: not removed (${errorMessage(err)})`);
+      }
     }
   }
   // Directories left empty by the removals go too (git does not track empty directories either).
@@ -142,17 +168,21 @@ export function applyRestore(root: string, plan: RestorePlan, store: CheckpointS
   }
   for (const e of plan.writes) {
     if (!isSafeRel(e.path)) {
+      failed++;
       problems.push(`${e.path}: not restored (not a path inside the workspace)`);
       continue;
     }
     const blocked = ensureParentsSafe(root, e.path);
     if (blocked) {
+      failed++;
       problems.push(`${e.path}: not restored (${blocked})`);
       continue;
     }
     try {
       writeEntry(root, e, store);
+      written++;
     } catch (err) {
+      failed++;
       const why =
         (err as NodeJS.ErrnoException).code === "ENOTEMPTY"
           ? "a directory holding other files is in its place"
@@ -161,7 +191,7 @@ export function applyRestore(root: string, plan: RestorePlan, store: CheckpointS
     }
   }
   for (const p of plan.unrecorded) problems.push(`${p}: left as it is (it was too large to record)`);
-  return problems;
+  return { written, removed, problems, incomplete: failed > 0 };
 }
 
 function ensureParentsSafe(root: string, rel: string): string | undefined {

@@ -10,6 +10,7 @@ import { DroppedMessages } from "../contract/checkpoints.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { Session } from "../session/session.ts";
 import type { Checkpointer } from "./checkpointer.ts";
+import { checkOutOfViewWrites, ignoredByTarget, withKept } from "./out-of-view.ts";
 import { applyRestore, planRestore } from "./restore.ts";
 import { sha256 } from "./store.ts";
 import { readTimeline, redoStack, snapshotAt, tailOf, turnRows, userDraft } from "./timeline.ts";
@@ -33,6 +34,8 @@ export interface RewindOutcome {
   history: History;
   /** what goes back in the input box (an undo of a turn) */
   draft?: string;
+  /** done, but some file could not be restored (the lines name it) */
+  incomplete?: boolean;
 }
 
 let counter = 0;
@@ -44,6 +47,12 @@ function modeHas(mode: RewindMode, part: "code" | "conversation"): boolean {
 
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 
+/** Paths for one line: the first ten, then how many more (an ignored data/ may hold thousands). */
+function namesOf(paths: readonly string[]): string {
+  const shown = paths.slice(0, 10).join(", ");
+  return paths.length > 10 ? `${shown} and ${paths.length - 10} more` : shown;
+}
+
 /**
  * Put the workspace back to snapshot `targetId` (undefined: unchanged since, nothing to do). Returns the
  * snapshot of the workspace before, and what was done; `refused` when the user declined or it cannot be.
@@ -51,7 +60,12 @@ const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
 async function restoreCode(
   deps: RewindDeps,
   targetId: string | undefined,
-): Promise<{ before?: string; lines: string[]; refused?: boolean; apply?: () => string[] }> {
+): Promise<{
+  before?: string;
+  lines: string[];
+  refused?: boolean;
+  apply?: () => { lines: string[]; incomplete: boolean };
+}> {
   const cp = deps.checkpoints;
   if (!cp.enabled)
     return {
@@ -71,21 +85,39 @@ async function restoreCode(
       ],
       refused: true,
     };
-  const plan = planRestore(now.snapshot, target, lastKnown);
+  const plan = planRestore(
+    now.snapshot,
+    target,
+    lastKnown,
+    ignoredByTarget(deps.workspace, target, cp.store),
+  );
+  const view = checkOutOfViewWrites(deps.workspace, now.snapshot, plan, cp.store, cp.maxFileBytes);
   if (plan.handChanged.length > 0 && !(await deps.confirm(plan.handChanged)))
     return { lines: ["nothing was changed"], refused: true };
+  // What the rewind overwrites out of the current snapshot's view is in the state it reverses to.
+  const before = view.kept.length > 0 ? cp.keepBefore(withKept(now.snapshot, view.kept), now.id) : now.id;
   const apply = () => {
-    const problems = applyRestore(deps.workspace, plan, cp.store);
+    const done = applyRestore(deps.workspace, plan, cp.store);
     cp.markKnown(cp.snapshotNow().id);
-    const n = plan.writes.length + plan.deletes.length;
-    return [
-      n === 0
-        ? "the files were already as they were then"
-        : `files restored: ${plural(plan.writes.length, "file")} written, ${plural(plan.deletes.length, "file")} removed`,
-      ...problems,
+    const left = plan.outOfView;
+    const notes = [
+      ...done.problems,
+      ...view.lines,
+      ...(left.length > 0
+        ? [
+            `left as they are (ignored by the .gitignore of then, so not recorded as the agent's): ${namesOf(left)}`,
+          ]
+        : []),
     ];
+    const head =
+      done.written + done.removed > 0
+        ? `files restored: ${plural(done.written, "file")} written, ${plural(done.removed, "file")} removed`
+        : notes.length > 0
+          ? "no file was written or removed"
+          : "the files were already as they were then";
+    return { lines: [head, ...notes], incomplete: done.incomplete };
   };
-  return { before: now.id, lines: [], apply };
+  return { before, lines: [], apply };
 }
 
 function storeMessages(deps: RewindDeps, messages: readonly Message[]): string | undefined {
@@ -142,7 +174,8 @@ export async function rewindTo(
   };
   // The record first: whatever happens next, the state before is in it.
   session.appendEvent("rewind", event);
-  const lines = [...code.lines, ...(code.apply ? code.apply() : [])];
+  const applied = code.apply?.();
+  const lines = [...code.lines, ...(applied?.lines ?? [])];
   if (modeHas(mode, "conversation")) {
     session.checkpoint(next);
     lines.push(
@@ -154,6 +187,7 @@ export async function rewindTo(
     lines,
     history: next,
     ...(kind === "undo" && modeHas(mode, "conversation") ? { draft } : {}),
+    ...(applied?.incomplete ? { incomplete: true } : {}),
   };
 }
 
@@ -194,12 +228,13 @@ export async function reverseRewind(deps: RewindDeps, r: RewindEvent): Promise<R
     tail_before: tailOf(history),
     tail_after: tailOf(next),
   } satisfies Omit<RewindEvent, "ts" | "type">);
-  const lines = [...code.lines, ...(code.apply ? code.apply() : [])];
+  const applied = code.apply?.();
+  const lines = [...code.lines, ...(applied?.lines ?? [])];
   if (messages.length > 0) {
     session.checkpoint(next);
     lines.push(`conversation restored: ${plural(messages.length, "message")} back`);
   }
-  return { done: true, lines, history: next };
+  return { done: true, lines, history: next, ...(applied?.incomplete ? { incomplete: true } : {}) };
 }
 
 /** /undo: reverse a /rewind made just before, else rewind the last turn (code and conversation). */

@@ -24,13 +24,13 @@ export interface RecordResult {
   restatted: boolean;
 }
 
-interface Ignore {
+export interface Ignore {
   /** the directory the rules are relative to ("" for the workspace) */
   base: string;
   check: IgnoreCheck;
 }
 
-function readIgnore(file: string): IgnoreCheck | undefined {
+export function readIgnore(file: string): IgnoreCheck | undefined {
   let text: string | undefined;
   try {
     text = readOptionalText(file);
@@ -40,7 +40,7 @@ function readIgnore(file: string): IgnoreCheck | undefined {
   return text === undefined || text.trim() === "" ? undefined : parseGitignore(text);
 }
 
-function ignored(rules: readonly Ignore[], rel: string, isDir: boolean): boolean {
+export function ignored(rules: readonly Ignore[], rel: string, isDir: boolean): boolean {
   if (rules.length === 0) return false;
   for (const r of rules) {
     const sub = r.base === "" ? rel : rel.slice(r.base.length + 1);

@@ -1,7 +1,8 @@
 // Module tools as the dispatch sees them: fixed declarations from the workers (checked against the module
-// registry at hello), answered by the worker that owns them. None of the registry's module tools writes
-// to the workspace. A tool that must know its session (the `task` tool) gets its context with the call,
+// registry at hello), answered by the worker that owns them. One that may change files (`task`: its child
+// session edits the workspace) says so in the registry, so the turn's checkpoint is taken before it runs. A tool that must know its session (the `task` tool) gets its context with the call,
 // reports progress, is told of a cancel, and may report its own token use.
+import { moduleToolMayChange } from "../contract/registry.ts";
 import type { Usage } from "../contract/usage.ts";
 import type { ToolAdapter } from "./dispatch.ts";
 import { externalDispatchTool } from "./external-tool.ts";
@@ -71,7 +72,7 @@ export function moduleToolAdapter(host: ModuleTools, extras: ModuleToolExtras = 
         externalDispatchTool(d, {
           kind: "module",
           owner: "module",
-          mayChange: false,
+          mayChange: moduleToolMayChange(d.name),
           call: (args, callId, signal) => callModule(host, d.name, args, callId, signal, extras),
         }),
       ),

@@ -2,13 +2,15 @@
 // - by where the result comes from: a core tool caps its own output well below MAX_RESULT_BYTES (this is
 //   the last line of defence); a module's or a run-time declared tool's output is untrusted and
 //   unbounded, so its text is capped in total and an image larger than `read` would return is named in
-//   its place (providers refuse such images, and one in the history would fail every later request);
+//   its place, and so is a damaged one (providers refuse such images, and one in the history would fail
+//   every later request);
 // - by the model's window: one result never crowds out the context (a share of the window, measured with
 //   the compaction estimator). Otherwise a single 70 KB read on a 12k-token model makes every later
 //   request too large, and compaction cannot help: the oversized result sits in the current turn, which
 //   it must keep.
 import type { Content, Part } from "../contract/history.ts";
 import { textTokens } from "../lib/estimator.ts";
+import { checkImage } from "../lib/image-info.ts";
 import { capText, formatBytes, truncateMiddle } from "../lib/truncate.ts";
 import { READ_MAX_IMAGE_BYTES } from "./read.ts";
 import type { ToolResult } from "./types.ts";
@@ -36,7 +38,12 @@ function boundUntrustedOutput(content: Content): Content {
   return content.map((p): Part => {
     if (p.type === "text") return { type: "text", text: capText(p.text, perPart) };
     const bytes = Math.floor((p.data.length * 3) / 4);
-    if (bytes <= READ_MAX_IMAGE_BYTES) return p;
+    if (bytes <= READ_MAX_IMAGE_BYTES) {
+      // A damaged image (a module's, a replaced MCP module's) would be refused with every later request.
+      const checked = checkImage(Buffer.from(p.data, "base64"));
+      if (typeof checked !== "string") return p;
+      return { type: "text", text: `[image ${p.media_type} left out: ${checked}]` };
+    }
     return {
       type: "text",
       text: `[image ${p.media_type} of ${formatBytes(bytes)} left out: over the ${formatBytes(READ_MAX_IMAGE_BYTES)} image limit]`,

@@ -2,6 +2,7 @@
 // can look at. Binary files are refused with a clear reason.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { z } from "zod";
+import { checkImage } from "../lib/image-info.ts";
 import { formatBytes } from "../lib/truncate.ts";
 import { checkDescriptor } from "./confined-fs.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
@@ -68,7 +69,12 @@ function readImage(fd: number, size: number, shown: string, mediaType: string): 
       `${shown} is an image of ${formatBytes(size)}, over the ${formatBytes(READ_MAX_IMAGE_BYTES)} limit; make a smaller copy first (e.g. with an image tool through bash) and read that`,
     );
   }
-  const data = readAll(fd, size).toString("base64");
+  const bytes = readAll(fd, size);
+  // A provider refuses a damaged image, and then every later request that still carries it.
+  const checked = checkImage(bytes);
+  if (typeof checked === "string")
+    throw new ToolError(`${shown} is ${checked}; it was not attached (it cannot be shown to the model)`);
+  const data = bytes.toString("base64");
   return {
     content: [
       { type: "text", text: `${shown}: ${mediaType} image, ${formatBytes(size)}` },

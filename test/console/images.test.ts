@@ -36,7 +36,7 @@ test("labels, and one line for a damaged, huge or over-large image", () => {
   const a = images.add(makePng(800, 600), "shot.png");
   expect(typeof a === "string" ? a : a.label).toMatch(/^\[image 1: png 800×600 \d+ KB\]$/);
   expect(images.add(Buffer.from("not an image"), "bad.png")).toBe(
-    "bad.png is not a PNG, JPEG, GIF or WebP image, or it is damaged",
+    "bad.png is not a PNG, JPEG, GIF or WebP image",
   );
   expect(images.add(makePng(9000, 10), "wide.png")).toBe(
     "wide.png is 9000×10 pixels; images up to 8000 pixels a side can be sent (make a smaller copy)",

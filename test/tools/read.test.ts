@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Approvals } from "../../src/tools/approvals.ts";
 import { READ_MAX_BYTES, READ_MAX_LINE_CHARS, READ_MAX_LINES } from "../../src/tools/read.ts";
+import { GIF, JPEG, WEBP } from "../fixtures/images/samples.ts";
 import { makeSandbox, run, type Sandbox } from "./helpers.ts";
 
 let sb: Sandbox;
@@ -23,9 +24,9 @@ beforeAll(() => {
   w("wide.txt", Array.from({ length: 1000 }, (_, i) => `${i + 1}:${"w".repeat(1020)}`).join("\n"));
   w("long-line.txt", `short\n${"x".repeat(10_000)}\nafter\n`);
   w("image.png", PNG);
-  w("photo.jpg", Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 0x10, 0x4a, 0x46, 0x49, 0x46]));
-  w("anim.gif", Buffer.from("GIF89a\x01\x00\x01\x00\x00\x00\x00;", "latin1"));
-  w("pic.webp", Buffer.concat([Buffer.from("RIFF"), Buffer.from([4, 0, 0, 0]), Buffer.from("WEBPVP8 ")]));
+  w("photo.jpg", JPEG);
+  w("anim.gif", GIF);
+  w("pic.webp", WEBP);
   w("blob.bin", Buffer.from([1, 2, 3, 0, 4, 5, 6, 7]));
   w("doc.pdf", "%PDF-1.7\n%binary");
   w("not-really.png", "just text with a .png name\n");

@@ -3,9 +3,9 @@
 // so the agent does not lose track of its workspace after compaction. The files are collected in
 // `before_compact`, which has the compacted span in hand, and carried to `before_compact_commit` in the
 // opaque state (the core does not send the span a second time); the commit hook reads the files.
-import { readFileSync, statSync } from "node:fs";
 import { z } from "zod";
 import type { Content, Message, ToolCall } from "../../src/contract/history.ts";
+import { readRegularBytes } from "../../src/lib/regular-file.ts";
 import { resolveInWorkspace } from "../sdk/workspace-path.ts";
 import { Room } from "./room.ts";
 
@@ -83,9 +83,8 @@ function currentText(workspace: string, path: string, maxBytes: number): string 
     const found = resolveInWorkspace(workspace, path);
     if (!found.ok) return undefined;
     const real = found.real;
-    const st = statSync(real);
-    if (!st.isFile() || st.size > 1024 * 1024) return undefined;
-    const buf = readFileSync(real);
+    const buf = readRegularBytes(real, 1024 * 1024, "a file");
+    if (buf === undefined) return undefined;
     if (buf.includes(0)) return undefined;
     const text = buf.toString("utf8");
     if (buf.length <= maxBytes) return text;

@@ -11,7 +11,7 @@ import {
   readMcpFile,
   userMcpFile,
 } from "../../src/lib/mcp-config.ts";
-import { readRegularFile } from "../../src/lib/regular-file.ts";
+import { RefusedFile, readRegularFile } from "../../src/lib/regular-file.ts";
 import { isTrustedContent } from "../../src/lib/trust-store.ts";
 
 export interface LoadedServers {
@@ -27,7 +27,15 @@ function projectEntries(
   workspace: string,
 ): { entries: McpServerEntry[]; untrusted: boolean } {
   const file = projectMcpFile(workspace);
-  const text = readRegularFile(file, 1024 * 1024, "a config file");
+  let text: string | undefined;
+  try {
+    text = readRegularFile(file, 1024 * 1024, "a config file");
+  } catch (err) {
+    // A FIFO or a device: the core named it already (it can never be accepted as it is); it is watched
+    // like an untrusted file, so a fixed and accepted one starts its servers.
+    if (err instanceof RefusedFile) return { entries: [], untrusted: true };
+    throw err;
+  }
   if (text === undefined) return { entries: [], untrusted: false };
   if (!isTrustedContent(configDir, workspace, MCP_PROJECT_FILE, text))
     return { entries: [], untrusted: true };

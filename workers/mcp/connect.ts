@@ -3,6 +3,7 @@ import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { McpServer } from "../../src/contract/mcp.ts";
 import { serverEnv } from "./env.ts";
+import { MessageLines, type ReadBufferLike } from "./message-lines.ts";
 
 type Sdk = {
   Client: typeof import("@modelcontextprotocol/sdk/client/index.js").Client;
@@ -12,6 +13,7 @@ type Sdk = {
   ToolListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ToolListChangedNotificationSchema;
   ResourceListChangedNotificationSchema: typeof import("@modelcontextprotocol/sdk/types.js").ResourceListChangedNotificationSchema;
   AjvJsonSchemaValidator: typeof import("@modelcontextprotocol/sdk/validation/ajv").AjvJsonSchemaValidator;
+  deserializeMessage: typeof import("@modelcontextprotocol/sdk/shared/stdio.js").deserializeMessage;
 };
 
 let sdk: Promise<Sdk> | undefined;
@@ -24,7 +26,8 @@ export function loadSdk(): Promise<Sdk> {
     import("@modelcontextprotocol/sdk/client/sse.js"),
     import("@modelcontextprotocol/sdk/types.js"),
     import("@modelcontextprotocol/sdk/validation/ajv"),
-  ]).then(([c, s, h, e, t, v]) => ({
+    import("@modelcontextprotocol/sdk/shared/stdio.js"),
+  ]).then(([c, s, h, e, t, v, r]) => ({
     Client: c.Client,
     StdioClientTransport: s.StdioClientTransport,
     StreamableHTTPClientTransport: h.StreamableHTTPClientTransport,
@@ -32,6 +35,7 @@ export function loadSdk(): Promise<Sdk> {
     ToolListChangedNotificationSchema: t.ToolListChangedNotificationSchema,
     ResourceListChangedNotificationSchema: t.ResourceListChangedNotificationSchema,
     AjvJsonSchemaValidator: v.AjvJsonSchemaValidator,
+    deserializeMessage: r.deserializeMessage,
   }));
   return sdk;
 }
@@ -88,6 +92,10 @@ export async function connect(opts: ConnectOptions, timeoutMs: number): Promise<
       cwd,
       stderr: "pipe",
     });
+    // A message past the SDK's 10 MB read buffer would close the transport and kill the server.
+    (stdio as unknown as { _readBuffer: ReadBufferLike })._readBuffer = new MessageLines(
+      s.deserializeMessage,
+    );
     transport = stdio;
     let logged = 0;
     stdio.stderr?.on("data", (chunk: Buffer) => {

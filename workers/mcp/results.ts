@@ -2,8 +2,10 @@
 // with a note, for a model that takes none), resource links and embedded resources as text,
 // structuredContent as JSON text unless a text part already carries it, isError as is_error. Bounded here
 // too, so a server's huge answer can never make a reply line too long for the protocol.
+
 import type { Part } from "../../src/contract/history.ts";
 import type { ToolResult } from "../../src/contract/protocol.ts";
+import { checkImage } from "../../src/lib/image-info.ts";
 import { jsonEqual } from "../../src/lib/json-equal.ts";
 
 /** Text a single result may carry into the reply; the core caps it further for the model. */
@@ -39,8 +41,13 @@ function itemPart(item: McpContentItem): Part {
     case "text":
       return { type: "text", text: item.text ?? "" };
     case "image":
-      if (item.data && item.mimeType && item.data.length <= MAX_IMAGE_BASE64)
-        return { type: "image", media_type: item.mimeType, data: item.data };
+      if (item.data && item.mimeType && item.data.length <= MAX_IMAGE_BASE64) {
+        // A damaged image would make the provider refuse this request and every later one.
+        const checked = checkImage(Buffer.from(item.data, "base64"));
+        if (typeof checked === "string")
+          return { type: "text", text: `[image ${item.mimeType} left out: ${checked}]` };
+        return { type: "image", media_type: checked.mediaType, data: item.data };
+      }
       return {
         type: "text",
         text: `[image ${item.mimeType ?? "?"} of ${bytesOf(item.data ?? "")} bytes left out: too large to attach]`,

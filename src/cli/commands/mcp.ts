@@ -15,6 +15,7 @@ import { acceptProjectFiles, projectTrust, revokeProjectFiles } from "../../conf
 import { UserError } from "../../contract/errors.ts";
 import { MCP_PROJECT_FILE } from "../../contract/mcp.ts";
 import { projectMcpFile, userMcpFile } from "../../lib/mcp-config.ts";
+import { serverSettingLines } from "../../lib/mcp-describe.ts";
 import { sanitizeLine } from "../../terminal/sanitize.ts";
 import { padEnd } from "../../terminal/width.ts";
 import { definePassThrough } from "../command.ts";
@@ -113,7 +114,10 @@ function trust(workspace: string, revoke: boolean): number {
     throw new UserError(`i mcp: trust: ${projectMcpFile(workspace)} does not exist`, 1);
   const rows = configuredServers(dir, workspace).filter((r) => r.scope === "project");
   process.stdout.write(`${clean(state.path)} starts these servers:\n`);
-  for (const r of rows) process.stdout.write(`  ${clean(r.name)}  ${clean(r.transport)}\n`);
+  for (const r of rows) {
+    process.stdout.write(`  ${clean(r.name)}  ${clean(r.transport)}\n`);
+    for (const l of serverSettingLines(r.entry.config)) process.stdout.write(`${clean(l)}\n`);
+  }
   if (state.state === "trusted") {
     process.stdout.write("already accepted for this workspace\n");
     return 0;

@@ -36,8 +36,9 @@ export const command = defineSubcommand(
       return 0;
     }
     acceptPending(dir, workspace, pending);
+    const accepted = pending.files.some((f) => f.sha256 !== undefined);
     process.stdout.write(
-      `${pending.lines.map((l) => sanitize(l)).join("\n")}\naccepted for ${sanitize(workspace)}\n`,
+      `${pending.lines.map((l) => sanitize(l)).join("\n")}\n${accepted ? "accepted" : "nothing accepted"} for ${sanitize(workspace)}\n`,
     );
     return 0;
   },

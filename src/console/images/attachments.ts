@@ -3,11 +3,11 @@
 // accept) and numbered. The input shows each as its label, `[image 1: png 800×600 120 KB]`; at submit the
 // labels in the text say which images go with the message. One console runs per process, so its
 // attachments are kept here for the input (paste) and the session loop (submit).
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { homedir } from "node:os";
 import { isAbsolute, resolve } from "node:path";
 import type { ImagePart } from "../../contract/history.ts";
-import { imageInfo } from "../../lib/image-info.ts";
+import { checkImage } from "../../lib/image-info.ts";
+import { RefusedFile, readRegularBytes } from "../../lib/regular-file.ts";
 
 /** Providers refuse larger images (Anthropic's limit is 5 MB, others' larger). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -40,8 +40,8 @@ export class ImageAttachments {
   /** Check and number an image; a string says why it cannot be attached (one line, with the fix). */
   add(bytes: Uint8Array, what: string): Attached | string {
     if (bytes.length > MAX_IMAGE_BYTES) return tooLarge(what, bytes.length);
-    const info = imageInfo(bytes);
-    if (!info) return `${what} is not a PNG, JPEG, GIF or WebP image, or it is damaged`;
+    const info = checkImage(bytes);
+    if (typeof info === "string") return `${what} is ${info}`;
     if (info.width > MAX_IMAGE_SIDE || info.height > MAX_IMAGE_SIDE)
       return `${what} is ${info.width}×${info.height} pixels; images up to ${MAX_IMAGE_SIDE} pixels a side can be sent (make a smaller copy)`;
     const n = this.next++;
@@ -86,27 +86,18 @@ export function pastedPath(text: string, workspace: string): string | undefined 
   return isAbsolute(p) ? p : resolve(workspace, p);
 }
 
-/** A regular file's bytes, or why it cannot be attached (missing, not a file, over the size limit). */
+/**
+ * A regular file's bytes, or why it cannot be attached (missing, not a file, over the size limit). Read
+ * the one safe way (non-blocking open, regular files only, capped): a pasted FIFO must not freeze the
+ * console.
+ */
 export function readImageFile(path: string, what = path): Uint8Array | string {
-  let fd: number;
   try {
-    fd = openSync(path, "r");
+    return readRegularBytes(path, MAX_IMAGE_BYTES, "an image") ?? `${what}: no such file`;
   } catch (err) {
-    return `${what}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "cannot be read"}`;
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return `${what} is not a file`;
-    if (st.size > MAX_IMAGE_BYTES) return tooLarge(what, st.size);
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < st.size) {
-      const n = readSync(fd, buf, got, st.size - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
+    if (!(err instanceof RefusedFile)) return `${what}: cannot be read`;
+    if (err.because === "too-large") return tooLarge(what, err.detail.size ?? MAX_IMAGE_BYTES + 1);
+    if (err.because === "unreadable") return `${what}: cannot be read`;
+    return `${what} is ${err.detail.kind ?? "not a regular file"}, not a file`;
   }
 }
