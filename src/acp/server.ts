@@ -236,11 +236,13 @@ export async function serveAcp(deps: AcpDeps): Promise<number> {
   const connection = server.app().connect(stream);
   let code = 0;
   const stop = new Promise<void>((resolve) => {
+    // Kept registered while shutting down: a second signal changes nothing, and the process groups'
+    // last-resort handler (runtime/process-group.ts) sees the signal is handled.
     const onSignal = (sig: NodeJS.Signals) => {
-      code = sig === "SIGINT" ? 130 : 143;
+      if (code === 0) code = sig === "SIGINT" ? 130 : sig === "SIGHUP" ? 129 : 143;
       resolve();
     };
-    for (const sig of ["SIGTERM", "SIGHUP", "SIGINT"] as const) process.once(sig, onSignal);
+    for (const sig of ["SIGTERM", "SIGHUP", "SIGINT"] as const) process.on(sig, onSignal);
     connection.closed.then(resolve, resolve);
   });
   await stop;
@@ -250,5 +252,9 @@ export async function serveAcp(deps: AcpDeps): Promise<number> {
   await server.shutdown().catch(() => {});
   connection.close();
   clearTimeout(hard);
+  // A signal leaves stdin open: nothing more is read from it. Whatever else still holds the event loop
+  // has a moment, then the process ends all the same.
+  process.stdin.destroy();
+  setTimeout(() => process.exit(code), 200).unref?.();
   return code;
 }
