@@ -73,7 +73,12 @@ export class AcpServer {
 
   private session(id: string): AcpSession {
     const s = this.sessions.get(id);
-    if (!s) throw RequestError.sessionNotFound(id);
+    if (!s)
+      throw new RequestError(
+        -32002,
+        `no session "${id}" is open on this connection; create one with session/new or open it with session/load`,
+        { sessionId: id },
+      );
     return s;
   }
 

@@ -74,7 +74,8 @@ describe("i acp: the client's MCP servers", () => {
     ]);
     const r = await prompt(a, s.sessionId, "echo it");
     expect(r.stopReason).toBe("end_turn");
-    const tools = (a.rig.mock.requests[0]?.body as { tools?: { function: { name: string } }[] }).tools ?? [];
+    const body = a.rig.mock.requests[0]?.body as { tools?: { function: { name: string } }[] } | undefined;
+    const tools = body?.tools ?? [];
     expect(tools.map((t) => t.function.name)).toContain("mcp__everything__echo");
     const done = updatesOf(a, "tool_call_update").find((u) => u.status === "completed");
     expect(JSON.stringify(done?.content)).toContain("from the editor");

@@ -56,7 +56,7 @@ describe("i acp: faults", () => {
       replies.find((r) => r.id === null || (r.error as { code?: number })?.code === -32700),
     ).toBeTruthy();
     expect(replies.find((r) => r.id === 1)?.result).toMatchObject({ protocolVersion: 1 });
-    expect((replies.find((r) => r.id === 2)?.error as { code: number }).code).toBe(-32601);
+    expect((replies.find((r) => r.id === 2)?.error as { code: number } | undefined)?.code).toBe(-32601);
   }, 30_000);
 
   test("unknown session, second prompt, bad cwd: one clear error each", async () => {
