@@ -6,7 +6,6 @@
 //   bun scripts/bench/acp.ts [--runs 10] [--turns 100] [--mode compiled|source]
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import { client, methods, ndJsonStream } from "@agentclientprotocol/sdk";
 import {
   agentArgv,
   benchDirs,
@@ -33,27 +32,37 @@ const [MODE = "compiled"] = parseModes(values.mode);
 const argv = agentArgv(MODE);
 const mock = await benchMock();
 
+/**
+ * A minimal JSON-RPC client over the agent's stdio: requests by id, notifications only counted. Not the
+ * SDK's client: this process is also the mock model, and validating every update here would delay the
+ * model's replies and be measured as the agent's time.
+ */
 function connect(child: ChildProcess) {
-  const input = new ReadableStream<Uint8Array>({
-    start(c) {
-      child.stdout?.on("data", (d: Buffer) => {
-        try {
-          c.enqueue(new Uint8Array(d));
-        } catch {}
-      });
-      child.stdout?.on("end", () => {
-        try {
-          c.close();
-        } catch {}
-      });
+  let buf = "";
+  let next = 1;
+  const waiting = new Map<number, (result: Record<string, unknown>) => void>();
+  child.stdout?.on("data", (d: Buffer) => {
+    buf += d.toString("utf8");
+    let nl = buf.indexOf("\n");
+    while (nl >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      nl = buf.indexOf("\n");
+      // updates are notifications: only answers (a result or an error for our id) are read
+      if (!line.startsWith('{"jsonrpc":"2.0","id"')) continue;
+      const m = JSON.parse(line) as { id: number; result?: Record<string, unknown>; error?: unknown };
+      if (m.error) throw new Error(`agent error: ${JSON.stringify(m.error)}`);
+      waiting.get(m.id)?.(m.result ?? {});
+      waiting.delete(m.id);
+    }
+  });
+  return {
+    request(method: string, params: unknown): Promise<Record<string, unknown>> {
+      const id = next++;
+      child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      return new Promise((resolve) => waiting.set(id, resolve));
     },
-  });
-  const output = new WritableStream<Uint8Array>({
-    write: (chunk) => new Promise<void>((r) => child.stdin?.write(chunk, () => r())),
-  });
-  return client({ name: "bench" })
-    .onNotification(methods.client.session.update, () => {})
-    .connect(ndJsonStream(output, input));
+  };
 }
 
 function spawnAcp(dirs: ReturnType<typeof benchDirs>): ChildProcess {
@@ -82,13 +91,12 @@ for (let i = 0; i < RUNS + 2; i++) {
   const t0 = performance.now();
   const child = spawnAcp(dirs);
   const conn = connect(child);
-  await conn.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
+  await conn.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
   const t1 = performance.now();
-  await conn.agent.request(methods.agent.session.new, { cwd: dirs.workspace, mcpServers: [] });
+  await conn.request("session/new", { cwd: dirs.workspace, mcpServers: [] });
   const t2 = performance.now();
   child.stdin?.end();
   await exit(child);
-  conn.close();
   // the first two are warm-up (page cache, the build's first start)
   if (i < 2) continue;
   floor.push(f);
@@ -128,9 +136,9 @@ async function acpRun(): Promise<{ med: number; p10: number; peak: TreePeak | un
   const child = spawnAcp(d);
   const watch = watchTree(child.pid as number, 500);
   const conn = connect(child);
-  await conn.agent.request(methods.agent.initialize, { protocolVersion: 1, clientCapabilities: {} });
-  const s = await conn.agent.request(methods.agent.session.new, { cwd: d.workspace, mcpServers: [] });
-  const r = await conn.agent.request(methods.agent.session.prompt, {
+  await conn.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+  const s = await conn.request("session/new", { cwd: d.workspace, mcpServers: [] });
+  const r = await conn.request("session/prompt", {
     sessionId: s.sessionId,
     prompt: [{ type: "text", text: "run the commands" }],
   });
@@ -139,7 +147,6 @@ async function acpRun(): Promise<{ med: number; p10: number; peak: TreePeak | un
   child.stdin?.end();
   await exit(child);
   const peak = watch.stop();
-  conn.close();
   d.remove();
   return { ...g, peak };
 }

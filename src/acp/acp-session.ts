@@ -49,6 +49,10 @@ export class AcpSession {
   /** the running turn's stop: aborts questions still waiting for the client's answer */
   private stop: AbortController | undefined;
   private models: ModelChoice[] = [];
+  private title: string | undefined;
+  /** the commands last offered, to offer them again only when they change */
+  private commandsKey = "";
+  private closed = false;
 
   constructor(
     options: SessionOptions,
@@ -88,10 +92,8 @@ export class AcpSession {
     this.held = undefined;
     if (replay) for (const u of replayUpdates(this.facade.history, this.facade.workspace)) this.send(u);
     for (const u of held) this.send(u);
-    this.send({
-      sessionUpdate: "available_commands_update",
-      availableCommands: availableCommands(this.facade),
-    });
+    this.title = this.facade.title;
+    this.offerCommands();
     void this.loadModels();
   }
 
@@ -189,7 +191,42 @@ export class AcpSession {
     } catch (err) {
       if (this.stop?.signal.aborted) return "cancelled";
       throw RequestError.internalError(undefined, errorMessage(err));
+    } finally {
+      // A session closed under the turn (the agent is shutting down) has nothing more to say.
+      if (!this.closed) this.afterTurn();
     }
+  }
+
+  /** What a turn may have changed: the title, the cost, the commands (MCP prompts arrive with servers). */
+  private afterTurn(): void {
+    const title = this.facade.title;
+    if (title !== this.title) {
+      this.title = title;
+      this.send({
+        sessionUpdate: "session_info_update",
+        title: title ?? null,
+        updatedAt: new Date().toISOString(),
+      });
+    }
+    const cost = this.facade.sessionUsage?.cost_usd;
+    const context = this.facade.status().context;
+    if (context && cost !== undefined)
+      this.send({
+        sessionUpdate: "usage_update",
+        used: context.total,
+        size: this.facade.model.context_window ?? context.hard_limit,
+        cost: { amount: cost, currency: "USD" },
+      });
+    this.offerCommands();
+  }
+
+  /** The commands, again only when they changed. */
+  private offerCommands(): void {
+    const commands = availableCommands(this.facade);
+    const key = JSON.stringify(commands);
+    if (key === this.commandsKey) return;
+    this.commandsKey = key;
+    this.send({ sessionUpdate: "available_commands_update", availableCommands: commands });
   }
 
   /** Stop the running turn: the model stream, running tools and their process groups, open questions. */
@@ -200,6 +237,7 @@ export class AcpSession {
 
   /** Cancel, wait for the turn to end (at most `ms`), save and close. */
   async close(ms = 1000): Promise<void> {
+    this.closed = true;
     this.cancel();
     const turn = this.turn;
     if (turn)

@@ -5,6 +5,7 @@
 import {
   type McpServer as AcpMcpServer,
   type AgentContext,
+  type AnyMessage,
   agent,
   type ClientCapabilities,
   type InitializeResponse,
@@ -16,6 +17,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import type { SessionMeta, SessionOptions } from "../agent/agent-session.ts";
 import { errorMessage, UserError } from "../contract/errors.ts";
+import { startupMark } from "../lib/startup-trace.ts";
 import { AcpSession } from "./acp-session.ts";
 import { clientMcpServers } from "./client-mcp.ts";
 import { isMode } from "./modes.ts";
@@ -139,12 +141,15 @@ export class AcpServer {
     return agent({ name: "i" })
       .onRequest(methods.agent.initialize, ({ params }) => {
         this.caps = params.clientCapabilities;
+        startupMark("acp initialize");
         return initializeResponse(this.deps);
       })
       .onRequest(methods.agent.authenticate, () => ({}))
       .onRequest(methods.agent.session.new, async ({ params, client }) => {
+        startupMark("acp session/new");
         const s = await this.open(client, params.cwd, params.mcpServers);
         setTimeout(() => s.release(), 0);
+        startupMark("acp session/new answered");
         return { sessionId: s.id, modes: s.modes(), configOptions: s.configOptions() };
       })
       .onRequest(methods.agent.session.load, async ({ params, client }) => {
@@ -234,10 +239,22 @@ function stdoutStream(): WritableStream<Uint8Array> {
   });
 }
 
+function messageWriter(): WritableStream<AnyMessage> {
+  return new WritableStream<AnyMessage>({
+    write: (message) =>
+      new Promise<void>((resolve, reject) =>
+        process.stdout.write(`${JSON.stringify(message)}\n`, (e) => (e ? reject(e) : resolve())),
+      ),
+  });
+}
+
 /** Serve ACP on stdin/stdout until the client goes away or a signal ends the agent; resolves to the exit code. */
 export async function serveAcp(deps: AcpDeps): Promise<number> {
   const server = new AcpServer(deps);
-  const stream = ndJsonStream(stdoutStream(), stdinStream());
+  // Reading (line splitting, parse errors, size limits) is the SDK's; writing is one direct write per
+  // message: the SDK's encoder would chain a writer lock and promises through a byte stream for each
+  // update, several per turn.
+  const stream = { ...ndJsonStream(stdoutStream(), stdinStream()), writable: messageWriter() };
   const connection = server.app().connect(stream);
   let code = 0;
   const stop = new Promise<void>((resolve) => {

@@ -1,6 +1,7 @@
 // `i acp`: serve the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, neovim, Emacs)
 // and harnesses. The SDK and the ACP front end load only for this command.
 import pkg from "../../../package.json" with { type: "json" };
+import { startupMark } from "../../lib/startup-trace.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
@@ -28,18 +29,20 @@ export const command = defineSubcommand(
   async (args) => {
     const { workspace: _w, ...flags } = targetFlags({ ...args, workspace: undefined });
     const maxTurns = args["max-turns"] === undefined ? Number.POSITIVE_INFINITY : Number(args["max-turns"]);
-    if (!Number.isInteger(maxTurns) && maxTurns !== Number.POSITIVE_INFINITY) {
+    if (maxTurns !== Number.POSITIVE_INFINITY && !(Number.isInteger(maxTurns) && maxTurns >= 1)) {
       const { UserError } = await import("../../contract/errors.ts");
       throw new UserError(
         `--max-turns: "${args["max-turns"]}" is not a positive whole number, e.g. --max-turns 20`,
       );
     }
+    startupMark("acp command");
     const [{ serveAcp }, { configuredImages }, { listSessions }, { dataDir }] = await Promise.all([
       import("../../acp/server.ts"),
       import("./acp-images.ts"),
       import("../../session/store.ts"),
       import("../../config/paths.ts"),
     ]);
+    startupMark("acp loaded");
     return serveAcp({
       options: { ...flags, approve: (args.approve ?? "ask") as ApprovalPolicy, maxTurns },
       version: pkg.version,
