@@ -30,6 +30,8 @@ export interface AcpRig {
 export interface AcpRigOptions extends RigOptions {
   /** answer to each permission question (default: allow once) */
   answer?: (req: RequestPermissionRequest) => RequestPermissionResponse | Promise<RequestPermissionResponse>;
+  /** the runtime that runs the CLI (default: this Bun), e.g. [deno, "run", "-A"] */
+  runner?: string[];
   /** extra `i acp` flags */
   args?: string[];
   fs?: {
@@ -44,7 +46,8 @@ export async function startAcp(opts: AcpRigOptions): Promise<AcpRig> {
   const rig = await makeRig(opts);
   // Everything but --workspace: an ACP session's workspace is its cwd.
   const flags = rig.flags.slice(0, rig.flags.indexOf("--workspace"));
-  const child = spawn(process.execPath, [MAIN, "acp", ...flags, ...(opts.args ?? [])], {
+  const [file, ...pre] = opts.runner ?? [process.execPath];
+  const child = spawn(file as string, [...pre, MAIN, "acp", ...flags, ...(opts.args ?? [])], {
     env: { ...process.env, ...rig.env },
     stdio: ["pipe", "pipe", "pipe"],
   });

@@ -69,6 +69,7 @@ describe("i acp: cancel and load", () => {
         { tool_calls: [{ name: "read", arguments: { path: "a.txt" } }] },
         { text: "It says hi." },
         { text: "second" },
+        { text: "from the command line" },
       ],
       files: { "a.txt": "hi\n" },
     });
@@ -97,6 +98,11 @@ describe("i acp: cancel and load", () => {
     expect(agentText(a)).toBe("It says hi.");
     expect((await prompt(a, s.sessionId, "more")).stopReason).toBe("end_turn");
     expect(savedSessionIds(a.rig.dataDir)).toEqual([s.sessionId]);
+    // closed in the editor, it resumes on the command line like any session
+    await a.conn.agent.request(methods.agent.session.close, { sessionId: s.sessionId });
+    const cli = await a.rig.run(["-p", "-r", s.sessionId, "and now?"]);
+    expect(cli.stdout).toBe("from the command line\n");
+    expect(cli.code).toBe(0);
     await expect(
       a.conn.agent.request(methods.agent.session.load, {
         sessionId: "nope",
