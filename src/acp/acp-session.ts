@@ -22,6 +22,7 @@ import {
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
+import { editorFiles } from "./editor-files.ts";
 import { configOptions, modeState } from "./modes.ts";
 import { answerOf, permissionOptions, permissionToolCall } from "./permission.ts";
 import { PromptProblem, promptMessage } from "./prompt-content.ts";
@@ -64,7 +65,8 @@ export class AcpSession {
       (u) => this.send(u),
       caps?.session?.notices != null,
     );
-    this.facade = new AgentSession(options, {
+    const editor = editorFiles(client, caps, () => this.id);
+    this.facade = new AgentSession(editor ? { ...options, editor } : options, {
       emit: (ev: AgentEvent) => this.mapper.event(ev),
       ask: (req) => this.ask(req),
     });
