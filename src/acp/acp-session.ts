@@ -23,6 +23,7 @@ import {
 import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { editorFiles } from "./editor-files.ts";
+import { editorTerminal } from "./editor-terminal.ts";
 import { configOptions, modeState } from "./modes.ts";
 import { answerOf, permissionOptions, permissionToolCall } from "./permission.ts";
 import { PromptProblem, promptMessage } from "./prompt-content.ts";
@@ -66,7 +67,14 @@ export class AcpSession {
       caps?.session?.notices != null,
     );
     const editor = editorFiles(client, caps, () => this.id);
-    this.facade = new AgentSession(editor ? { ...options, editor } : options, {
+    const terminal = editorTerminal(
+      client,
+      caps,
+      () => this.id,
+      (id) => this.mapper.terminal(id),
+    );
+    const withEditor = { ...options, ...(editor ? { editor } : {}), ...(terminal ? { terminal } : {}) };
+    this.facade = new AgentSession(withEditor, {
       emit: (ev: AgentEvent) => this.mapper.event(ev),
       ask: (req) => this.ask(req),
     });

@@ -33,6 +33,8 @@ interface OpenCall {
   lastSent: number;
   timer?: ReturnType<typeof setTimeout>;
   progress: string[];
+  /** the editor's terminal the command ran in */
+  terminalId?: string;
 }
 
 /** The text of a file, null when there is none, undefined when it is not text or too big to show. */
@@ -217,7 +219,8 @@ export class UpdateMapper {
     if (c?.timer) clearTimeout(c.timer);
     const content: ToolCallContent[] = [];
     if (c && !ev.is_error) content.push(...this.diffs(c));
-    if (c?.name === "bash") content.push(outputBlock(c.output || ev.content));
+    if (c?.terminalId) content.push({ type: "terminal", terminalId: c.terminalId });
+    else if (c?.name === "bash") content.push(outputBlock(c.output || ev.content));
     else if (content.length === 0 || ev.is_error) content.push(textContent(clipped(ev.content)));
     this.send({
       sessionUpdate: "tool_call_update",
@@ -240,6 +243,19 @@ export class UpdateMapper {
       out.push({ type: "diff", path, oldText, newText: newText ?? "" });
     }
     return out;
+  }
+
+  /** The running bash call runs in the editor's terminal `terminalId`: that terminal is its content. */
+  terminal(terminalId: string): void {
+    const call = this.openCall(["bash"]);
+    const c = call && this.calls.get(call.id);
+    if (!call || !c) return;
+    c.terminalId = terminalId;
+    this.send({
+      sessionUpdate: "tool_call_update",
+      toolCallId: call.id,
+      content: [{ type: "terminal", terminalId }],
+    });
   }
 
   /** The turn ended: no call stays open (a cancelled one is answered by its result event). */

@@ -3,7 +3,7 @@ import type { AgentEvent } from "../contract/events.ts";
 import type { ManifestModule } from "../contract/manifest.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 
-export type { EditorFiles } from "../tools/types.ts";
+export type { CommandTerminal, EditorFiles, TerminalRun } from "../tools/types.ts";
 
 import type { SetupOptions } from "./setup.ts";
 

@@ -30,6 +30,33 @@ export interface ToolContext {
   report?: (r: ToolReport) => void;
   /** an editor's open files (ACP `fs/*`): read and edit see its unsaved buffers, writes reach them */
   editor?: EditorFiles;
+  /** an editor's terminals (ACP `terminal/*`): bash runs there, unless it runs in a sandbox */
+  terminal?: CommandTerminal;
+}
+
+/** How a command ended in an editor's terminal. */
+export interface TerminalRun {
+  code: number | null;
+  signal: string | null;
+  output: string;
+  /** the editor kept only the end of the output */
+  truncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface CommandTerminal {
+  /** run `argv` to its end (killed on `signal` or after `timeoutMs`); undefined: no terminal, run it here */
+  run(
+    argv: readonly string[],
+    opts: {
+      cwd: string;
+      unset: readonly string[];
+      timeoutMs: number;
+      signal?: AbortSignal;
+      outputBytes: number;
+    },
+  ): Promise<TerminalRun | undefined>;
 }
 
 /**

@@ -34,6 +34,8 @@ export interface AcpRigOptions extends RigOptions {
   runner?: string[];
   /** extra `i acp` flags */
   args?: string[];
+  /** serve terminal/* by running the commands here; what was created is recorded in it */
+  terminals?: TerminalLog;
   fs?: {
     read?: (path: string) => string;
     write?: (path: string, content: string) => void;
@@ -98,6 +100,7 @@ export async function startAcp(opts: AcpRigOptions): Promise<AcpRig> {
       return {};
     });
   }
+  if (opts.terminals) addTerminals(app, opts.terminals);
   const conn = app.connect(ndJsonStream(output, input));
   return {
     rig,
@@ -162,4 +165,70 @@ export async function until(check: () => boolean, ms = 10_000): Promise<void> {
     if (Date.now() > end) throw new Error("timed out waiting");
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+export interface TerminalLog {
+  created: { command: string; args: string[]; cwd: string; env: Record<string, string> }[];
+  killed: number;
+}
+
+/** An editor's terminals: each command run as a child process of the test, its output kept. */
+function addTerminals(app: ReturnType<typeof client>, log: TerminalLog): void {
+  const terms = new Map<
+    string,
+    { out: string; exit: Promise<{ exitCode: number | null; signal: string | null }>; kill(): void }
+  >();
+  app.onRequest(methods.client.terminal.create, ({ params }) => {
+    const env = Object.fromEntries((params.env ?? []).map((e) => [e.name, e.value]));
+    log.created.push({ command: params.command, args: params.args ?? [], cwd: params.cwd ?? "", env });
+    const child = spawn(params.command, params.args ?? [], {
+      cwd: params.cwd ?? undefined,
+      env: { ...process.env, ...env },
+      detached: true,
+    });
+    const id = `term-${terms.size + 1}`;
+    const t = {
+      out: "",
+      exit: new Promise<{ exitCode: number | null; signal: string | null }>((resolve) =>
+        child.on("exit", (exitCode, signal) => resolve({ exitCode, signal })),
+      ),
+      kill: () => {
+        log.killed++;
+        try {
+          process.kill(-(child.pid as number), "SIGKILL");
+        } catch {}
+      },
+    };
+    child.stdout?.on("data", (d: Buffer) => {
+      t.out += d.toString("utf8");
+    });
+    child.stderr?.on("data", (d: Buffer) => {
+      t.out += d.toString("utf8");
+    });
+    terms.set(id, t);
+    return { terminalId: id };
+  });
+  const get = (id: string) => {
+    const t = terms.get(id);
+    if (!t) throw new Error(`no terminal ${id}`);
+    return t;
+  };
+  app.onRequest(methods.client.terminal.output, async ({ params }) => {
+    const t = get(params.terminalId);
+    const done = await Promise.race([
+      t.exit,
+      new Promise<undefined>((r) => setTimeout(() => r(undefined), 10)),
+    ]);
+    return { output: t.out, truncated: false, ...(done ? { exitStatus: done } : {}) };
+  });
+  app.onRequest(methods.client.terminal.waitForExit, async ({ params }) => get(params.terminalId).exit);
+  app.onRequest(methods.client.terminal.kill, ({ params }) => {
+    get(params.terminalId).kill();
+    return {};
+  });
+  app.onRequest(methods.client.terminal.release, ({ params }) => {
+    terms.get(params.terminalId)?.kill();
+    terms.delete(params.terminalId);
+    return {};
+  });
 }
