@@ -74,9 +74,14 @@ export const LAYERS: Readonly<Record<string, LayerRow>> = {
     may: [...BASE, "src/terminal", "src/agent/agent-session.ts"],
     role: "the interactive console: drives a session only through the facade",
   },
+  "src/acp": {
+    may: [...BASE, "src/terminal", "src/agent/agent-session.ts"],
+    role: "`i acp`: the Agent Client Protocol front end, through the facade",
+  },
   "src/cli": {
     may: [
       ...BASE,
+      "src/acp",
       "src/agent",
       "src/config",
       "src/console",

@@ -17,7 +17,7 @@ import { FileTimes } from "../tools/file-times.ts";
 import { NestedInstructions } from "../tools/nested-instructions.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import { SavedOutputs } from "../tools/saved-output.ts";
-import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
+import type { ApprovalPolicy, CommandTerminal, EditorFiles, ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { Agent, type AgentDeps } from "./loop.ts";
 import type { RunPlan } from "./resolve-run.ts";
@@ -30,6 +30,10 @@ export interface BuildOptions {
   ask?: AskApproval;
   /** `--sandbox`: bash runs in it */
   sandbox?: SandboxSpec;
+  /** an editor's open files (ACP `fs/*`): the file tools read its buffers and tell it what they wrote */
+  editor?: EditorFiles;
+  /** an editor's terminals (ACP `terminal/*`): bash runs there unless sandboxed */
+  terminal?: CommandTerminal;
   maxTurns: number;
   emit: EmitEvent;
 }
@@ -113,6 +117,8 @@ export function buildAgent(
       ? { instructions: new NestedInstructions(plan.workspace) }
       : {}),
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+    ...(opts.editor ? { editor: opts.editor } : {}),
+    ...(opts.terminal ? { terminal: opts.terminal } : {}),
   };
   const checkpoints = new Checkpointer({
     session: parts.session,

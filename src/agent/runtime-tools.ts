@@ -7,7 +7,7 @@ import { projectTrustRefusal, untrustedProjectFiles } from "../config/project-tr
 import { UserError } from "../contract/errors.ts";
 import type { EmitEvent } from "../contract/events.ts";
 import type { Manifest } from "../contract/manifest.ts";
-import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
+import { CLIENT_MCP_ENV, MCP_PROJECT_FILE, type McpServer } from "../contract/mcp.ts";
 import type { ToolResult } from "../contract/protocol.ts";
 import type { ModuleName } from "../contract/registry.ts";
 import type { RuntimePromptDecl, RuntimeToolDecl } from "../contract/runtime-tools.ts";
@@ -41,11 +41,29 @@ export interface McpSetup {
 /** The command that accepts a workspace's .mcp.json. */
 export const MCP_TRUST_COMMAND = "i mcp trust";
 
-export function mcpSetup(manifest: Manifest, configDir: string, workspace: string): McpSetup {
+export function mcpSetup(
+  manifest: Manifest,
+  configDir: string,
+  workspace: string,
+  clientServers?: Record<string, McpServer>,
+): McpSetup {
   const out: McpSetup = { env: {}, notices: [], idle: false };
   const m = manifest.modules.find((x) => x.name === "mcp");
-  if (!m) return out;
-  out.idle = m.builtin && !existsSync(userMcpFile(configDir)) && !existsSync(projectMcpFile(workspace));
+  const offered = Object.keys(clientServers ?? {});
+  if (!m) {
+    if (offered.length > 0)
+      out.notices.push(
+        `the editor's MCP servers (${offered.join(", ")}) are not started: the profile "${manifest.profile}" has no mcp module`,
+      );
+    return out;
+  }
+  // Servers the user configured in the editor (ACP session/new): trusted like config_dir/mcp.json's.
+  if (offered.length > 0) out.env[CLIENT_MCP_ENV] = JSON.stringify({ mcpServers: clientServers });
+  out.idle =
+    m.builtin &&
+    offered.length === 0 &&
+    !existsSync(userMcpFile(configDir)) &&
+    !existsSync(projectMcpFile(workspace));
   if (out.idle) return out;
   let entries: McpServerEntry[] = [];
   if (m.builtin) entries = readMcpFile(userMcpFile(configDir), "user");

@@ -2,6 +2,9 @@
 import type { AgentEvent } from "../contract/events.ts";
 import type { ManifestModule } from "../contract/manifest.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
+
+export type { CommandTerminal, EditorFiles, TerminalRun } from "../tools/types.ts";
+
 import type { SetupOptions } from "./setup.ts";
 
 export interface SessionOptions extends Omit<SetupOptions, "emit" | "ask" | "steeringQueue"> {

@@ -6,6 +6,7 @@
 import type { ProviderName } from "../contract/config.ts";
 import type { UserError } from "../contract/errors.ts";
 import type { Manifest } from "../contract/manifest.ts";
+import type { McpServer } from "../contract/mcp.ts";
 import { startupMark } from "../lib/startup-trace.ts";
 import { NO_KEY } from "../provider/credentials.ts";
 import { createProvider } from "../provider/index.ts";
@@ -37,6 +38,8 @@ export interface SetupOptions extends ResolveOptions, BuildOptions {
   child?: ChildSetup;
   /** the user said no to this workspace's own files at the console's question: not warned about again */
   declinedProjectFiles?: boolean;
+  /** MCP servers an ACP client offered for this session (trusted: the user configured them there) */
+  mcpServers?: Record<string, McpServer>;
 }
 
 export interface AgentRuntime {
@@ -112,7 +115,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
   // The host starts no process until a hook runs (a child task's may have started while it waited). MCP
   // servers are configured for the mcp module through its environment (the accepted project file
   // included); core tool names are never a module's.
-  const mcp = mcpSetup(plan.manifest, plan.configDir, workspace);
+  const mcp = mcpSetup(plan.manifest, plan.configDir, workspace, opts.mcpServers);
   const host =
     prestartedHost(opts.child?.prestarted, plan.manifest, workspace, mcp.env) ??
     runWorkerHost(plan.manifest, plan.configDir, workspace, mcp.env);

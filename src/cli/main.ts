@@ -23,6 +23,7 @@ const SUBCOMMANDS: Record<string, Loader> = {
   mcp: () => import("./commands/mcp.ts").then((m) => m.command),
   trust: () => import("./commands/trust.ts").then((m) => m.command),
   start: () => import("./commands/start.ts").then((m) => m.command),
+  acp: () => import("./commands/acp.ts").then((m) => m.command),
   "--runtime": () => import("./commands/runtime.ts").then((m) => m.command),
 };
 const runCommand: Loader = () => import("./commands/run.ts").then((m) => m.command);

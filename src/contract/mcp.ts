@@ -9,6 +9,8 @@ export const MCP_PROJECT_FILE = ".mcp.json";
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
 /** How long a server may take to start and answer `initialize` unless it sets `startup_timeout_ms`. */
 export const DEFAULT_MCP_STARTUP_TIMEOUT_MS = 10_000;
+/** The mcp worker's variable with the servers an ACP client offered (`{"mcpServers":{…}}`), trusted. */
+export const CLIENT_MCP_ENV = "I_MCP_CLIENT_SERVERS";
 /** The namespace of MCP tools: `mcp__<server>__<tool>` (Claude Code's convention). */
 export const MCP_TOOL_PREFIX = "mcp__";
 

@@ -131,14 +131,15 @@ export function isEmptySession(dir: string, meta: SessionMeta): boolean {
  * The sessions of `workspace` that hold a conversation, most recently updated first (counted to the end
  * of each log, not just to where meta.json was last written). Empty sessions are
  * left out: they would crowd `i sessions` and the /resume picker, and `-c` would continue nothing.
+ * `workspace` undefined: every workspace's (an ACP client's `session/list` without a cwd).
  */
-export function listSessions(dataDir: string, workspace: string): SessionMeta[] {
-  const ws = canonicalWorkspace(workspace);
+export function listSessions(dataDir: string, workspace: string | undefined): SessionMeta[] {
+  const ws = workspace === undefined ? undefined : canonicalWorkspace(workspace);
   const out: SessionMeta[] = [];
   for (const name of sessionDirs(dataDir)) {
     const dir = join(dataDir, name);
     const loaded = loadMeta(dir, name);
-    if (!loaded || loaded.meta.workspace !== ws) continue;
+    if (!loaded || (ws !== undefined && loaded.meta.workspace !== ws)) continue;
     // meta.json lags a running (or killed) session's last checkpoints: the log after it has them.
     const meta = withLogTail(loaded.meta, join(dir, EVENTS_FILE));
     if (!isEmptySession(dir, meta)) out.push({ ...meta, id: name });

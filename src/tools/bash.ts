@@ -13,7 +13,7 @@ import { runInProcessGroup } from "./run-process.ts";
 import { sandboxed } from "./sandbox.ts";
 import { savedNote } from "./saved-output.ts";
 import { ToolError } from "./tool-error.ts";
-import type { CoreTool, ToolContext, ToolResult } from "./types.ts";
+import type { CommandTerminal, CoreTool, ToolContext, ToolResult } from "./types.ts";
 
 export const BASH_DEFAULT_TIMEOUT_S = 120;
 export const BASH_MAX_TIMEOUT_S = 600;
@@ -182,15 +182,20 @@ async function runCommand(
     spill?.push(b);
     report?.({ kind: "output", text: decoder.decode(b, { stream: true }) });
   };
-  const r = await runInProcessGroup(argv, {
-    cwd,
-    env: commandEnv(),
-    timeoutMs: timeoutS * 1000,
-    signal: ctx.signal,
-    headBytes: BASH_HEAD_BYTES,
-    tailBytes: BASH_TAIL_BYTES,
-    ...(report || spill ? { onData } : {}),
-  });
+  // An editor's terminal when it offers one (the user watches the command there); never for a sandbox.
+  const inTerminal =
+    ctx.terminal && !ctx.sandbox ? await runInTerminal(ctx.terminal, argv, ctx, cwd, timeoutS) : undefined;
+  const r =
+    inTerminal ??
+    (await runInProcessGroup(argv, {
+      cwd,
+      env: commandEnv(),
+      timeoutMs: timeoutS * 1000,
+      signal: ctx.signal,
+      headBytes: BASH_HEAD_BYTES,
+      tailBytes: BASH_TAIL_BYTES,
+      ...(report || spill ? { onData } : {}),
+    }));
   const saved = spill?.finish();
   report?.({ kind: "exit", code: r.code });
   const text = r.output.text();
@@ -214,4 +219,30 @@ async function runCommand(
     notes.push("[background processes still hold the output open; later output is not captured]");
   const body = text === "" ? "(no output)" : text.endsWith("\n") ? text.slice(0, -1) : text;
   return { content: `${body}\n${notes.join("\n")}`, is_error: r.code !== 0 };
+}
+
+/** The command in the editor's terminal, as runInProcessGroup would have reported it; undefined: run it here. */
+async function runInTerminal(
+  terminal: CommandTerminal,
+  argv: readonly string[],
+  ctx: ToolContext,
+  cwd: string,
+  timeoutS: number,
+) {
+  const t = await terminal.run(argv, {
+    cwd,
+    unset: CREDENTIAL_ENV,
+    timeoutMs: timeoutS * 1000,
+    ...(ctx.signal ? { signal: ctx.signal } : {}),
+    outputBytes: BASH_HEAD_BYTES + BASH_TAIL_BYTES,
+  });
+  if (!t) return undefined;
+  return {
+    code: t.code,
+    signal: t.signal,
+    timedOut: t.timedOut,
+    aborted: t.aborted,
+    outputLeftOpen: false,
+    output: { text: () => t.output, truncated: t.truncated },
+  };
 }

@@ -2,7 +2,7 @@
 // replace_all); a near miss (indentation, trailing spaces, typographic punctuation, line endings) still
 // matches when every line of it matches and the match is unique. The write is atomic and keeps the
 // file's mode and line endings; several edits apply together or not at all.
-import { closeSync, fstatSync } from "node:fs";
+import { closeSync, fstatSync, statSync } from "node:fs";
 import { z } from "zod";
 import { formatBytes } from "../lib/truncate.ts";
 import { changingTool } from "./changing-tool.ts";
@@ -84,6 +84,23 @@ export function readTextFile(real: string, shown: string, ctx: ToolContext, conf
   }
 }
 
+/** The editor's buffer of the file as the text to edit (its unsaved changes included), when it has one. */
+async function bufferFile(real: string, shown: string, ctx: ToolContext): Promise<TextFile | undefined> {
+  const text = await ctx.editor?.read(real);
+  if (text === undefined) return undefined;
+  if (Buffer.byteLength(text) > EDIT_MAX_BYTES)
+    throw new ToolError(
+      `${shown} is over the ${formatBytes(EDIT_MAX_BYTES)} edit limit; use bash (sed, patch) instead`,
+    );
+  const st = statSync(real, { throwIfNoEntry: false });
+  if (st && !st.isFile()) throw new ToolError(`${shown} is not a regular file`);
+  return {
+    text,
+    mode: st ? st.mode & 0o7777 : 0o644,
+    stat: { ino: st?.ino ?? 0, size: st?.size ?? 0, mtimeMs: st?.mtimeMs ?? 0 },
+  };
+}
+
 function editsOf(args: z.infer<typeof EditInput>): EditSpec[] {
   const single = args.old_text !== undefined || args.new_text !== undefined;
   if (args.edits && single) throw new ToolError("give either old_text and new_text, or edits, not both");
@@ -108,7 +125,7 @@ export const editTool: CoreTool<typeof EditInput> = changingTool({
   async prepare(args, ctx) {
     const edits = editsOf(args);
     const { real, shown, confine } = toolPath(ctx, args.path);
-    const file = readTextFile(real, shown, ctx, confine);
+    const file = (await bufferFile(real, shown, ctx)) ?? readTextFile(real, shown, ctx, confine);
     const applied = applyEdits(splitFile(file.text), shown, edits);
     const out = applied.text;
     const starts = applied.edits.flatMap((e) => e.lines).sort((a, b) => a - b);
@@ -131,6 +148,7 @@ export const editTool: CoreTool<typeof EditInput> = changingTool({
     const apply = async () => {
       writeConfined(real, out, file.mode, confine, shown);
       ctx.files?.record(real);
+      await ctx.editor?.written(real, out);
       if (ctx.report) ctx.report({ kind: "diff", path: shown, diff: change() });
       const notes = [...new Set(applied.edits.map((e) => tierNote(e.tier)).filter((x) => x !== undefined))];
       const head =

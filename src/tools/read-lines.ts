@@ -119,3 +119,29 @@ export function readLineRange(fd: number, from: number, want: number, caps: Line
   }
   return { lines, first: from, total, cappedByBytes, longLines };
 }
+
+/** The same range of a text held in memory (an editor's buffer). */
+export function textLineRange(text: string, from: number, want: number, caps: LineCaps): LineRange {
+  const all = text === "" ? [] : text.replace(/\n$/, "").split("\n");
+  const limit = Math.min(want, caps.maxLines);
+  const lines: string[] = [];
+  let outBytes = 0;
+  let cappedByBytes = false;
+  let longLines = 0;
+  for (let i = from - 1; i < all.length && lines.length < limit; i++) {
+    let line = (all[i] as string).replace(/\r$/, "");
+    if (line.length > caps.maxLineChars) {
+      line = `${line.slice(0, caps.maxLineChars)} [… line cut at ${caps.maxLineChars} characters]`;
+      longLines++;
+    }
+    const formatted = `${i + 1}\t${line}`;
+    const size = Buffer.byteLength(formatted) + 1;
+    if (outBytes + size > caps.maxBytes && lines.length > 0) {
+      cappedByBytes = true;
+      break;
+    }
+    lines.push(formatted);
+    outBytes += size;
+  }
+  return { lines, first: from, total: all.length, cappedByBytes, longLines };
+}

@@ -7,7 +7,7 @@ import { formatBytes } from "../lib/truncate.ts";
 import { checkDescriptor } from "./confined-fs.ts";
 import { SNIFF_BYTES, sniffFileKind } from "./file-kind.ts";
 import { toolPath } from "./paths.ts";
-import { readLineRange } from "./read-lines.ts";
+import { readLineRange, textLineRange } from "./read-lines.ts";
 import { ToolError } from "./tool-error.ts";
 import type { CoreTool, ToolResult } from "./types.ts";
 
@@ -84,12 +84,14 @@ function readImage(fd: number, size: number, shown: string, mediaType: string): 
   };
 }
 
-function readText(fd: number, shown: string, offset: number, limit: number): ToolResult {
-  const r = readLineRange(fd, offset, limit, {
-    maxLines: READ_MAX_LINES,
-    maxBytes: READ_MAX_BYTES,
-    maxLineChars: READ_MAX_LINE_CHARS,
-  });
+const LINE_CAPS = { maxLines: READ_MAX_LINES, maxBytes: READ_MAX_BYTES, maxLineChars: READ_MAX_LINE_CHARS };
+
+function readText(fd: number | string, shown: string, offset: number, limit: number): ToolResult {
+  // A string is an editor's buffer of the file (its unsaved text), read like the file itself.
+  const r =
+    typeof fd === "string"
+      ? textLineRange(fd, offset, limit, LINE_CAPS)
+      : readLineRange(fd, offset, limit, LINE_CAPS);
   if (r.total === 0) return { content: `${shown} is empty (0 lines)`, is_error: false };
   if (offset > r.total) {
     throw new ToolError(`offset ${offset} is past the end of ${shown}, which has ${r.total} lines`);
@@ -127,6 +129,9 @@ export const readTool: CoreTool<typeof ReadInput> = {
     const { real, shown, confine } = saved
       ? { real: saved, shown: saved, confine: undefined }
       : toolPath(ctx, args.path);
+    const buffer = saved ? undefined : await ctx.editor?.read(real);
+    if (buffer !== undefined && !buffer.includes("\u0000"))
+      return readText(buffer, shown, args.offset ?? 1, args.limit ?? READ_MAX_LINES);
     const fd = openRegularFile(real, shown, confine);
     try {
       const st = fstatSync(fd);

@@ -28,6 +28,46 @@ export interface ToolContext {
   instructions?: NestedInstructions;
   /** what a tool shows the user while and after it runs (never part of its result for the model) */
   report?: (r: ToolReport) => void;
+  /** an editor's open files (ACP `fs/*`): read and edit see its unsaved buffers, writes reach them */
+  editor?: EditorFiles;
+  /** an editor's terminals (ACP `terminal/*`): bash runs there, unless it runs in a sandbox */
+  terminal?: CommandTerminal;
+}
+
+/** How a command ended in an editor's terminal. */
+export interface TerminalRun {
+  code: number | null;
+  signal: string | null;
+  output: string;
+  /** the editor kept only the end of the output */
+  truncated: boolean;
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface CommandTerminal {
+  /** run `argv` to its end (killed on `signal` or after `timeoutMs`); undefined: no terminal, run it here */
+  run(
+    argv: readonly string[],
+    opts: {
+      cwd: string;
+      unset: readonly string[];
+      timeoutMs: number;
+      signal?: AbortSignal;
+      outputBytes: number;
+    },
+  ): Promise<TerminalRun | undefined>;
+}
+
+/**
+ * The files an editor holds. Paths are the resolved, confined paths the tools checked; the disk stays
+ * the store (written atomically, checkpointed) and the editor is told what was written.
+ */
+export interface EditorFiles {
+  /** the editor's text of the file, undefined when it has none (the disk is read then) */
+  read(real: string): Promise<string | undefined>;
+  /** the file was written with `text`: the editor's buffer takes it */
+  written(real: string, text: string): Promise<void>;
 }
 
 /** Display-only news from a running tool: output as it arrives, the diff it made, how a command ended. */

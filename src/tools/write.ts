@@ -93,6 +93,7 @@ export const writeTool: CoreTool<typeof WriteInput> = changingTool({
         throw err;
       }
       ctx.files?.record(real);
+      await ctx.editor?.written(real, args.content);
       if (ctx.report && before !== undefined)
         ctx.report({ kind: "diff", path: shown, diff: diffFiles(before, args.content) });
       const bytes = Buffer.byteLength(args.content);

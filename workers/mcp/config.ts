@@ -1,7 +1,7 @@
 // The servers this worker runs: config_dir/mcp.json, and <workspace>/.mcp.json only when the user accepted
 // exactly the bytes read (the core asks; a file changed since is ignored until accepted again).
 import { errorMessage } from "../../src/contract/errors.ts";
-import { MCP_PROJECT_FILE, type McpServer } from "../../src/contract/mcp.ts";
+import { CLIENT_MCP_ENV, MCP_PROJECT_FILE, type McpServer } from "../../src/contract/mcp.ts";
 import {
   expandServer,
   type McpServerEntry,
@@ -48,6 +48,18 @@ function projectEntries(
   return { entries: parseMcpFile(file, "project", raw), untrusted: false };
 }
 
+/** The servers an ACP client offered (the core passes them in CLIENT_MCP_ENV): the user set them up there. */
+function clientEntries(env: NodeJS.ProcessEnv, problems: string[]): McpServerEntry[] {
+  const text = env[CLIENT_MCP_ENV];
+  if (!text) return [];
+  try {
+    return parseMcpFile("the editor's MCP servers (session/new)", "user", JSON.parse(text));
+  } catch (err) {
+    problems.push(`mcp: ${errorMessage(err)}`);
+    return [];
+  }
+}
+
 export function loadServers(configDir: string, workspace: string, env: NodeJS.ProcessEnv): LoadedServers {
   const problems: string[] = [];
   let user: McpServerEntry[] = [];
@@ -65,8 +77,11 @@ export function loadServers(configDir: string, workspace: string, env: NodeJS.Pr
   } catch (err) {
     problems.push(`mcp: ${errorMessage(err)}`);
   }
+  const client = clientEntries(env, problems);
   const servers: LoadedServers["servers"] = [];
-  for (const entry of mergeScopes(user, project)) {
+  const clientNames = new Set(client.map((e) => e.name));
+  const merged = [...mergeScopes(user, project).filter((e) => !clientNames.has(e.name)), ...client];
+  for (const entry of merged) {
     try {
       servers.push({ name: entry.name, config: expandServer(entry, env) });
     } catch (err) {
