@@ -9,6 +9,7 @@ export const DESTRUCTIVE: readonly string[] = [
   "rm -rf ~/project-b",
   "rm -rf ~",
   "rm -rf $HOME/project-b",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a shell command, not a template
   'rm -rf "${HOME}/project-b"',
   "\\rm -rf {V}",
   "'r''m' -rf {V}",
