@@ -10,6 +10,7 @@ import { DroppedMessages } from "../contract/checkpoints.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { Session } from "../session/session.ts";
 import type { Checkpointer } from "./checkpointer.ts";
+import { restoreGitStates } from "./git-state.ts";
 import { applyRestore, planRestore } from "./restore.ts";
 import { sha256 } from "./store.ts";
 import { readTimeline, redoStack, snapshotAt, tailOf, turnRows, userDraft } from "./timeline.ts";
@@ -143,6 +144,9 @@ export async function rewindTo(
   // The record first: whatever happens next, the state before is in it.
   session.appendEvent("rewind", event);
   const lines = [...code.lines, ...(code.apply ? code.apply() : [])];
+  // Git state recorded before an allowed destructive git command since then (the guard's).
+  if (modeHas(mode, "code") && ts)
+    lines.push(...restoreGitStates(session.dir, ts, !deps.checkpoints.enabled));
   if (modeHas(mode, "conversation")) {
     session.checkpoint(next);
     lines.push(

@@ -61,16 +61,16 @@ export function parseSandbox(
   value: string | undefined,
   hide: readonly string[] = [],
 ): SandboxSpec | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === "off") return undefined;
   const parts = value.split(",");
   const known =
     parts[0] === "workspace-write" && parts.slice(1).every((p) => p === "network") && parts.length <= 2;
   if (!known)
     throw new UserError(
-      `--sandbox: "${value}" is not a sandbox mode; use workspace-write or workspace-write,network`,
+      `--sandbox: "${value}" is not a sandbox mode; use workspace-write, workspace-write,network or off`,
     );
   const a = sandboxAvailability();
-  if ("problem" in a) throw new UserError(`--sandbox: ${a.problem}; or run without --sandbox`);
+  if ("problem" in a) throw new UserError(`--sandbox: ${a.problem}; or run with --sandbox off`);
   return { mode: "workspace-write", network: parts.includes("network"), bwrap: a.bwrap, hide: [...hide] };
 }
 
@@ -106,6 +106,8 @@ export function sandboxed(
     ...(spec.network ? [] : ["--unshare-net"]),
     // Read-only is not enough for the config directory: auth.json is readable by its owner.
     ...spec.hide.filter((d) => isDir(d)).flatMap((d) => ["--tmpfs", d]),
+    // The temp dir commands are told to use (TMPDIR) stays theirs to write: its own, when it is not /tmp.
+    ...tempBinds(),
     // After the /tmp tmpfs, so a workspace under /tmp is the real directory, writable.
     "--bind",
     workspace,
@@ -115,4 +117,31 @@ export function sandboxed(
     "--",
     ...argv,
   ];
+}
+
+/** TMPDIR inside the sandbox: the real one bound writable, or (under /tmp) made in the private /tmp. */
+function tempBinds(): string[] {
+  const t = process.env.TMPDIR;
+  if (!t?.startsWith("/") || !isDir(t)) return [];
+  return t === "/tmp" || t.startsWith("/tmp/") ? ["--dir", t] : ["--bind", t, t];
+}
+
+/**
+ * The sandbox a run gets when --sandbox is not given: workspace-write with the network (as codex) where
+ * bubblewrap runs, unless config.json says otherwise; where it cannot run, none, and `notice` says why.
+ */
+export function defaultSandbox(
+  settings: { mode?: "workspace-write" | "off"; network?: boolean } | undefined,
+  hide: readonly string[],
+  notice: (line: string) => void,
+): SandboxSpec | undefined {
+  if (settings?.mode === "off") return undefined;
+  const a = sandboxAvailability();
+  if ("problem" in a) {
+    notice(
+      `sandbox off: ${a.problem}; bash runs unsandboxed (the guard still asks before destructive commands; set "sandbox": {"mode": "off"} in config.json to silence this)`,
+    );
+    return undefined;
+  }
+  return { mode: "workspace-write", network: settings?.network ?? true, bwrap: a.bwrap, hide: [...hide] };
 }
