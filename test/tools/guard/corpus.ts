@@ -23,7 +23,7 @@ export const DESTRUCTIVE: readonly string[] = [
   "timeout 10 rm -rf {V}",
   "nohup rm -rf {V}",
   "cd {V} && rm -rf keep",
-  "cd .. && rm -rf $(basename {V})",
+  "cd {V}/.. && rm -rf $(basename {V})",
   "cd / && rm -rf {V_REL}",
   "(cd {V}; rm -rf keep)",
   "{ rm -rf {V}; }",
@@ -103,7 +103,7 @@ export const DESTRUCTIVE: readonly string[] = [
 
 /** Destructive commands whose target only the running shell knows: the guard says "unknown", the
  * sandbox contains them. */
-export const SANDBOX_ONLY: readonly string[] = ["cd .. && rm -rf $(basename {V})"];
+export const SANDBOX_ONLY: readonly string[] = ["cd {V}/.. && rm -rf $(basename {V})"];
 
 export const EVERYDAY: readonly string[] = [
   "ls",
