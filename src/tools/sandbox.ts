@@ -8,12 +8,15 @@ import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { UserError } from "../contract/errors.ts";
+import { SANDBOX_EXEC, seatbeltArgv, seatbeltAvailable } from "./sandbox-macos.ts";
 
 export interface SandboxSpec {
   mode: "workspace-write";
   network: boolean;
-  /** the bwrap executable */
+  /** the bwrap executable (on macOS: sandbox-exec) */
   bwrap: string;
+  /** bwrap (Linux, the default) or seatbelt (macOS sandbox-exec) */
+  engine?: "bwrap" | "seatbelt";
   /** directories replaced by an empty one inside the sandbox (config_dir: auth.json holds API keys) */
   hide: string[];
 }
@@ -38,8 +41,13 @@ function isDir(p: string): boolean {
 }
 
 /** Whether the sandbox can run here: the bwrap path, or why not (one clause, for doctor and errors). */
-export function sandboxAvailability(): { bwrap: string } | { problem: string } {
-  if (process.platform !== "linux") return { problem: `not available on ${process.platform} (Linux only)` };
+export function sandboxAvailability(): { bwrap: string; engine?: "seatbelt" } | { problem: string } {
+  if (process.platform === "darwin")
+    return seatbeltAvailable()
+      ? { bwrap: SANDBOX_EXEC, engine: "seatbelt" }
+      : { problem: `${SANDBOX_EXEC} is missing` };
+  if (process.platform !== "linux")
+    return { problem: `not available on ${process.platform} (Linux and macOS only)` };
   const bwrap = onPath("bwrap");
   if (!bwrap)
     return { problem: "bubblewrap (bwrap) is not installed; install it (e.g. apt-get install bubblewrap)" };
@@ -71,7 +79,13 @@ export function parseSandbox(
     );
   const a = sandboxAvailability();
   if ("problem" in a) throw new UserError(`--sandbox: ${a.problem}; or run with --sandbox off`);
-  return { mode: "workspace-write", network: parts.includes("network"), bwrap: a.bwrap, hide: [...hide] };
+  return {
+    mode: "workspace-write",
+    network: parts.includes("network"),
+    bwrap: a.bwrap,
+    ...("engine" in a && a.engine ? { engine: a.engine } : {}),
+    hide: [...hide],
+  };
 }
 
 const SANDBOX_BASE = [
@@ -100,6 +114,17 @@ export function sandboxed(
   argv: readonly string[],
   cwd = workspace,
 ): [string, ...string[]] {
+  // macOS: the command's directory is the spawn's own cwd; only what it may write is the profile's.
+  if (spec.engine === "seatbelt") {
+    const t = process.env.TMPDIR;
+    const temp = [t, "/private/tmp", "/private/var/folders"].filter((d): d is string => !!d && isDir(d));
+    return seatbeltArgv(
+      [workspace, ...temp],
+      spec.hide.filter((d) => isDir(d)),
+      spec.network,
+      argv,
+    );
+  }
   return [
     spec.bwrap,
     ...SANDBOX_BASE,
@@ -143,5 +168,11 @@ export function defaultSandbox(
     );
     return undefined;
   }
-  return { mode: "workspace-write", network: settings?.network ?? true, bwrap: a.bwrap, hide: [...hide] };
+  return {
+    mode: "workspace-write",
+    network: settings?.network ?? true,
+    bwrap: a.bwrap,
+    ...("engine" in a && a.engine ? { engine: a.engine } : {}),
+    hide: [...hide],
+  };
 }
