@@ -54,7 +54,7 @@ export function questionLines(
 ): string[] {
   const room = Number.isFinite(width) ? Math.max(8, width - 4) : Number.MAX_SAFE_INTEGER;
   // A command the guard flagged says why first: it is asked even under "allow all".
-  const flagged = req.guard !== undefined ? wrap(clean(`! destructive: it ${req.guard}`), room) : [];
+  const flagged = req.guard !== undefined ? wrap(clean(`! destructive: ${req.guard}`), room) : [];
   return [
     ...flagged,
     req.tool === "bash"

@@ -236,9 +236,9 @@ async function guarded(
   const reason = req.guard ?? "";
   if (!opts.ask) {
     opts.warn?.(
-      `the guard refused a command (${req.summary}): it ${reason}; allow it with --allow-destructive or an exact entry in config.json's guard.allow_commands`,
+      `the guard refused a command (${req.summary}): ${reason}; allow it with --allow-destructive or an exact entry in config.json's guard.allow_commands`,
     );
-    return `refused by the guard: this command ${reason}, so it was not run; do not retry it or work around it — do the task another way, or tell the user what you need run and why (they can allow it with --allow-destructive)`;
+    return `refused by the guard (${reason}), so it was not run; do not retry it or work around it — do the task another way, or tell the user what you need run and why (they can allow it with --allow-destructive)`;
   }
   const answer = await opts.ask(req);
   if (answer.kind === "always" && command !== undefined) opts.rememberGuarded?.(command);
