@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import type { Node, Parser as TsParser } from "web-tree-sitter";
+import { runtimeName } from "../../runtime/runtime.ts";
 
 export type { Node };
 
@@ -17,12 +18,21 @@ export interface ParsedCommand {
 
 let loading: Promise<TsParser> | undefined;
 
-async function load(): Promise<TsParser> {
+/** Where the two WASM files are: embedded in a compiled executable (Bun), else in node_modules. */
+async function wasmFiles(): Promise<{ runtime: string; bash: string }> {
+  if (runtimeName === "bun") return (await import("../../runtime/guard-wasm.ts")).GUARD_WASM;
   const require = createRequire(import.meta.url);
+  return {
+    runtime: require.resolve("web-tree-sitter/web-tree-sitter.wasm"),
+    bash: require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"),
+  };
+}
+
+async function load(): Promise<TsParser> {
+  const files = await wasmFiles();
   const { Parser, Language } = await import("web-tree-sitter");
-  const runtime = require.resolve("web-tree-sitter/web-tree-sitter.wasm");
-  await Parser.init({ wasmBinary: readFileSync(runtime) });
-  const grammar = readFileSync(require.resolve("tree-sitter-bash/tree-sitter-bash.wasm"));
+  await Parser.init({ wasmBinary: readFileSync(files.runtime) });
+  const grammar = readFileSync(files.bash);
   const bash = await Language.load(grammar);
   const parser = new Parser();
   parser.setLanguage(bash);
