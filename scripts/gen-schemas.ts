@@ -19,6 +19,7 @@ import { AuthFile } from "../src/contract/config.ts";
 import { CONFIG_FILES } from "../src/contract/config-file-list.ts";
 import { AgentEvent } from "../src/contract/events.ts";
 import { SessionExport } from "../src/contract/export.ts";
+import { GitStateRecord, GuardAllowedFile } from "../src/contract/guard.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
 import { Manifest } from "../src/contract/manifest.ts";
@@ -87,6 +88,8 @@ const files = write(root, {
   "session-fork-event.json": ForkEvent,
   "session-export.json": SessionExport,
   "trust.json": TrustFile,
+  "guard-allowed.json": GuardAllowedFile,
+  "session-git-state.json": GitStateRecord,
   "mcp.json": McpFile,
 });
 const protocol = write(join(root, "protocol"), {

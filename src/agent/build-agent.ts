@@ -19,6 +19,7 @@ import type { SandboxSpec } from "../tools/sandbox.ts";
 import { SavedOutputs } from "../tools/saved-output.ts";
 import type { ApprovalPolicy, CommandTerminal, EditorFiles, ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
+import { guardSetup } from "./guard-setup.ts";
 import { Agent, type AgentDeps } from "./loop.ts";
 import type { RunPlan } from "./resolve-run.ts";
 import { CHILD_CANNOT_ASK } from "./task-setup.ts";
@@ -34,6 +35,8 @@ export interface BuildOptions {
   editor?: EditorFiles;
   /** an editor's terminals (ACP `terminal/*`): bash runs there unless sandboxed */
   terminal?: CommandTerminal;
+  /** `--allow-destructive`: commands the guard flags run without its question */
+  allowDestructive?: boolean;
   maxTurns: number;
   emit: EmitEvent;
 }
@@ -89,7 +92,15 @@ export function buildAgent(
     ...(userHooks ? { beforeCompaction: (r, i) => userHooks.preCompact(r, i) } : {}),
   });
   const ask = opts.ask;
+  const guard = guardSetup({
+    configDir: plan.configDir,
+    workspace: plan.workspace,
+    settings: plan.config.config.guard,
+    allowDestructive: opts.allowDestructive,
+    session: parts.session,
+  });
   const approvals = new Approvals({
+    rememberGuarded: guard.remember,
     policy: opts.approve,
     // A sub-agent can never ask the user: its parent's policy applies, and what would be asked is refused.
     ...(parts.subagent ? { noOneToAsk: CHILD_CANNOT_ASK } : {}),
@@ -119,6 +130,7 @@ export function buildAgent(
     ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
     ...(opts.editor ? { editor: opts.editor } : {}),
     ...(opts.terminal ? { terminal: opts.terminal } : {}),
+    guard: guard.guard,
   };
   const checkpoints = new Checkpointer({
     session: parts.session,

@@ -24,6 +24,8 @@ export async function runUserCommand(
   const result = await runCoreTool("bash", JSON.stringify({ command }), {
     ...ctx,
     approvals,
+    // Typed by the user: the guard does not ask again, but git state is still recorded for /undo.
+    guard: { ...ctx.guard, allowDestructive: true },
     signal,
     ...(report ? { report } : {}),
   });

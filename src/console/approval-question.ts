@@ -16,7 +16,7 @@ export const NOT_AN_ANSWER =
  * when there is a prefix it can safely cover (never a compound command).
  */
 export function canAlways(req: ApprovalRequest): boolean {
-  return req.tool !== "bash" || req.prefix !== undefined;
+  return req.tool !== "bash" || req.prefix !== undefined || req.guard !== undefined;
 }
 
 /** True for `a`/`always` where it is not offered: to be refused with ALWAYS_NOT_OFFERED, not queued. */
@@ -53,7 +53,10 @@ export function questionLines(
   width = Number.POSITIVE_INFINITY,
 ): string[] {
   const room = Number.isFinite(width) ? Math.max(8, width - 4) : Number.MAX_SAFE_INTEGER;
+  // A command the guard flagged says why first: it is asked even under "allow all".
+  const flagged = req.guard !== undefined ? wrap(clean(`! destructive: ${req.guard}`), room) : [];
   return [
+    ...flagged,
     req.tool === "bash"
       ? "? allow this command to run:"
       : req.tool === "tool"
@@ -78,9 +81,11 @@ export function answerChoices(
 ): string[] {
   const always =
     req.tool === "bash"
-      ? req.prefix
-        ? [`a = yes, and don't ask again for \`${clean(req.prefix)} …\``]
-        : []
+      ? req.guard !== undefined
+        ? ["a = yes, and allow this exact command in this workspace from now on"]
+        : req.prefix
+          ? [`a = yes, and don't ask again for \`${clean(req.prefix)} …\``]
+          : []
       : req.tool === "tool"
         ? runtimeAlways(req, clean)
         : [`a = yes to every ${req.tool} this session`];

@@ -89,7 +89,16 @@ export class SessionLoop implements InputHandlers {
     if (answer.kind === "cancel") return answer;
     if (answer.kind === "no") {
       ui.print(ui.dim(`  declined${answer.reason ? `: ${ui.clean(answer.reason)}` : ""}`));
-    } else ui.print(ui.dim(answer.kind === "yes" ? "  approved" : "  approved for the rest of the session"));
+    } else
+      ui.print(
+        ui.dim(
+          answer.kind === "yes"
+            ? "  approved"
+            : req.guard !== undefined
+              ? "  approved: this exact command runs without the guard's question in this workspace from now on"
+              : "  approved for the rest of the session",
+        ),
+      );
     return answer;
   }
 

@@ -1,6 +1,7 @@
 // zod schemas for every file in config_dir. Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
+import { GuardSettings, SandboxSettings } from "./guard.ts";
 import { ModuleName } from "./registry.ts";
 import { MAX_PARALLEL_TASKS } from "./tasks.ts";
 
@@ -67,6 +68,10 @@ export const ConfigFile = z.lazy(() =>
     tasks: z
       .strictObject({ max_parallel: z.number().int().min(1).max(MAX_PARALLEL_TASKS).optional() })
       .optional(),
+    /** the bash guard: what runs without its question (see docs/guard.md) */
+    guard: GuardSettings.optional(),
+    /** the bash sandbox: { "mode": "off" } turns it off, { "network": false } takes the network away */
+    sandbox: SandboxSettings.optional(),
   }),
 );
 

@@ -10,6 +10,7 @@ import { DroppedMessages } from "../contract/checkpoints.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { Session } from "../session/session.ts";
 import type { Checkpointer } from "./checkpointer.ts";
+import { restoreGitStates } from "./git-state.ts";
 import { checkOutOfViewWrites, ignoredByTarget, withKept } from "./out-of-view.ts";
 import { applyRestore, planRestore } from "./restore.ts";
 import { sha256 } from "./store.ts";
@@ -176,6 +177,9 @@ export async function rewindTo(
   session.appendEvent("rewind", event);
   const applied = code.apply?.();
   const lines = [...code.lines, ...(applied?.lines ?? [])];
+  // Git state recorded before an allowed destructive git command since then (the guard's).
+  if (modeHas(mode, "code") && ts)
+    lines.push(...restoreGitStates(session.dir, ts, !deps.checkpoints.enabled));
   if (modeHas(mode, "conversation")) {
     session.checkpoint(next);
     lines.push(

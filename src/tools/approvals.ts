@@ -37,6 +37,8 @@ export interface ApprovalRequest {
   diff?: () => { path: string; diff: FileDiff } | undefined;
   /** bash only: the prefix "yes for the rest of the session" would allow; absent when none is safe */
   prefix?: string;
+  /** bash only: why the guard flagged the command; asked even under "allow all", "always" is this exact command */
+  guard?: string;
   /** "tool": the tool's name, what the user sees for it, and its group (server) */
   name?: string;
   title?: string;
@@ -135,6 +137,8 @@ export interface ApprovalsOptions {
   warn?: (line: string) => void;
   /** what the model is told when there is no one to ask (a sub-agent's own wording) */
   noOneToAsk?: string;
+  /** "always" to a command the guard flagged: this exact command is remembered for the workspace */
+  rememberGuarded?: (command: string) => void;
 }
 
 export class Approvals {
@@ -162,6 +166,7 @@ export class Approvals {
   async check(req: ApprovalRequest, command?: string): Promise<string | undefined> {
     const { ask, warn } = this.opts;
     const policy = this.mode;
+    if (req.guard !== undefined && policy !== "none") return guarded(req, command, this.opts);
     if (policy === "all") return undefined;
     // Accept edits: file changes run without asking; commands and other tools still ask.
     if (policy === "edits" && (req.tool === "write" || req.tool === "edit")) return undefined;
@@ -220,4 +225,27 @@ export class Approvals {
       return `write and edit allowed; asks for the rest${parts.length ? `, except: ${parts.join(", ")}` : ""}`;
     return parts.length ? `asks, except: ${parts.join(", ")}` : "asks for bash, write and edit";
   }
+}
+
+/** A command the guard flagged: the user is asked whatever the policy; with no one to ask, refused. */
+async function guarded(
+  req: ApprovalRequest,
+  command: string | undefined,
+  opts: ApprovalsOptions,
+): Promise<string | undefined> {
+  const reason = req.guard ?? "";
+  if (!opts.ask) {
+    opts.warn?.(
+      `the guard refused a command (${req.summary}): ${reason}; allow it with --allow-destructive or an exact entry in config.json's guard.allow_commands`,
+    );
+    return `refused by the guard (${reason}), so it was not run; do not retry it or work around it — do the task another way, or tell the user what you need run and why (they can allow it with --allow-destructive)`;
+  }
+  const answer = await opts.ask(req);
+  if (answer.kind === "always" && command !== undefined) opts.rememberGuarded?.(command);
+  if (answer.kind === "yes" || answer.kind === "always") return undefined;
+  if (answer.kind === "no")
+    return answer.reason?.trim()
+      ? `refused by the user, who said: ${answer.reason.trim()}`
+      : "refused: the user declined this destructive command, so it was not run; do not retry it — ask the user how to proceed";
+  return "refused: the user cancelled the turn at the approval prompt, so it was not done";
 }

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { formatBytes } from "../lib/truncate.ts";
 import { CREDENTIAL_ENV } from "../runtime/credential-handoff.ts";
 import { commandPrefix } from "./approvals.ts";
+import { guardCheck } from "./bash-guard.ts";
 import { changingTool } from "./changing-tool.ts";
 import { resolveInWorkspace } from "./paths.ts";
 import { runInProcessGroup } from "./run-process.ts";
@@ -151,9 +152,18 @@ export const bashTool: CoreTool<typeof BashInput> = changingTool({
   async prepare(args, ctx) {
     const cwd = workingDir(ctx, args.workdir);
     const summary = cwd.shown ? `(in ${cwd.shown}) ${args.command}` : args.command;
+    const guard = await guardCheck(args.command, cwd.dir, ctx);
+    const request = { tool: "bash" as const, summary, ...prefixOf(args.command) };
     return {
-      change: { request: { tool: "bash", summary, ...prefixOf(args.command) }, command: args.command },
-      apply: () => runCommand(args, ctx, cwd.dir),
+      change: {
+        request: guard.reason !== undefined ? { ...request, guard: guard.reason } : request,
+        command: args.command,
+      },
+      apply: () => {
+        // Allowed, and about to lose work in a repository: its state is recorded first (for /undo).
+        if (guard.git) ctx.guard?.beforeGit?.(guard.git, args.command);
+        return runCommand(args, ctx, cwd.dir);
+      },
     };
   },
   relax(args) {

@@ -8,12 +8,15 @@ import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import { UserError } from "../contract/errors.ts";
+import { SANDBOX_EXEC, seatbeltArgv, seatbeltAvailable } from "./sandbox-macos.ts";
 
 export interface SandboxSpec {
   mode: "workspace-write";
   network: boolean;
-  /** the bwrap executable */
+  /** the bwrap executable (on macOS: sandbox-exec) */
   bwrap: string;
+  /** bwrap (Linux, the default) or seatbelt (macOS sandbox-exec) */
+  engine?: "bwrap" | "seatbelt";
   /** directories replaced by an empty one inside the sandbox (config_dir: auth.json holds API keys) */
   hide: string[];
 }
@@ -38,8 +41,13 @@ function isDir(p: string): boolean {
 }
 
 /** Whether the sandbox can run here: the bwrap path, or why not (one clause, for doctor and errors). */
-export function sandboxAvailability(): { bwrap: string } | { problem: string } {
-  if (process.platform !== "linux") return { problem: `not available on ${process.platform} (Linux only)` };
+export function sandboxAvailability(): { bwrap: string; engine?: "seatbelt" } | { problem: string } {
+  if (process.platform === "darwin")
+    return seatbeltAvailable()
+      ? { bwrap: SANDBOX_EXEC, engine: "seatbelt" }
+      : { problem: `${SANDBOX_EXEC} is missing` };
+  if (process.platform !== "linux")
+    return { problem: `not available on ${process.platform} (Linux and macOS only)` };
   const bwrap = onPath("bwrap");
   if (!bwrap)
     return { problem: "bubblewrap (bwrap) is not installed; install it (e.g. apt-get install bubblewrap)" };
@@ -61,17 +69,23 @@ export function parseSandbox(
   value: string | undefined,
   hide: readonly string[] = [],
 ): SandboxSpec | undefined {
-  if (value === undefined) return undefined;
+  if (value === undefined || value === "off") return undefined;
   const parts = value.split(",");
   const known =
     parts[0] === "workspace-write" && parts.slice(1).every((p) => p === "network") && parts.length <= 2;
   if (!known)
     throw new UserError(
-      `--sandbox: "${value}" is not a sandbox mode; use workspace-write or workspace-write,network`,
+      `--sandbox: "${value}" is not a sandbox mode; use workspace-write, workspace-write,network or off`,
     );
   const a = sandboxAvailability();
-  if ("problem" in a) throw new UserError(`--sandbox: ${a.problem}; or run without --sandbox`);
-  return { mode: "workspace-write", network: parts.includes("network"), bwrap: a.bwrap, hide: [...hide] };
+  if ("problem" in a) throw new UserError(`--sandbox: ${a.problem}; or run with --sandbox off`);
+  return {
+    mode: "workspace-write",
+    network: parts.includes("network"),
+    bwrap: a.bwrap,
+    ...("engine" in a && a.engine ? { engine: a.engine } : {}),
+    hide: [...hide],
+  };
 }
 
 const SANDBOX_BASE = [
@@ -100,12 +114,25 @@ export function sandboxed(
   argv: readonly string[],
   cwd = workspace,
 ): [string, ...string[]] {
+  // macOS: the command's directory is the spawn's own cwd; only what it may write is the profile's.
+  if (spec.engine === "seatbelt") {
+    const t = process.env.TMPDIR;
+    const temp = [t, "/private/tmp", "/private/var/folders"].filter((d): d is string => !!d && isDir(d));
+    return seatbeltArgv(
+      [workspace, ...temp],
+      spec.hide.filter((d) => isDir(d)),
+      spec.network,
+      argv,
+    );
+  }
   return [
     spec.bwrap,
     ...SANDBOX_BASE,
     ...(spec.network ? [] : ["--unshare-net"]),
     // Read-only is not enough for the config directory: auth.json is readable by its owner.
     ...spec.hide.filter((d) => isDir(d)).flatMap((d) => ["--tmpfs", d]),
+    // The temp dir commands are told to use (TMPDIR) stays theirs to write: its own, when it is not /tmp.
+    ...tempBinds(),
     // After the /tmp tmpfs, so a workspace under /tmp is the real directory, writable.
     "--bind",
     workspace,
@@ -115,4 +142,37 @@ export function sandboxed(
     "--",
     ...argv,
   ];
+}
+
+/** TMPDIR inside the sandbox: the real one bound writable, or (under /tmp) made in the private /tmp. */
+function tempBinds(): string[] {
+  const t = process.env.TMPDIR;
+  if (!t?.startsWith("/") || !isDir(t)) return [];
+  return t === "/tmp" || t.startsWith("/tmp/") ? ["--dir", t] : ["--bind", t, t];
+}
+
+/**
+ * The sandbox a run gets when --sandbox is not given: workspace-write with the network (as codex) where
+ * bubblewrap runs, unless config.json says otherwise; where it cannot run, none, and `notice` says why.
+ */
+export function defaultSandbox(
+  settings: { mode?: "workspace-write" | "off"; network?: boolean } | undefined,
+  hide: readonly string[],
+  notice: (line: string) => void,
+): SandboxSpec | undefined {
+  if (settings?.mode === "off") return undefined;
+  const a = sandboxAvailability();
+  if ("problem" in a) {
+    notice(
+      `sandbox off: ${a.problem}; bash runs unsandboxed (the guard still asks before destructive commands; set "sandbox": {"mode": "off"} in config.json to silence this)`,
+    );
+    return undefined;
+  }
+  return {
+    mode: "workspace-write",
+    network: settings?.network ?? true,
+    bwrap: a.bwrap,
+    ...("engine" in a && a.engine ? { engine: a.engine } : {}),
+    hide: [...hide],
+  };
 }

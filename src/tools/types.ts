@@ -2,6 +2,7 @@
 import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
 import type { ApprovalRequest, Approvals } from "./approvals.ts";
+import type { GuardOptions } from "./bash-guard.ts";
 import type { FileDiff } from "./diff.ts";
 import type { FileTimes } from "./file-times.ts";
 import type { NestedInstructions } from "./nested-instructions.ts";
@@ -20,6 +21,8 @@ export interface ToolContext {
   allowOutside?: boolean;
   /** run bash commands in this sandbox (`--sandbox`) */
   sandbox?: SandboxSpec;
+  /** the guard against destructive commands: what the user opted into, and the git-state recorder */
+  guard?: GuardOptions;
   /** what the model last saw of each file (read and written by the file tools); stale edits are refused */
   files?: FileTimes;
   /** where a command's whole output is saved when its result is cut (the session's directory) */

@@ -91,7 +91,7 @@ const CASES: Record<string, Case> = {
   },
   "--sandbox bogus": {
     args: ["--sandbox", "bogus", ...RUN],
-    line: 'i: --sandbox: "bogus" is not a sandbox mode; use workspace-write or workspace-write,network',
+    line: 'i: --sandbox: "bogus" is not a sandbox mode; use workspace-write, workspace-write,network or off',
   },
   "-r unknown id": {
     args: ["-r", "nosuch", ...RUN],

@@ -38,7 +38,13 @@ test.skipIf(process.platform !== "linux")(
     );
     const counter = join(live.rig.root, "server.txt");
     live.pty = await Pty.start(
-      consoleIn(live.rig, ["--approve", "all"], { cols: 100, rows: 30, env: { COUNTER: counter } }),
+      // --sandbox off: the command reports its own pid ($$), which inside the sandbox's pid namespace is
+      // not the one /proc shows here (kill -9 with the sandbox on: test/runtime/kill9-children.test.ts).
+      consoleIn(live.rig, ["--approve", "all", "--sandbox", "off"], {
+        cols: 100,
+        rows: 30,
+        env: { COUNTER: counter },
+      }),
     );
     await live.pty.waitFor("Ctrl-C cancels");
     const pid = await live.pty.pid();

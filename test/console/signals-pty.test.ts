@@ -46,7 +46,9 @@ test.skipIf(process.platform !== "linux")(
         { tool_calls: [{ name: "bash", arguments: { command: "echo $$ > pgid.txt; sleep 300" } }] },
         { text: "never" },
       ],
-      { args: ["--approve", "all"] },
+      // --sandbox off: $$ inside the sandbox's pid namespace is not the pid /proc shows here (the
+      // sandboxed kill: test/runtime/kill9-children.test.ts).
+      { args: ["--approve", "all", "--sandbox", "off"] },
     );
     const pid = await pty.pid();
     await pty.type("run the slow one");

@@ -1,7 +1,7 @@
 // kill -9 of `i` while the model's bash command runs a loop (and its workers are up): nothing it started
 // survives — not the shell, not the loop's children, not a worker, not the watchdog that kills them.
 import { afterEach, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { procStat } from "../../src/runtime/proc-stat.ts";
 import { makeRig, type Rig } from "../agent/rig.ts";
@@ -30,6 +30,18 @@ function descendants(root: number): number[] {
   }
   return out;
 }
+
+/** The program name of `pid` (/proc/PID/comm), or "" once it is gone. */
+function procComm(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, "utf8").trim();
+  } catch {
+    return "";
+  }
+}
+
+const hasBwrap = () =>
+  (process.env.PATH ?? "").split(":").some((d) => d !== "" && existsSync(join(d, "bwrap")));
 
 function alive(pid: number): boolean {
   // A zombie is dead (it waits only for its new parent, init, to reap it).
@@ -72,7 +84,9 @@ test.skipIf(process.platform !== "linux")(
       ],
       // The compaction worker is up from the first request on (the standard profile's budget hook).
     });
-    const run = rig.start(["-p", "loop", "--approve", "all"]);
+    // --sandbox off: the command reports its own pid ($$), which inside the sandbox's pid namespace is
+    // not the one /proc shows here; the sandboxed case follows.
+    const run = rig.start(["-p", "loop", "--approve", "all", "--sandbox", "off"]);
     const core = run.child.pid as number;
     const pgidFile = join(rig.workspace, "pgid.txt");
     expect(await until(() => readFileSync(pgidFile, { flag: "a+" }).toString().trim() !== "")).toBe(true);
@@ -86,6 +100,30 @@ test.skipIf(process.platform !== "linux")(
     expect(await until(() => groupMembers(pgid).length === 0, 5000)).toBe(true);
     expect(await until(() => before.filter(alive).length === 0, 5000)).toBe(true);
     expect(before.filter(alive)).toEqual([]);
+  },
+  60_000,
+);
+
+test.skipIf(process.platform !== "linux" || !hasBwrap())(
+  "kill -9 of i while a sandboxed command loops: bwrap and everything in it are gone",
+  async () => {
+    rig = await makeRig({
+      script: [
+        { tool_calls: [{ name: "bash", arguments: { command: "echo started > started.txt; sleep 300" } }] },
+        { text: "never reached" },
+      ],
+    });
+    const run = rig.start(["-p", "loop", "--approve", "all"]);
+    const core = run.child.pid as number;
+    const started = join(rig.workspace, "started.txt");
+    expect(await until(() => readFileSync(started, { flag: "a+" }).toString().trim() !== "")).toBe(true);
+    const before = descendants(core);
+    // The command runs under bwrap (the default sandbox), with its sleep inside the pid namespace.
+    expect(before.some((p) => procComm(p) === "bwrap")).toBe(true);
+    expect(before.some((p) => procComm(p) === "sleep")).toBe(true);
+    run.child.kill("SIGKILL");
+    await run.done;
+    expect(await until(() => before.filter(alive).length === 0, 5000)).toBe(true);
   },
   60_000,
 );

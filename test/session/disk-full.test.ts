@@ -43,7 +43,9 @@ test.skipIf(!mounted)(
     });
     const dataDir = join(mnt, "data");
     try {
-      const child = spawn(process.execPath, [MAIN, "--approve", "all", ...rig.flags], {
+      // --sandbox off: the filler must reach the small filesystem outside the workspace, which the
+      // default sandbox keeps read-only (and hides under its private /tmp).
+      const child = spawn(process.execPath, [MAIN, "--approve", "all", "--sandbox", "off", ...rig.flags], {
         env: { ...process.env, ...rig.env, I_DATA_DIR: dataDir, NO_COLOR: "1" },
         stdio: "pipe",
       });

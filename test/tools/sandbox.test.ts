@@ -116,14 +116,14 @@ describe("refusals", () => {
     expect(r.code).toBe(2);
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^i: --sandbox: .*(bwrap|Linux only).*; or run without --sandbox$/);
+    expect(lines[0]).toMatch(/^i: --sandbox: .*(bwrap|Linux only).*; or run with --sandbox off$/);
   });
 
   test("an unknown mode: one line, exit 2", () => {
     const r = runCli(["-p", "x", "--sandbox", "read-only", "-m", "m"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(
-      'i: --sandbox: "read-only" is not a sandbox mode; use workspace-write or workspace-write,network\n',
+      'i: --sandbox: "read-only" is not a sandbox mode; use workspace-write, workspace-write,network or off\n',
     );
   });
 });

@@ -2,7 +2,7 @@
 import type { ArgsDef } from "citty";
 import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
-import { parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
+import { defaultSandbox, parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
 import { RESUME_PICK } from "../resume-pick.ts";
@@ -42,7 +42,13 @@ export const RUN_ARGS = {
   sandbox: {
     type: "string",
     valueHint: "mode",
-    description: "run bash in a bubblewrap sandbox (Linux): workspace-write or workspace-write,network",
+    description:
+      "how bash runs (Linux, bubblewrap): workspace-write (no network), workspace-write,network (the default where bwrap runs) or off",
+  },
+  "allow-destructive": {
+    type: "boolean",
+    description:
+      "run bash commands the guard flags as destructive (outside the workspace, git that loses work) without its extra question",
   },
   verbose: {
     type: "boolean",
@@ -94,8 +100,15 @@ function parseMaxTurns(v: string | undefined): number {
   return n;
 }
 
-function sandboxOption(value: string | undefined): { sandbox?: SandboxSpec } {
-  const sandbox = parseSandbox(value, [configDir()]);
+async function sandboxOption(value: string | undefined): Promise<{ sandbox?: SandboxSpec }> {
+  const hide = [configDir()];
+  let sandbox = parseSandbox(value, hide);
+  if (value === undefined) {
+    // The default: on where it runs, unless config.json turns it off; one line where it cannot run.
+    const { loadConfigFile } = await import("../../config/load.ts");
+    const settings = loadConfigFile(configDir()).sandbox;
+    sandbox = defaultSandbox(settings, hide, (line) => process.stderr.write(`i: ${line}\n`));
+  }
   return sandbox ? { sandbox } : {};
 }
 
@@ -109,7 +122,8 @@ export const command = defineSubcommand(
       continue: args.continue,
       resume: args.resume,
       maxTurns: parseMaxTurns(args["max-turns"]),
-      ...sandboxOption(args.sandbox),
+      ...(args["allow-destructive"] ? { allowDestructive: true } : {}),
+      ...(await sandboxOption(args.sandbox)),
     };
     const pick = args.resume === RESUME_PICK;
     if (pick) common.resume = undefined;

@@ -57,7 +57,9 @@ export class ApprovalPrompt {
     const always = canAlways(req);
     const alwaysLabel =
       req.tool === "bash"
-        ? `always \`${req.prefix ?? ""} …\``
+        ? req.guard !== undefined
+          ? "always this exact command here"
+          : `always \`${req.prefix ?? ""} …\``
         : req.tool === "tool"
           ? `always ${req.name ?? "this tool"}`
           : `always ${req.tool}`;
