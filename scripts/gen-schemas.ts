@@ -21,6 +21,7 @@ import { AgentEvent } from "../src/contract/events.ts";
 import { SessionExport } from "../src/contract/export.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
+import { LspFile } from "../src/contract/lsp.ts";
 import { Manifest } from "../src/contract/manifest.ts";
 import { McpFile } from "../src/contract/mcp.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
@@ -88,6 +89,7 @@ const files = write(root, {
   "session-export.json": SessionExport,
   "trust.json": TrustFile,
   "mcp.json": McpFile,
+  "lsp.json": LspFile,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,
