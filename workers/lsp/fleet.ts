@@ -60,9 +60,14 @@ export class LspFleet {
     return this.commands.get(def.name);
   }
 
-  /** Whether any server could run at all (else the module asks the core to send it nothing). */
+  /**
+   * Whether there is anything to do or say (else the module asks the core to send it nothing): a server
+   * that can run, one the user configured (its missing command is worth a line), or a problem to tell.
+   */
   anyAvailable(): boolean {
-    return this.defs().some((d) => !d.disabled && this.command(d) !== undefined);
+    const defs = this.defs();
+    if (this.pending.length > 0 || this.loaded?.projectUntrusted) return true;
+    return defs.some((d) => !d.disabled && (d.source !== "built-in" || this.command(d) !== undefined));
   }
 
   private rootFor(def: LspServerDef, path: string): string {
