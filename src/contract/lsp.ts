@@ -84,16 +84,40 @@ export const FileDiagnosticCount = z.lazy(() =>
 );
 export type FileDiagnosticCount = z.infer<typeof FileDiagnosticCount>;
 
-/** Sent after a tool changed (`changed`) or read (`touched`) files: absolute paths. */
+/**
+ * Sent after a tool changed (`changed`) or read (`touched`) files: absolute paths. With `status` (and no
+ * tool) it asks where the servers stand instead (`/lsp`), answered in `servers`.
+ */
 export const FilesChangedData = z.looseObject({
-  tool_name: z.string(),
+  tool_name: z.string().optional(),
   changed: z.array(z.string()),
   touched: z.array(z.string()).optional(),
+  status: z.boolean().optional(),
 });
+
+/** One server definition, and each of its processes (one per project root) as they stand. */
+export const LspServerStatus = z.lazy(() =>
+  z.strictObject({
+    name: z.string(),
+    /** the command found on PATH, or null when none of its commands is */
+    command: z.string().nullable(),
+    /** "not installed", "disabled", "not started", or a process's state */
+    state: z.string(),
+    root: z.string().optional(),
+    open_files: z.number().int().optional(),
+    crashes: z.number().int().optional(),
+    /** what the server said it is at initialize */
+    version: z.string().optional(),
+    initialize_ms: z.number().optional(),
+    log: z.string().optional(),
+  }),
+);
+export type LspServerStatus = z.infer<typeof LspServerStatus>;
 
 /** The module's answer: text for the tool's result (absent when clean) and the counts behind it. */
 export const FilesChangedReply = z.looseObject({
   diagnostics: z.strictObject({ text: z.string(), files: z.array(FileDiagnosticCount) }).optional(),
   /** lines for the user, each said once a session (a server that failed, a bad lsp.json) */
   notices: z.array(z.string()).optional(),
+  servers: z.array(LspServerStatus).optional(),
 });

@@ -3,6 +3,7 @@
 // one LspServer per definition and root, started the first time one of its files is touched.
 import { existsSync } from "node:fs";
 import { dirname, extname, isAbsolute, join, relative } from "node:path";
+import type { LspServerStatus } from "../../src/contract/lsp.ts";
 import {
   type LoadedLspServers,
   type LspServerDef,
@@ -111,6 +112,34 @@ export class LspFleet {
       this.servers.set(key, server);
     }
     return { server, def };
+  }
+
+  /** Every definition, with each of its processes as it stands (`/lsp`). */
+  status(): LspServerStatus[] {
+    const out: LspServerStatus[] = [];
+    for (const def of this.defs()) {
+      const argv = this.command(def);
+      const command = argv ? argv.join(" ") : null;
+      const running = [...this.servers.values()].filter((s) => s.name === def.name);
+      if (running.length === 0) {
+        const state = def.disabled ? "disabled" : argv ? "not started" : "not installed";
+        out.push({ name: def.name, command: command ?? def.commands.map((c) => c[0]).join(" or "), state });
+        continue;
+      }
+      for (const s of running)
+        out.push({
+          name: def.name,
+          command,
+          state: s.state,
+          root: s.root,
+          open_files: s.open.size,
+          crashes: s.crashes,
+          ...(s.info.version ? { version: `${s.info.name ?? ""} ${s.info.version}`.trim() } : {}),
+          ...(s.initializeMs !== undefined ? { initialize_ms: s.initializeMs } : {}),
+          ...(s.logPath ? { log: s.logPath } : {}),
+        });
+    }
+    return out;
   }
 
   async close(): Promise<void> {

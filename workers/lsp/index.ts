@@ -40,6 +40,7 @@ export function createLspModule(): WorkerModule {
     ctx: WorkerContext,
   ): Promise<HookReply<"files_changed">> => {
     const f = fleetFor(ctx.workspace);
+    if (data.status) return { ...data, servers: f.status() };
     if (data.touched?.length) touch(f, data.touched);
     const report = data.changed.length ? await changed(f, data.changed) : undefined;
     const notices = f.takeNotices();
