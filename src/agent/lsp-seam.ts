@@ -50,16 +50,20 @@ export function lspAfterCall(host: HookRunner, workspace: string, emit: EmitEven
     if (!(host.wantsHook?.("files_changed", info.name) ?? true)) return undefined;
     const { changed, touched } = filesOfCall(info, workspace);
     if (changed.length === 0 && touched.length === 0) return undefined;
-    let reply: Awaited<ReturnType<typeof host.runHook<"files_changed">>>;
-    try {
-      reply = await host.runHook("files_changed", { tool_name: info.name, changed, touched });
-    } catch (err) {
-      // The change stands whatever the language servers do; the user hears why there is no report.
-      emit({ type: "notice", level: "warn", message: `lsp: ${errorMessage(err)}` });
-      return undefined;
-    }
-    for (const message of reply.notices ?? []) emit({ type: "notice", level: "warn", message });
-    const d = reply.diagnostics;
+    const asked = host
+      .runHook("files_changed", { tool_name: info.name, changed, touched })
+      .then((reply) => {
+        for (const message of reply.notices ?? []) emit({ type: "notice", level: "warn", message });
+        return reply;
+      })
+      .catch((err: unknown) => {
+        // The change stands whatever the language servers do; the user hears why there is no report.
+        emit({ type: "notice", level: "warn", message: `lsp: ${errorMessage(err)}` });
+        return undefined;
+      });
+    // A file only read is synced in the background (its server starts): the read does not wait for it.
+    if (changed.length === 0) return undefined;
+    const d = (await asked)?.diagnostics;
     if (!d) return undefined;
     emit({ type: "diagnostics", id: info.id, files: d.files });
     return appended(result, d.text);

@@ -4,8 +4,10 @@
 import { readFileSync, statSync } from "node:fs";
 import { extname } from "node:path";
 import { pathToFileURL } from "node:url";
+import { pathOfUri } from "./format.ts";
 import type { Diagnostic } from "./protocol.ts";
 import type { LspServer } from "./server.ts";
+import { offersTsserverRequest, tsserverDiagnostics } from "./tsserver-diagnostics.ts";
 
 export const SETTLE_MS = 150;
 /** Larger files are not sent to a server (a generated bundle, a data file). */
@@ -125,6 +127,11 @@ export async function awaitDiagnostics(
   since: number,
   deadline: number,
 ): Promise<void> {
+  if (offersTsserverRequest(server)) {
+    const open = [...server.open.keys()];
+    const done = await Promise.all(open.map((u) => tsserverDiagnostics(server, u, pathOfUri(u), deadline)));
+    if (done[open.indexOf(uri)]) return;
+  }
   if (server.capabilities.diagnosticProvider) {
     const others = [...server.open.keys()].filter((u) => u !== uri);
     await Promise.all([pull(server, uri, deadline), ...others.map((u) => pull(server, u, deadline))]);
