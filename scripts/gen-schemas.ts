@@ -22,6 +22,7 @@ import { SessionExport } from "../src/contract/export.ts";
 import { GitStateRecord, GuardAllowedFile } from "../src/contract/guard.ts";
 import { History } from "../src/contract/history.ts";
 import { HOOKS, LocalRouteReply, ModelRouteReply } from "../src/contract/hooks.ts";
+import { LspFile } from "../src/contract/lsp.ts";
 import { Manifest } from "../src/contract/manifest.ts";
 import { McpFile } from "../src/contract/mcp.ts";
 import { HistorySummary, Reply, Request, ToolDecl, ToolResult } from "../src/contract/protocol.ts";
@@ -91,6 +92,7 @@ const files = write(root, {
   "guard-allowed.json": GuardAllowedFile,
   "session-git-state.json": GitStateRecord,
   "mcp.json": McpFile,
+  "lsp.json": LspFile,
 });
 const protocol = write(join(root, "protocol"), {
   "request.json": Request,

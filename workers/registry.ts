@@ -21,6 +21,7 @@ export const BUILTIN_WORKERS: Record<ModuleName, Loader> = {
   steering: () => import("./steering/index.ts").then((m) => m.createSteeringModule()),
   mcp: () => import("./mcp/index.ts").then((m) => m.createMcpModule()),
   plan: () => import("./plan/index.ts").then((m) => m.planModule),
+  lsp: () => import("./lsp/index.ts").then((m) => m.createLspModule()),
 };
 
 /** Serve the named built-in modules as one worker on stdio (what `i worker a,b` runs). */

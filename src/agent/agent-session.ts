@@ -34,6 +34,7 @@ import { resolveInWorkspace } from "../tools/paths.ts";
 import { type ConsoleSettings, readConsoleSettings } from "./console-settings.ts";
 import { fileCandidates } from "./file-candidates.ts";
 import type { TurnResult } from "./loop.ts";
+import { type LspView, lspView } from "./lsp-view.ts";
 import { type McpView, mcpView, trustProjectMcp } from "./mcp-view.ts";
 import {
   type Expanded,
@@ -93,6 +94,7 @@ export type {
   ApprovalRequest,
   ConfirmOverwrite,
   Expanded,
+  LspView,
   McpView,
   PromptTemplate,
   RestoreOutcome,
@@ -558,6 +560,11 @@ export class AgentSession {
   mcpServers(): Promise<McpView> {
     const rt = this.live;
     return mcpView(rt.workspace, rt.runtimeStatus);
+  }
+
+  /** `/lsp`: the language servers and where each stands. */
+  lspServers(): Promise<LspView> {
+    return lspView(this.live.host);
   }
 
   /** MCP prompts, offered as slash commands `/NAME ARGS`: name, description, arguments (as of the last ask). */

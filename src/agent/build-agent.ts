@@ -13,6 +13,7 @@ import { Checkpointer } from "../safety/checkpointer.ts";
 import type { Session } from "../session/session.ts";
 import { Approvals, type AskApproval } from "../tools/approvals.ts";
 import type { DeclaredTools } from "../tools/declared-tools.ts";
+import type { DispatchSeams } from "../tools/dispatch.ts";
 import { FileTimes } from "../tools/file-times.ts";
 import { NestedInstructions } from "../tools/nested-instructions.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
@@ -21,6 +22,7 @@ import type { ApprovalPolicy, CommandTerminal, EditorFiles, ToolContext, ToolDec
 import type { HookRunner } from "../worker/types.ts";
 import { guardSetup } from "./guard-setup.ts";
 import { Agent, type AgentDeps } from "./loop.ts";
+import { chainAfterCall, lspAfterCall } from "./lsp-seam.ts";
 import type { RunPlan } from "./resolve-run.ts";
 import { CHILD_CANNOT_ASK } from "./task-setup.ts";
 import type { UserHooks } from "./user-hooks.ts";
@@ -51,6 +53,12 @@ export interface BuiltAgent {
 /** Whether the run reads project instructions (the prompts module is in its manifest). */
 export function withProjectInstructions(manifest: RunPlan["manifest"]): boolean {
   return manifest.modules.some((m) => m.name === "prompts");
+}
+
+/** The user's PostToolUse hooks, then the language servers (they see a formatter's changes). */
+function afterCallSeam(userHooks: UserHooks | undefined, lsp: DispatchSeams["afterCall"]): DispatchSeams {
+  const afterCall = chainAfterCall(userHooks?.seams().afterCall, lsp);
+  return afterCall ? { afterCall } : {};
 }
 
 export function buildAgent(
@@ -162,6 +170,7 @@ export function buildAgent(
       // turn that may change files, and after it.
       toolSeams: {
         ...(userHooks ? userHooks.seams() : {}),
+        ...afterCallSeam(userHooks, lspAfterCall(parts.host, plan.workspace, opts.emit)),
         beforeFirstChange: async () => {
           if (agent.turnTs) checkpoints.beforeChange(agent.turnTs);
         },

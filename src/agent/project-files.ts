@@ -1,21 +1,28 @@
-// A project's own hooks, agents and MCP servers (`.i/hooks.json`, `.i/agents/`, `.mcp.json`): what they
-// would run, and accepting them for this workspace (`i trust`, `/trust`; `i mcp trust` accepts the MCP
-// file alone). They are untrusted until accepted; the acceptance covers the content shown, so a file
+// A project's own hooks, agents, MCP and language servers (`.i/hooks.json`, `.i/agents/`, `.mcp.json`,
+// `.i/lsp.json`): what they would run, and accepting them for this workspace (`i trust`, `/trust`; `i mcp
+// trust` accepts the MCP file alone). They are untrusted until accepted; the acceptance covers the content shown, so a file
 // changed since is asked about again.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { acceptProjectFiles, type ProjectFileTrust, untrustedProjectFiles } from "../config/project-trust.ts";
 import { PROJECT_HOOKS_FILE } from "../contract/hooks-file.ts";
+import { LSP_PROJECT_FILE } from "../contract/lsp.ts";
 import { MCP_PROJECT_FILE } from "../contract/mcp.ts";
 import { PROJECT_AGENTS_DIR } from "../contract/tasks.ts";
 import { parseAgentFile } from "../lib/agent-definitions.ts";
 import { hooksOf, parseHooksText } from "../lib/hooks-config.ts";
 import { MAX_CONFIG_BYTES } from "../lib/json-file.ts";
+import { describeLspFile } from "../lib/lsp-config.ts";
 import { readMcpFile } from "../lib/mcp-config.ts";
 import { serverSettingLines } from "../lib/mcp-describe.ts";
 import { readRegularFile } from "../lib/regular-file.ts";
 
-export const PROJECT_FILES = [PROJECT_HOOKS_FILE, PROJECT_AGENTS_DIR, MCP_PROJECT_FILE] as const;
+export const PROJECT_FILES = [
+  PROJECT_HOOKS_FILE,
+  PROJECT_AGENTS_DIR,
+  MCP_PROJECT_FILE,
+  LSP_PROJECT_FILE,
+] as const;
 export const TRUST_COMMAND = "i trust";
 
 /** What one pending file would do, one line per hook or agent (throws a UserError for a malformed one). */
@@ -27,6 +34,7 @@ function describe(f: ProjectFileTrust): string[] {
       return [`  mcp server ${e.name}: ${what}`, ...serverSettingLines(c)];
     });
   }
+  if (f.file === LSP_PROJECT_FILE) return describeLspFile(f.path);
   if (f.file === PROJECT_HOOKS_FILE) {
     const text = readRegularFile(f.path, MAX_CONFIG_BYTES, "a config file") ?? "";
     const byEvent = hooksOf(f.path, parseHooksText(f.path, text));

@@ -5,6 +5,7 @@
 import { initMessage } from "./init-command.ts";
 import type { PickRequest } from "./input/picker.ts";
 import { keysCommand } from "./keys-command.ts";
+import { type LspTarget, lspCommand } from "./lsp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { themeCommand } from "./theme-command.ts";
 
@@ -15,6 +16,7 @@ export const FEATURE_COMMANDS: ReadonlyArray<{ name: string; args?: string; help
     help: "pick the colours (dark, light, auto, high-contrast) with a live preview; saved in config.json",
   },
   { name: "keys", help: "the keys in force: keybindings.json over the defaults" },
+  { name: "lsp", help: "the language servers: found on PATH or not, running, their state" },
   {
     name: "find",
     args: "TEXT",
@@ -37,6 +39,7 @@ function findCommand(query: string, ctx: FeatureContext): void {
 
 export interface FeatureContext {
   ui: ConsoleUi;
+  session: LspTarget;
   pick?: (req: PickRequest) => Promise<number | undefined>;
   find?: (query: string) => boolean;
 }
@@ -56,6 +59,9 @@ export async function runFeatureCommand(
       return true;
     case "keys":
       keysCommand(ctx.ui);
+      return true;
+    case "lsp":
+      await lspCommand(ctx.session, ctx.ui);
       return true;
     case "init":
       return { send: initMessage(args) };

@@ -8,6 +8,7 @@ import { hookLine } from "../lib/hook-line.ts";
 import { retryText } from "../lib/retry-text.ts";
 import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
+import { diagnosticsLine } from "./diagnostics-line.ts";
 import { MarkdownRenderer } from "./markdown/render.ts";
 import { MarkdownStream } from "./markdown/stream.ts";
 import { type PlanStep, PlanView, planProgress, planSteps } from "./plan-view.ts";
@@ -44,6 +45,8 @@ export class ConsoleView {
   private streamedChars = 0;
   private tool: { id: string; name: string; tail: string; sanitizer: StreamSanitizer } | undefined;
   private readonly diffs = new Map<string, DiffEvent>();
+  /** a language server's line for a call, shown under its result */
+  private readonly diagnostics = new Map<string, string>();
   private compactionStarted = 0;
   private inTurn = false;
   /** a finished compaction waiting for the budget reading that follows it */
@@ -380,6 +383,11 @@ export class ConsoleView {
       case "tool_diff":
         this.diffs.set(ev.id, ev);
         return;
+      case "diagnostics": {
+        const line = diagnosticsLine(ev, s, width);
+        if (line) this.diagnostics.set(ev.id, line);
+        return;
+      }
       case "tool_result": {
         const diff = this.diffs.get(ev.id);
         this.diffs.delete(ev.id);
@@ -387,6 +395,9 @@ export class ConsoleView {
         this.idle();
         // A plan that was taken is on the checklist: its echo for the model is not repeated here.
         if (!(ev.name === "plan" && !ev.is_error)) this.print(...toolResultLines(ev, diff, s, width));
+        const problems = this.diagnostics.get(ev.id);
+        this.diagnostics.delete(ev.id);
+        if (problems) this.print(problems);
         this.releaseNotes();
         this.busy("thinking");
         return;

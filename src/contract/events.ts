@@ -53,6 +53,12 @@ export const AgentEvent = z.lazy(() =>
       /** diff lines left out of hunks to keep the event bounded */
       omitted: Count,
     }),
+    /** what a change did to the diagnostics of the files a language server sees (the lsp module) */
+    z.strictObject({
+      type: z.literal("diagnostics"),
+      id: z.string(),
+      files: z.array(z.strictObject({ path: z.string(), errors: Count, warnings: Count })),
+    }),
     z.strictObject({
       type: z.literal("tool_result"),
       id: z.string(),

@@ -18,6 +18,7 @@ import {
 } from "./compaction.ts";
 import { CompactionReason } from "./events.ts";
 import { History, ImagePart, Message, ToolCall } from "./history.ts";
+import { FilesChangedData, FilesChangedReply } from "./lsp.ts";
 import {
   HelloReplyData,
   HelloRequestData,
@@ -210,6 +211,7 @@ export const HOOKS = {
   wire_request: { request: WireRequestData, reply: WireRequestReply },
   wire_response: { request: WireResponseData, reply: WireResponseReply },
   checkpoint: { request: CheckpointData, reply: JsonObject },
+  files_changed: { request: FilesChangedData, reply: FilesChangedReply },
   session_start: { request: SessionStartData, reply: UserHookReply },
   user_prompt_submit: { request: UserPromptSubmitData, reply: UserHookReply },
   pre_tool_use: { request: PreToolUseData, reply: UserHookReply },

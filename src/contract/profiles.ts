@@ -13,6 +13,7 @@ const STANDARD: ModuleName[] = [
   "hooks",
   "agents",
   "plan",
+  "lsp",
 ];
 
 const PROFILE_MEMBERS: Record<string, ModuleName[]> = {

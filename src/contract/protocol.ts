@@ -35,6 +35,7 @@ export const HOOK_EVENTS = [
   "wire_request",
   "wire_response",
   "checkpoint",
+  "files_changed",
   ...USER_HOOK_CONTRACT_EVENTS,
 ] as const;
 export const HookEvent = z.enum(HOOK_EVENTS);

@@ -1,6 +1,7 @@
 // The module registry: every optional capability, the hook events it declares and the tools it offers.
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
+import { LSP_DESCRIPTION, LSP_TOOL_DEADLINE_MS, LspInput } from "./lsp.ts";
 import { type HookEvent, type PayloadForm, type ToolDecl, USER_HOOK_CONTRACT_EVENTS } from "./protocol.ts";
 import { TASK_DEADLINE_MS, TaskInput } from "./tasks.ts";
 
@@ -19,6 +20,7 @@ export const MODULE_NAMES = [
   "steering",
   "mcp",
   "plan",
+  "lsp",
 ] as const;
 export const ModuleName = z.enum(MODULE_NAMES);
 export type ModuleName = z.infer<typeof ModuleName>;
@@ -167,6 +169,7 @@ export const TOOL_INPUTS = {
   web_fetch: WebFetchInput,
   web_search: WebSearchInput,
   task: TaskInput,
+  lsp: LspInput,
 } as const;
 export type ToolName = keyof typeof TOOL_INPUTS;
 /** The parsed arguments of tool `N`. */
@@ -306,6 +309,21 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
         input: PlanInput,
       },
     ],
+  },
+  lsp: {
+    name: "lsp",
+    summary: "language servers: diagnostics after each change, and code navigation",
+    hooks: ["files_changed"],
+    tools: [
+      {
+        name: "lsp",
+        description: LSP_DESCRIPTION,
+        input: LspInput,
+        parallel: true,
+        deadlineMs: LSP_TOOL_DEADLINE_MS,
+      },
+    ],
+    ownProcess: true,
   },
 };
 

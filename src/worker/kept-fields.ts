@@ -25,6 +25,7 @@ export const MAY_CHANGE: Readonly<Record<HookEvent, readonly string[] | undefine
   wire_request: ["body"],
   wire_response: ["message", "usage", "stop"],
   checkpoint: undefined,
+  files_changed: ["diagnostics", "notices", "servers"],
   // The user's hooks: a module adds its verdict; what the event is about (the tool call, the prompt)
   // comes back as it was sent.
   session_start: USER_HOOK_FIELDS,

@@ -108,7 +108,7 @@ describe("i doctor fails whenever a run would exit 2", () => {
     expect(d.stdout).toMatch(/^web +built-in +FAILED +- +- +i worker /m);
     for (const m of MODULE_NAMES.filter((x) => x !== "web"))
       expect(d.stdout).toMatch(new RegExp(`^${m} +built-in +ok +[\\d.]+ ms`, "m"));
-    expect(d.stdout).toContain("1 of 14 modules FAILED");
+    expect(d.stdout).toContain("1 of 15 modules FAILED");
     // counted once although both the file row and the module row show it
     expect(d.stdout.trimEnd().endsWith("1 problem a run would stop at (exit 2): fix the lines above")).toBe(
       true,
@@ -161,7 +161,7 @@ describe("i doctor on a machine that never ran i", () => {
         new RegExp(`^ {2}${f.replace(".", "\\.")} +- +not present, defaults used$`, "m"),
       );
     expect(d.stdout).not.toMatch(/ok \(config\.json/);
-    expect(d.stdout).toContain("all 12 modules ok");
+    expect(d.stdout).toContain("all 13 modules ok");
     expect(d.code).toBe(0);
   }, 30_000);
 });

@@ -39,9 +39,11 @@ describe("i --runtime manifest", () => {
       "agents",
       "mcp",
       "plan",
+      "lsp",
     ]);
     // mcp holds server processes and serves concurrently: a process of its own, never the shared one
     expect(m.modules.find((x) => x.name === "mcp")?.exec.slice(-2)).toEqual(["worker", "mcp"]);
+    expect(m.modules.find((x) => x.name === "lsp")?.exec.slice(-2)).toEqual(["worker", "lsp"]);
     expect(m.modules.find((x) => x.name === "budget")?.exec.at(-1)).toBe(
       "budget,prompts,compact,skills,memory,cache,search,hooks,plan",
     );
@@ -51,7 +53,7 @@ describe("i --runtime manifest", () => {
     expect(m.hooks.compact_plan?.map((h) => h.module)).toEqual(["compact"]);
     // prompts runs before compact so the prompt it supplies reaches the compactor
     expect(m.hooks.before_compact?.map((h) => h.module)).toEqual(["prompts", "compact"]);
-    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "memory", "plan", "skill", "task"]);
+    expect(Object.keys(m.tools).sort()).toEqual(["find", "grep", "lsp", "memory", "plan", "skill", "task"]);
   });
 
   test("compact profile lists exactly budget and compact", () => {
@@ -73,6 +75,7 @@ describe("i --runtime manifest", () => {
       "agents",
       "mcp",
       "plan",
+      "lsp",
     ]);
     expect(names(manifest("responses-compact"))).toEqual(["budget", "compact", "responses"]);
     expect(names(manifest("budget"))).toEqual(["budget"]);

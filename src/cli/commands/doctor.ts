@@ -172,12 +172,20 @@ export const command = defineSubcommand(
           ? await mcpRows(host, dir, workspace)
           : { lines: [], failed: 0 };
         if (servers.lines.length) out.push("", ...servers.lines);
+        const languageServers = checked.modules.some((m) => m.name === "lsp")
+          ? await (await import("../../doctor/lsp.ts")).lspRows(dir, workspace)
+          : { lines: [], failed: 0 };
+        if (languageServers.lines.length) out.push("", ...languageServers.lines);
         // A module's file is often also a row above (compact.json, web.json): count each problem once.
         for (const [, problem] of badConfig)
           if (!problems.some((p) => p.problem === problem))
             problems.push({ name: "module", status: "FAILED", detail: "", problem });
         const soft =
-          workers.failed + servers.failed + (endpoint.status === "FAILED" ? 1 : 0) - badConfig.size;
+          workers.failed +
+          servers.failed +
+          languageServers.failed +
+          (endpoint.status === "FAILED" ? 1 : 0) -
+          badConfig.size;
         if (workers.failed) out.push(`worker logs: ${join(dir, "logs")}`);
         return finish(out, problems, soft);
       } finally {

@@ -83,6 +83,6 @@ test("i doctor --profile full: the responses module is ok", async () => {
   expect(r.stderr).toBe("");
   expect(r.stdout).toMatch(/^responses\s+built-in\s+ok\s/m);
   expect(r.stdout).toMatch(/^shared built-in process: i worker \S*responses/m);
-  expect(r.stdout).toContain("all 14 modules ok");
+  expect(r.stdout).toContain("all 15 modules ok");
   expect(r.code).toBe(0);
 });
