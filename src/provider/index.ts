@@ -5,6 +5,7 @@ import { UserError } from "../contract/errors.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
 import { baseUrlProblem } from "./base-url.ts";
+import { createGeminiProvider } from "./gemini/index.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { createOpenAiProvider } from "./openai.ts";
 import { createResponsesProvider } from "./responses.ts";
@@ -63,6 +64,10 @@ export function createProvider(opts: CreateProviderOptions): Provider {
       return createAnthropicProvider(settings);
     case "responses":
       return createResponsesProvider(settings, opts.hooks);
+    case "gemini":
+      return createGeminiProvider(settings);
+    default:
+      throw new UserError(`--provider ${opts.provider} is not built yet`);
   }
 }
 

@@ -29,7 +29,9 @@ export interface Rig {
 
 export interface RigOptions {
   script: MockScriptSource;
-  provider?: "openai" | "anthropic" | "responses";
+  provider?: "openai" | "anthropic" | "responses" | "gemini" | "bedrock";
+  /** more environment for every run (a cloud provider's credentials and region) */
+  env?: Record<string, string>;
   /** default "mock-model"; its limits come from config.json `models` (contextWindow) */
   model?: string;
   contextWindow?: number;
@@ -39,6 +41,14 @@ export interface RigOptions {
   /** the models the mock lists at GET /v1/models */
   served?: string[];
 }
+
+const RIG_KEY_VAR: Record<NonNullable<RigOptions["provider"]>, string> = {
+  openai: "OPENAI_API_KEY",
+  responses: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  gemini: "GEMINI_API_KEY",
+  bedrock: "I_RIG_UNUSED_KEY",
+};
 
 export async function makeRig(opts: RigOptions): Promise<Rig> {
   const root = tempDir("i-agent-");
@@ -71,7 +81,8 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
   const env: Record<string, string> = {
     I_CONFIG_DIR: configDir,
     I_DATA_DIR: dataDir,
-    [provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"]: "sk-test-key-not-real-0000000000",
+    [RIG_KEY_VAR[provider]]: "sk-test-key-not-real-0000000000",
+    ...opts.env,
   };
   const flags = [
     "--base-url",
