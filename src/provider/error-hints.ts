@@ -43,6 +43,11 @@ export function fixFor(kind: ProviderErrorKind, provider: ProviderName, body: st
   if (kind === "auth" && isClockSkew(body))
     return "this machine's clock is off; sync it (e.g. `sudo timedatectl set-ntp true`): SigV4 allows 5 minutes";
   if (kind === "auth") return AUTH[provider];
+  if (
+    kind === "bad_request" &&
+    /model identifier is invalid|on-demand throughput isn.t supported/i.test(body)
+  )
+    return NOT_FOUND.bedrock;
   if (kind === "not_found")
     return NOT_FOUND[provider] ?? "check the model name and that this endpoint serves it";
   return undefined;

@@ -1,10 +1,13 @@
 // The one way the core gets a Provider for a wire format.
 
+import type { CloudSettings } from "../contract/cloud-config.ts";
 import type { ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
 import { baseUrlProblem } from "./base-url.ts";
+import { createBedrockProvider } from "./bedrock/index.ts";
 import { createGeminiProvider } from "./gemini/index.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { createOpenAiProvider } from "./openai.ts";
@@ -38,6 +41,10 @@ export interface CreateProviderOptions {
    * declaring both, createProvider throws a UserError naming the profiles that have one.
    */
   hooks?: HookRunner;
+  /** config.json's cloud sections (region, profile, project, deployment, routing…) */
+  cloud?: CloudSettings;
+  /** where cloud credentials and settings are read (default: the credentials `i` holds, and process.env) */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function createProvider(opts: CreateProviderOptions): Provider {
@@ -66,6 +73,8 @@ export function createProvider(opts: CreateProviderOptions): Provider {
       return createResponsesProvider(settings, opts.hooks);
     case "gemini":
       return createGeminiProvider(settings);
+    case "bedrock":
+      return createBedrockProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.bedrock);
     default:
       throw new UserError(`--provider ${opts.provider} is not built yet`);
   }

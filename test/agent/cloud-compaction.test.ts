@@ -12,21 +12,20 @@ afterEach(async () => {
 });
 
 const isSummaryRequest = (req: RecordedRequest) => {
-  const body = req.body as { tools?: unknown[]; toolConfig?: unknown };
-  return !body.tools || body.tools.length === 0;
+  // Gemini declares tools in `tools`, Bedrock in `toolConfig.tools`; the summariser is offered none.
+  const body = req.body as { tools?: unknown[]; toolConfig?: { tools?: unknown[] } };
+  return (body.tools ?? body.toolConfig?.tools ?? []).length === 0;
 };
 
 function overflowScript(): (req: RecordedRequest) => MockStep {
   let turns = 0;
   let overflowed = false;
   return (req) => {
-    if (isSummaryRequest(req)) return { text: "## Goal\nList files.\n## Progress\nFour listings done." };
-    if (turns < 4) {
+    if (isSummaryRequest(req)) return { text: "## Goal\nList files.\n## Progress\nSix listings done." };
+    if (turns < 6) {
       turns++;
-      return {
-        reasoning: `turn ${turns}`,
-        tool_calls: [{ name: "bash", arguments: { command: `echo listing ${turns}` } }],
-      };
+      const command = `echo listing ${turns} ${"row ".repeat(300)}`;
+      return { reasoning: `turn ${turns}`, tool_calls: [{ name: "bash", arguments: { command } }] };
     }
     if (!overflowed) {
       overflowed = true;
@@ -59,6 +58,35 @@ test("gemini: overflow in Gemini's words → one summary request on the Gemini w
   // Private wire state (thought signatures) never reaches the summariser.
   expect(transcript).not.toContain("thoughtSignature");
   const retried = JSON.stringify(reqs.at(-1)?.body);
-  expect(retried).toContain("Four listings done.");
-  expect(retried).toContain("listing 4");
+  expect(retried).toContain("Six listings done.");
+  expect(retried).toContain("listing 6");
+});
+
+test("bedrock: overflow in Bedrock's words → one signed summary request on Converse → the retried request", async () => {
+  const identity = {
+    accessKeyId: "AKIDRIGTEST00000001",
+    secretAccessKey: "rig-secret-0123456789abcdefghijklmnop",
+  };
+  rig = await makeRig({
+    provider: "bedrock",
+    model: "us.anthropic.claude-haiku-4-5-20251001-v1:0",
+    script: overflowScript(),
+    aws: { identity, region: "eu-central-1" },
+    env: {
+      AWS_ACCESS_KEY_ID: identity.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: identity.secretAccessKey,
+      AWS_REGION: "eu-central-1",
+    },
+  });
+  const r = await rig.run(["-p", "list things", "--approve", "all", "--json"]);
+  expectRecovered(r);
+  const reqs = rig.mock.requests;
+  const summaries = reqs.filter(isSummaryRequest);
+  expect(summaries).toHaveLength(1);
+  expect(summaries[0]?.path).toBe("/model/us.anthropic.claude-haiku-4-5-20251001-v1%3A0/converse-stream");
+  expect(summaries[0]?.headers.authorization).toContain("/eu-central-1/bedrock/aws4_request");
+  expect(JSON.stringify(summaries[0]?.body)).toContain("listing 1");
+  const retried = JSON.stringify(reqs.at(-1)?.body);
+  expect(retried).toContain("Six listings done.");
+  expect(retried).toContain("listing 6");
 });

@@ -2,7 +2,12 @@
 import { expect } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockScriptSource, type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import {
+  type MockScriptSource,
+  type MockServer,
+  type MockServerOptions,
+  startMockServer,
+} from "../fixtures/mock-server/index.ts";
 import {
   type CliResult,
   type RunningCli,
@@ -40,6 +45,8 @@ export interface RigOptions {
   config?: Record<string, unknown>;
   /** the models the mock lists at GET /v1/models */
   served?: string[];
+  /** Bedrock: the identity and region the mock verifies SigV4 signatures against */
+  aws?: MockServerOptions["aws"];
 }
 
 const RIG_KEY_VAR: Record<NonNullable<RigOptions["provider"]>, string> = {
@@ -76,6 +83,7 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
   const mock = await startMockServer({
     script: opts.script,
     ...(opts.served ? { models: opts.served } : {}),
+    ...(opts.aws ? { aws: opts.aws } : {}),
   });
   const provider = opts.provider ?? "openai";
   const env: Record<string, string> = {
