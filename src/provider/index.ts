@@ -6,11 +6,13 @@ import { UserError } from "../contract/errors.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
+import { createAzureProvider } from "./azure/index.ts";
 import { baseUrlProblem } from "./base-url.ts";
 import { createBedrockProvider } from "./bedrock/index.ts";
 import { createGeminiProvider } from "./gemini/index.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { createOpenAiProvider } from "./openai.ts";
+import { createOpenRouterProvider } from "./openrouter/index.ts";
 import { createResponsesProvider } from "./responses.ts";
 import { DEFAULT_RETRY, type Sleep } from "./retry.ts";
 import type { ProviderSettings } from "./transport.ts";
@@ -75,6 +77,10 @@ export function createProvider(opts: CreateProviderOptions): Provider {
       return createGeminiProvider(settings);
     case "bedrock":
       return createBedrockProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.bedrock);
+    case "azure":
+      return createAzureProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.azure, opts.hooks);
+    case "openrouter":
+      return createOpenRouterProvider(settings, opts.cloud?.openrouter);
     default:
       throw new UserError(`--provider ${opts.provider} is not built yet`);
   }
