@@ -17,6 +17,7 @@ import { createResponsesProvider } from "./responses.ts";
 import { DEFAULT_RETRY, type Sleep } from "./retry.ts";
 import type { ProviderSettings } from "./transport.ts";
 import type { Provider } from "./types.ts";
+import { createVertexProvider } from "./vertex/index.ts";
 
 export interface CreateProviderOptions {
   provider: ProviderName;
@@ -81,8 +82,8 @@ export function createProvider(opts: CreateProviderOptions): Provider {
       return createAzureProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.azure, opts.hooks);
     case "openrouter":
       return createOpenRouterProvider(settings, opts.cloud?.openrouter);
-    default:
-      throw new UserError(`--provider ${opts.provider} is not built yet`);
+    case "vertex":
+      return createVertexProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.vertex);
   }
 }
 
