@@ -141,7 +141,8 @@ export class AgentSession {
     if (!rt || !u || typeof u.input_tokens !== "number") return;
     const price = rt.agent.model.price;
     const out = u.output_tokens ?? 0;
-    const cost = price ? (u.input_tokens * price.input + out * price.output) / 1e6 : undefined;
+    const cost =
+      u.cost_usd ?? (price ? (u.input_tokens * price.input + out * price.output) / 1e6 : undefined);
     rt.session.addUsage(u.input_tokens, out, cost);
     this.runUsage.add(rt.agent.model.name, u.input_tokens, out, cost);
   }

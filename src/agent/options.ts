@@ -46,7 +46,7 @@ export function resolveTarget(
     flags.provider ?? recorded.provider ?? fromEnv("I_PROVIDER") ?? config.provider ?? "openai";
   if (!PROVIDERS.includes(provider as ProviderName)) {
     const from = flags.provider ? "--provider" : recorded.provider ? "the resumed session" : "I_PROVIDER";
-    throw new UserError(`${from}: unknown provider "${provider}"; use openai, anthropic or responses`);
+    throw new UserError(`${from}: unknown provider "${provider}"; use one of ${PROVIDERS.join(", ")}`);
   }
   const sameProvider = !flags.provider || flags.provider === (recorded.provider ?? flags.provider);
   const model =

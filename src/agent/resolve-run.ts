@@ -74,9 +74,14 @@ function buildManifest(opts: ResolveOptions, cfgDir: string, cfg: ReturnType<typ
     : manifest;
 }
 
-function apiKeyFor(opts: ResolveOptions, target: ResolvedTarget, cfgDir: string): string | UserError {
+function apiKeyFor(
+  opts: ResolveOptions,
+  target: ResolvedTarget,
+  cfgDir: string,
+  cfg: ReturnType<typeof loadConfig>,
+): string | UserError {
   try {
-    return resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl);
+    return resolveApiKey(target.provider, cfgDir, credentialEnv(), target.baseUrl, cfg.config);
   } catch (err) {
     if (!(opts.keyOnlyWhenRequested && err instanceof UserError)) throw err;
     return err;
@@ -97,7 +102,7 @@ export function resolveRun(opts: ResolveOptions): RunPlan {
   const target = resolveTarget(opts, cfg.config, process.env, existing?.meta);
   const model = resolveModel(target.model, cfg.config);
   checkReserve(cfg.budget, model, cfgDir);
-  const apiKey = apiKeyFor(opts, target, cfgDir);
+  const apiKey = apiKeyFor(opts, target, cfgDir, cfg);
   const manifest = buildManifest(opts, cfgDir, cfg);
   checkModuleConfigs(manifest, cfgDir);
   const checkpoints = loadCheckpointsPolicy(cfgDir);

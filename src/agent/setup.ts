@@ -93,6 +93,7 @@ function startProvider(plan: RunPlan, host: WorkerHost): Provider {
       ? { idleTimeoutMs: config.config.stream_idle_timeout_ms }
       : {}),
     hooks: host,
+    cloud: config.config,
   });
   return typeof apiKey === "string" ? provider : keylessProvider(target.provider, apiKey);
 }

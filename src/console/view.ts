@@ -158,14 +158,18 @@ export class ConsoleView {
 
   /** A reply's tokens, and its cost at the price of the model that served it (the current one). */
   private addUsage(m: Message): void {
-    const u = m.meta?.usage as { input_tokens?: number; output_tokens?: number } | undefined;
+    const u = m.meta?.usage as
+      | { input_tokens?: number; output_tokens?: number; cost_usd?: number }
+      | undefined;
     if (!u) return;
     const st = this.status.state;
     const i = u.input_tokens ?? 0;
     const o = u.output_tokens ?? 0;
     st.tokensIn += i;
     st.tokensOut += o;
-    if (st.price) st.costUsd = (st.costUsd ?? 0) + (i * st.price.input + o * st.price.output) / 1e6;
+    // What the provider billed, when it says (OpenRouter), over the list price.
+    if (u.cost_usd !== undefined) st.costUsd = (st.costUsd ?? 0) + u.cost_usd;
+    else if (st.price) st.costUsd = (st.costUsd ?? 0) + (i * st.price.input + o * st.price.output) / 1e6;
   }
 
   /** A `plan` call's steps on the checklist above the prompt; false when its arguments are no plan. */

@@ -1,6 +1,7 @@
 // zod schemas for every file in config_dir. Types are inferred from them and the
 // JSON Schemas shipped in schemas/ are generated from them (scripts/gen-schemas.ts).
 import { z } from "zod";
+import { AzureConfig, BedrockConfig, OpenRouterConfig, VertexConfig } from "./cloud-config.ts";
 import { GuardSettings, SandboxSettings } from "./guard.ts";
 import { ModuleName } from "./registry.ts";
 import { MAX_PARALLEL_TASKS } from "./tasks.ts";
@@ -9,7 +10,16 @@ import { MAX_PARALLEL_TASKS } from "./tasks.ts";
 const Annotations = { $schema: z.string().optional(), $comment: z.string().optional() };
 
 export const ImagesPolicy = z.enum(["keep", "omit", "describe"]);
-export const ProviderName = z.enum(["openai", "anthropic", "responses"]);
+export const ProviderName = z.enum([
+  "openai",
+  "anthropic",
+  "responses",
+  "gemini",
+  "vertex",
+  "bedrock",
+  "azure",
+  "openrouter",
+]);
 
 export const ModelInfo = z.lazy(() =>
   z.strictObject({
@@ -72,6 +82,14 @@ export const ConfigFile = z.lazy(() =>
     guard: GuardSettings.optional(),
     /** the bash sandbox: { "mode": "off" } turns it off, { "network": false } takes the network away */
     sandbox: SandboxSettings.optional(),
+    /** Amazon Bedrock: region and profile (docs/providers.md) */
+    bedrock: BedrockConfig.optional(),
+    /** Vertex AI: project and location */
+    vertex: VertexConfig.optional(),
+    /** Azure OpenAI: endpoint, api_version, deployment, wire */
+    azure: AzureConfig.optional(),
+    /** OpenRouter: attribution, reasoning and provider routing */
+    openrouter: OpenRouterConfig.optional(),
   }),
 );
 
@@ -142,6 +160,9 @@ export const AuthFile = z.lazy(() =>
     openai: z.string().min(1).optional(),
     anthropic: z.string().min(1).optional(),
     responses: z.string().min(1).optional(),
+    gemini: z.string().min(1).optional(),
+    azure: z.string().min(1).optional(),
+    openrouter: z.string().min(1).optional(),
   }),
 );
 

@@ -233,8 +233,8 @@ export const MODULES: Record<ModuleName, ModuleSpec> = {
     // Breakpoints depend on the roles alone.
     payloads: { before_request: "summary" },
     // Providers that cache prompt prefixes by themselves (OpenAI Chat Completions, Responses) need none;
-    // Anthropic caches only up to explicitly marked blocks.
-    requestProviders: ["anthropic"],
+    // Anthropic (direct, on Bedrock as cache points, on Vertex) caches only up to explicitly marked blocks.
+    requestProviders: ["anthropic", "bedrock", "vertex"],
   },
   search: {
     name: "search",

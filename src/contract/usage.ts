@@ -11,6 +11,8 @@ export const Usage = z.lazy(() =>
     output_tokens: Tokens,
     cache_read_tokens: Tokens.optional(),
     cache_write_tokens: Tokens.optional(),
+    /** what the provider billed for the request, in USD, when it says (OpenRouter): used over list prices */
+    cost_usd: z.number().nonnegative().optional(),
   }),
 );
 export type Usage = z.infer<typeof Usage>;

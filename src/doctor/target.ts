@@ -2,10 +2,12 @@
 // use — each checked by the run's own function — and, with --online, one small request to the endpoint.
 import { type ResolvedTarget, type RunFlags, resolveTarget } from "../agent/options.ts";
 import { checkReserve } from "../config/reserve.ts";
+import type { CloudSettings } from "../contract/cloud-config.ts";
 import type { BudgetFile, ConfigFile } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { ANTHROPIC_DEFAULT_BASE } from "../provider/anthropic.ts";
 import { locateApiKey } from "../provider/credentials.ts";
+import { GEMINI_DEFAULT_BASE } from "../provider/gemini/index.ts";
 import { createProvider } from "../provider/index.ts";
 import { type ResolvedModel, resolveModel } from "../provider/models.ts";
 import { OPENAI_DEFAULT_BASE } from "../provider/openai.ts";
@@ -18,12 +20,15 @@ export interface TargetReport {
   target?: ResolvedTarget;
   model?: ResolvedModel;
   apiKey?: string;
+  /** config.json's cloud sections, for the online check */
+  cloud?: CloudSettings;
 }
 
 const DEFAULT_BASE: Record<string, string> = {
   openai: OPENAI_DEFAULT_BASE,
   responses: OPENAI_DEFAULT_BASE,
   anthropic: ANTHROPIC_DEFAULT_BASE,
+  gemini: GEMINI_DEFAULT_BASE,
 };
 
 export function checkTarget(
@@ -35,7 +40,7 @@ export function checkTarget(
   const t = attempt(
     "provider",
     () => resolveTarget(flags, config),
-    (v) => `${v.provider} at ${v.baseUrl ?? DEFAULT_BASE[v.provider]}`,
+    (v) => `${v.provider} at ${v.baseUrl ?? DEFAULT_BASE[v.provider] ?? "its standard endpoint"}`,
   );
   if (!t.value) {
     // No provider/model: the model, reserve and key checks have nothing to check.
@@ -64,7 +69,7 @@ export function checkTarget(
   }
   const k = attempt(
     "API key",
-    () => locateApiKey(target.provider, dir, credentialEnv(), target.baseUrl),
+    () => locateApiKey(target.provider, dir, credentialEnv(), target.baseUrl, config),
     (v) => (v.source.startsWith("none") ? v.source : `from ${v.source}`),
   );
   rows.push(k);
@@ -73,6 +78,7 @@ export function checkTarget(
     target,
     ...(m.value ? { model: m.value } : {}),
     ...(k.value ? { apiKey: k.value.key } : {}),
+    cloud: config,
   };
 }
 
@@ -92,6 +98,7 @@ export async function checkEndpoint(report: TargetReport, hooks: HookRunner): Pr
       ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
       hooks,
       maxRetries: 0,
+      ...(report.cloud ? { cloud: report.cloud } : {}),
     });
     const res = await provider.stream({
       model: model.name,

@@ -17,7 +17,19 @@ import { expandVars, referencedVars, UnsetVariable } from "./expand-vars.ts";
 import { readConfigJson } from "./json-file.ts";
 
 /** `i`'s own credentials: a server configuration may never pull them out of the environment. */
-export const CREDENTIAL_VARS: readonly string[] = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"];
+export const CREDENTIAL_VARS: readonly string[] = [
+  "I_API_KEY",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AZURE_OPENAI_API_KEY",
+  "AZURE_OPENAI_AD_TOKEN",
+  "OPENROUTER_API_KEY",
+];
 
 export type McpScope = "user" | "project";
 

@@ -2,18 +2,29 @@
 // readable by other users. Keys are returned to the caller and never written to logs or messages.
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
+import type { CloudSettings } from "../contract/cloud-config.ts";
 import { AuthFile, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import { parseWith, readConfigJson } from "../lib/json-file.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
+import {
+  type CloudProvider,
+  ENTRA_PREFIX,
+  isCloudProvider,
+  locateCloudCredentials,
+} from "./cloud-credentials.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
 export const NO_KEY = "none";
 
-const PROVIDER_ENV: Record<ProviderName, string> = {
-  openai: "OPENAI_API_KEY",
-  responses: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
+/** Where each keyed provider's own tools look for a key, in order (bedrock and vertex use cloud files). */
+export const PROVIDER_ENV: Record<Exclude<ProviderName, CloudProvider>, readonly string[]> = {
+  openai: ["OPENAI_API_KEY"],
+  responses: ["OPENAI_API_KEY"],
+  anthropic: ["ANTHROPIC_API_KEY"],
+  gemini: ["GEMINI_API_KEY", "GOOGLE_API_KEY"],
+  azure: ["AZURE_OPENAI_API_KEY", "AZURE_OPENAI_AD_TOKEN"],
+  openrouter: ["OPENROUTER_API_KEY"],
 };
 
 /** True for a base URL on this machine (localhost, 127.0.0.0/8, ::1): a local server may need no key. */
@@ -47,7 +58,7 @@ function readAuthFile(dir: string): AuthFile | undefined {
   return parseWith(file, AuthFile, readConfigJson(file) ?? {});
 }
 
-function fromAuthFile(provider: ProviderName, dir: string): string | undefined {
+function fromAuthFile(provider: Exclude<ProviderName, CloudProvider>, dir: string): string | undefined {
   const auth = readAuthFile(dir);
   // The Responses API takes the same key as Chat Completions.
   return provider === "responses" ? (auth?.responses ?? auth?.openai) : auth?.[provider];
@@ -69,12 +80,16 @@ export function locateApiKey(
   configDir: string,
   env: NodeJS.ProcessEnv = credentialEnv(),
   baseUrl?: string,
+  cloud: CloudSettings = {},
 ): LocatedKey {
-  const specific = PROVIDER_ENV[provider];
-  for (const name of ["I_API_KEY", specific]) {
+  // Bedrock and Vertex sign with the cloud's own credentials, found where its tools find them.
+  if (isCloudProvider(provider)) return locateCloudCredentials(provider, env, cloud);
+  const names = PROVIDER_ENV[provider];
+  for (const name of ["I_API_KEY", ...names]) {
     const key = env[name]?.trim();
-    if (key) return { key, source: name };
+    if (key) return { key: name === "AZURE_OPENAI_AD_TOKEN" ? `${ENTRA_PREFIX}${key}` : key, source: name };
   }
+  const specific = names.join(" or ");
   const file = join(configDir, "auth.json");
   const stored = fromAuthFile(provider, configDir)?.trim();
   if (stored) return { key: stored, source: file };
@@ -90,8 +105,9 @@ export function resolveApiKey(
   configDir: string,
   env: NodeJS.ProcessEnv = credentialEnv(),
   baseUrl?: string,
+  cloud: CloudSettings = {},
 ): string {
-  return locateApiKey(provider, configDir, env, baseUrl).key;
+  return locateApiKey(provider, configDir, env, baseUrl, cloud).key;
 }
 
 /**

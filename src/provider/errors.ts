@@ -4,6 +4,7 @@
 import { redactKeyShapes } from "../config/key-shapes.ts";
 import type { ProviderName } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
+import { fixFor, kindFromWording } from "./error-hints.ts";
 import { parseRetryAfter } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
 
@@ -34,6 +35,9 @@ const OVERFLOW_PATTERNS: RegExp[] = [
   /context.{0,20}overflows?/, // LM Studio ("when context the overflows"), generic
   /input is too large to process/, // llama.cpp (batch)
   /(input|prompt) tokens? (count )?exceeds?/, // "input tokens exceed the configured limit", Gemini-style
+  /input token count.{0,30}exceeds the maximum/, // Gemini, Vertex
+  /input is too long for requested model/, // Bedrock
+  /too many input tokens|input length.{0,40}exceeds/, // Bedrock (Converse), Mistral
   /too many (input )?tokens/,
   /request_too_large|request (entity )?too large/, // Anthropic 413 and proxies
 ];
@@ -97,6 +101,8 @@ function errorCode(body: string): string {
 
 function kindForStatus(status: number, body: string): ProviderErrorKind {
   if (status === 401 || status === 403) return "auth";
+  const worded = kindFromWording(body);
+  if (worded) return worded;
   if (status === 404) return "not_found";
   if (status === 429) return "rate_limit";
   if (status === 408) return "network";
@@ -104,15 +110,6 @@ function kindForStatus(status: number, body: string): ProviderErrorKind {
   if (looksLikeContextOverflow(body)) return "context_overflow";
   if (status >= 500) return "server";
   return "bad_request";
-}
-
-function hint(kind: ProviderErrorKind, provider: ProviderName): string | undefined {
-  if (kind === "auth") {
-    const env = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-    return `check the API key: I_API_KEY or ${env}, or "${provider}" in auth.json`;
-  }
-  if (kind === "not_found") return "check the model name and that this endpoint serves it";
-  return undefined;
 }
 
 /**
@@ -124,7 +121,7 @@ export function httpError(site: CallSite, status: number, body: string, headers?
   const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
   const kind = kindForStatus(status, body);
   let detail = errorBodyMessage(body, site.apiKey) || "(empty response body)";
-  const fix = hint(kind, site.provider);
+  const fix = fixFor(kind, site.provider, body);
   if (fix) detail = detail.replace(/[.\s]+$/, "");
   const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${fix ? `; ${fix}` : ""}`;
   // An exhausted quota or billing problem comes back as 429 but will not clear by waiting.

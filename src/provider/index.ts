@@ -1,16 +1,23 @@
 // The one way the core gets a Provider for a wire format.
 
+import type { CloudSettings } from "../contract/cloud-config.ts";
 import type { ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
+import { credentialEnv } from "../runtime/credential-handoff.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { createAnthropicProvider } from "./anthropic.ts";
+import { createAzureProvider } from "./azure/index.ts";
 import { baseUrlProblem } from "./base-url.ts";
+import { createBedrockProvider } from "./bedrock/index.ts";
+import { createGeminiProvider } from "./gemini/index.ts";
 import { DEFAULT_STREAM_IDLE_TIMEOUT_MS } from "./idle.ts";
 import { createOpenAiProvider } from "./openai.ts";
+import { createOpenRouterProvider } from "./openrouter/index.ts";
 import { createResponsesProvider } from "./responses.ts";
 import { DEFAULT_RETRY, type Sleep } from "./retry.ts";
 import type { ProviderSettings } from "./transport.ts";
 import type { Provider } from "./types.ts";
+import { createVertexProvider } from "./vertex/index.ts";
 
 export interface CreateProviderOptions {
   provider: ProviderName;
@@ -37,6 +44,10 @@ export interface CreateProviderOptions {
    * declaring both, createProvider throws a UserError naming the profiles that have one.
    */
   hooks?: HookRunner;
+  /** config.json's cloud sections (region, profile, project, deployment, routing…) */
+  cloud?: CloudSettings;
+  /** where cloud credentials and settings are read (default: the credentials `i` holds, and process.env) */
+  env?: NodeJS.ProcessEnv;
 }
 
 export function createProvider(opts: CreateProviderOptions): Provider {
@@ -63,6 +74,16 @@ export function createProvider(opts: CreateProviderOptions): Provider {
       return createAnthropicProvider(settings);
     case "responses":
       return createResponsesProvider(settings, opts.hooks);
+    case "gemini":
+      return createGeminiProvider(settings);
+    case "bedrock":
+      return createBedrockProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.bedrock);
+    case "azure":
+      return createAzureProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.azure, opts.hooks);
+    case "openrouter":
+      return createOpenRouterProvider(settings, opts.cloud?.openrouter);
+    case "vertex":
+      return createVertexProvider(settings, opts.env ?? credentialEnv(), opts.cloud?.vertex);
   }
 }
 

@@ -2,6 +2,7 @@
 // any entry. Figures are the providers' published ones; image_tokens is a typical per-image cost used for
 // budgeting (a full-size screenshot), not an exact count. Text-only models default to omitting images.
 import type { ModelInfo } from "../contract/config.ts";
+import { CLOUD_MODELS } from "./model-table-clouds.ts";
 
 const vision = (context_window: number, max_output_tokens: number, image_tokens: number): ModelInfo => ({
   context_window,
@@ -92,8 +93,9 @@ const PRICES: Readonly<Record<string, [number, number]>> = {
 /** Models trained on codex's patch format: they get apply_patch instead of edit and write. */
 const PATCH_MODELS = new Set(["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-5-codex", "gpt-5-pro", "codex-mini"]);
 
-export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = Object.fromEntries(
-  Object.entries(LIMITS).map(([name, info]) => {
+export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = Object.fromEntries([
+  ...Object.entries(CLOUD_MODELS),
+  ...Object.entries(LIMITS).map(([name, info]) => {
     const p = PRICES[name];
     return [
       name,
@@ -104,7 +106,7 @@ export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = Object.fromEntri
       },
     ];
   }),
-);
+]);
 
 /**
  * Other spellings of table names: dotted Anthropic aliases, and the names vLLM / Hugging Face / OpenRouter

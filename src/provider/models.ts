@@ -11,6 +11,8 @@ import { MODEL_ALIASES, MODEL_TABLE } from "./model-table.ts";
 export type ResolvedModel = ModelInfo & { name: string };
 
 const DATE_OR_CHANNEL = /[-@](\d{4}-\d{2}-\d{2}|\d{8}|\d{4}|latest|preview)$/;
+const BEDROCK_PREFIX =
+  /^(?:(?:us|eu|apac|global|jp|au|ca|us-gov)\.)?(?:anthropic|amazon|meta|mistral|cohere|ai21|deepseek|openai|qwen|writer)\./;
 const BOUNDARY = new Set(["-", ".", ":", "_", "@", "/", " "]);
 
 /** The spellings to try, from the name exactly as given to the most normalised form. */
@@ -22,6 +24,12 @@ export function nameForms(name: string): string[] {
   forms.push(n);
   n = n.replace(/:.*$/, ""); // Ollama tag: "llama3.1:8b-instruct-q4_K_M"
   forms.push(n);
+  // Bedrock ids: "us.anthropic.claude-sonnet-4-5-20250929-v1:0", "amazon.nova-pro-v1:0"
+  const bedrock = n.replace(BEDROCK_PREFIX, "");
+  if (bedrock !== n) {
+    n = bedrock.replace(/-v\d+$/, "");
+    forms.push(n);
+  }
   for (let prev = ""; prev !== n; ) {
     prev = n;
     n = n.replace(DATE_OR_CHANNEL, "");

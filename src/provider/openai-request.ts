@@ -21,6 +21,8 @@ export type OpenAiMessage =
 export interface OpenAiOptions {
   /** api.openai.com wants `max_completion_tokens` (reasoning models reject `max_tokens`); others the old name */
   useMaxCompletionTokens: boolean;
+  /** more top-level fields, e.g. OpenRouter's `provider` routing and `reasoning` */
+  extra?: Record<string, unknown>;
 }
 
 const dataUrl = (p: ImagePart) => `data:${p.media_type};base64,${p.data}`;
@@ -195,5 +197,6 @@ export function openAiRequestBody(req: ModelRequest, opts: OpenAiOptions): Recor
   if (req.max_output_tokens !== undefined) {
     body[opts.useMaxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = req.max_output_tokens;
   }
+  if (opts.extra) for (const [k, v] of Object.entries(opts.extra)) if (!(k in body)) body[k] = v;
   return body;
 }

@@ -37,6 +37,8 @@ export const OpenAiChunk = z.object({
       prompt_tokens: z.number(),
       completion_tokens: z.number(),
       prompt_tokens_details: z.object({ cached_tokens: z.number().nullish() }).nullish(),
+      /** OpenRouter's usage accounting: what the request cost, in USD */
+      cost: z.number().nonnegative().nullish(),
     })
     .nullish(),
   error: z.unknown().optional(),
@@ -128,6 +130,7 @@ function usageOf(u: z.infer<typeof OpenAiChunk>["usage"] & object): Usage {
   const usage: Usage = { input_tokens: u.prompt_tokens, output_tokens: u.completion_tokens };
   const cached = u.prompt_tokens_details?.cached_tokens;
   if (cached) usage.cache_read_tokens = cached;
+  if (typeof u.cost === "number") usage.cost_usd = u.cost;
   return usage;
 }
 

@@ -52,6 +52,11 @@ export class ReplyBuilder {
     this.emit({ type: "tool_call_delta", id: call.id, arguments: delta });
   }
 
+  /** The id the call at `position` was given (after repair). */
+  idOf(position: number): string | undefined {
+    return this.calls[position]?.id;
+  }
+
   argumentsOf(position: number): string {
     return this.calls[position]?.arguments ?? "";
   }

@@ -6,7 +6,7 @@ import type { HookRunner } from "../worker/types.ts";
 import { bearer, openAiEndpoint } from "./openai.ts";
 import { ResponsesDecoder } from "./responses-stream.ts";
 import { hasWireHooks, wireRequestBody, wireResponse } from "./responses-wire.ts";
-import { type ProviderSettings, streamHeaders, streamModelRequest } from "./transport.ts";
+import { type Endpoint, type ProviderSettings, streamHeaders, streamModelRequest } from "./transport.ts";
 import type { Provider } from "./types.ts";
 
 export const RESPONSES_MODULE_MISSING =
@@ -16,15 +16,20 @@ export const RESPONSES_MODULE_MISSING =
  * Refuses, before any HTTP, a manifest without a module for wire_request and wire_response: without them
  * there is no way to build the request.
  */
-export function createResponsesProvider(settings: ProviderSettings, hooks: HookRunner | undefined): Provider {
+export function createResponsesProvider(
+  settings: ProviderSettings,
+  hooks: HookRunner | undefined,
+  /** another cloud's Responses endpoint (Azure): its URL, headers and name */
+  at?: Endpoint,
+): Provider {
   if (!hooks || !hasWireHooks(hooks)) throw new UserError(RESPONSES_MODULE_MISSING);
-  const endpoint = {
+  const endpoint = at ?? {
     provider: "responses" as const,
     url: openAiEndpoint(settings.baseUrl, "/responses"),
     headers: streamHeaders(settings, bearer),
   };
   return {
-    name: "responses",
+    name: endpoint.provider,
     async stream(req, onEvent) {
       const body = await wireRequestBody(hooks, req);
       const streamed = await streamModelRequest(settings, endpoint, req, body, onEvent, ResponsesDecoder);

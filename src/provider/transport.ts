@@ -72,13 +72,29 @@ export interface StreamCall<T = ModelResponse> {
   onEvent?: (ev: StreamEvent) => void;
   /** a fresh decoder per attempt */
   decoder: (emit: (ev: StreamEvent) => void) => WireDecoder<T>;
+  /** per-attempt credential headers made from the exact body sent (SigV4, a refreshed access token) */
+  authorize?: Authorize;
+  /** how the body is cut into events (default: SSE; Bedrock: AWS event-stream frames) */
+  reader?: EventReader;
 }
+
+/** Headers that depend on the request's bytes or on the time: made right before each attempt's fetch. */
+export type Authorize = (url: string, body: string | Uint8Array) => Promise<Record<string, string>>;
+
+/** Reads a reply body as events, touching the idle watchdog as bytes arrive. */
+export type EventReader = (
+  body: ReadableStream<Uint8Array>,
+  signal: AbortSignal,
+  touch: () => void,
+) => AsyncIterable<SseEvent>;
 
 /** Where a provider sends its requests, and how: the wire's name for messages, its URL and headers. */
 export interface Endpoint {
   provider: CallSite["provider"];
   url: string;
   headers: Record<string, string>;
+  authorize?: Authorize;
+  reader?: EventReader;
 }
 
 /**
@@ -128,6 +144,8 @@ export function streamModelRequest<T>(
     ...(req.signal ? { signal: req.signal } : {}),
     ...(onEvent ? { onEvent } : {}),
     decoder: (emit) => new Decoder(site, req.messages, emit),
+    ...(endpoint.authorize ? { authorize: endpoint.authorize } : {}),
+    ...(endpoint.reader ? { reader: endpoint.reader } : {}),
   });
 }
 
@@ -242,13 +260,12 @@ async function once<T>(
   };
   try {
     let res: Response;
+    const body = typeof payload === "string" ? payload : payload.make();
+    const headers = call.authorize
+      ? { ...call.headers, ...(await call.authorize(call.url, body)) }
+      : call.headers;
     try {
-      res = await call.fetch(call.url, {
-        method: "POST",
-        headers: call.headers,
-        body: typeof payload === "string" ? payload : payload.make(),
-        signal: idle.signal,
-      });
+      res = await call.fetch(call.url, { method: "POST", headers, body, signal: idle.signal });
     } catch (err) {
       throw signal?.aborted || idle.fired ? failure(err, "connecting") : connectError(site, call.url, err);
     }
@@ -267,7 +284,7 @@ async function once<T>(
     if (!res.body) throw networkError(site, "empty response body", "reading the reply");
     const decoder = call.decoder(emit);
     try {
-      for await (const ev of readSse(res.body, idle.signal, idle.touch)) {
+      for await (const ev of (call.reader ?? readSse)(res.body, idle.signal, idle.touch)) {
         decoder.event(ev);
         if (decoder.done) break;
       }

@@ -16,7 +16,20 @@ import { closeSync, openSync, readFileSync, readSync, writeSync } from "node:fs"
 import { procStat } from "./proc-stat.ts";
 import { runtimeName, selfArgv } from "./runtime.ts";
 
-export const CREDENTIAL_ENV = ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"] as const;
+export const CREDENTIAL_ENV = [
+  "I_API_KEY",
+  "OPENAI_API_KEY",
+  "ANTHROPIC_API_KEY",
+  // the cloud providers' secrets (their non-secret settings, like AWS_PROFILE, stay visible)
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "AWS_ACCESS_KEY_ID",
+  "AWS_SECRET_ACCESS_KEY",
+  "AWS_SESSION_TOKEN",
+  "AZURE_OPENAI_API_KEY",
+  "AZURE_OPENAI_AD_TOKEN",
+  "OPENROUTER_API_KEY",
+] as const;
 const FD_VAR = "I_CREDENTIALS_FD";
 
 const held: Record<string, string> = {};

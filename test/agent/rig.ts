@@ -2,7 +2,12 @@
 import { expect } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockScriptSource, type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import {
+  type MockScriptSource,
+  type MockServer,
+  type MockServerOptions,
+  startMockServer,
+} from "../fixtures/mock-server/index.ts";
 import {
   type CliResult,
   type RunningCli,
@@ -29,7 +34,9 @@ export interface Rig {
 
 export interface RigOptions {
   script: MockScriptSource;
-  provider?: "openai" | "anthropic" | "responses";
+  provider?: "openai" | "anthropic" | "responses" | "gemini" | "bedrock";
+  /** more environment for every run (a cloud provider's credentials and region) */
+  env?: Record<string, string>;
   /** default "mock-model"; its limits come from config.json `models` (contextWindow) */
   model?: string;
   contextWindow?: number;
@@ -38,7 +45,17 @@ export interface RigOptions {
   config?: Record<string, unknown>;
   /** the models the mock lists at GET /v1/models */
   served?: string[];
+  /** Bedrock: the identity and region the mock verifies SigV4 signatures against */
+  aws?: MockServerOptions["aws"];
 }
+
+const RIG_KEY_VAR: Record<NonNullable<RigOptions["provider"]>, string> = {
+  openai: "OPENAI_API_KEY",
+  responses: "OPENAI_API_KEY",
+  anthropic: "ANTHROPIC_API_KEY",
+  gemini: "GEMINI_API_KEY",
+  bedrock: "I_RIG_UNUSED_KEY",
+};
 
 export async function makeRig(opts: RigOptions): Promise<Rig> {
   const root = tempDir("i-agent-");
@@ -66,12 +83,14 @@ export async function makeRig(opts: RigOptions): Promise<Rig> {
   const mock = await startMockServer({
     script: opts.script,
     ...(opts.served ? { models: opts.served } : {}),
+    ...(opts.aws ? { aws: opts.aws } : {}),
   });
   const provider = opts.provider ?? "openai";
   const env: Record<string, string> = {
     I_CONFIG_DIR: configDir,
     I_DATA_DIR: dataDir,
-    [provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY"]: "sk-test-key-not-real-0000000000",
+    [RIG_KEY_VAR[provider]]: "sk-test-key-not-real-0000000000",
+    ...opts.env,
   };
   const flags = [
     "--base-url",

@@ -62,7 +62,7 @@ const CASES: Record<string, Case> = {
   },
   "--provider xx": {
     args: ["--provider", "xx", "-p", "hi"],
-    line: `i: flag --provider: "xx" is not one of openai, anthropic, responses; ${HELP()}`,
+    line: `i: flag --provider: "xx" is not one of openai, anthropic, responses, gemini, vertex, bedrock, azure, openrouter; ${HELP()}`,
   },
   "--approve maybe": {
     args: ["--approve=maybe", "-p", "hi"],
@@ -261,7 +261,7 @@ const CASES: Record<string, Case> = {
   "config.json provider outside the list": {
     args: RUN,
     files: { "cfg/config.json": '{"provider":"nope"}' },
-    line: 'i: {R}/cfg/config.json: field provider: must be one of "openai", "anthropic", "responses"',
+    line: 'i: {R}/cfg/config.json: field provider: must be one of "openai", "anthropic", "responses", "gemini", "vertex", "bedrock", "azure", "openrouter"',
   },
   "config.json model of the wrong type": {
     args: ["-p", "hi"],
@@ -327,7 +327,7 @@ const CASES: Record<string, Case> = {
   "I_PROVIDER unknown": {
     args: RUN,
     env: { I_PROVIDER: "nope" },
-    line: 'i: I_PROVIDER: unknown provider "nope"; use openai, anthropic or responses',
+    line: 'i: I_PROVIDER: unknown provider "nope"; use one of openai, anthropic, responses, gemini, vertex, bedrock, azure, openrouter',
   },
   "I_CONFIG_DIR a file": {
     args: RUN,

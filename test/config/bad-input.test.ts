@@ -176,7 +176,7 @@ describe("compact.json rules", () => {
 
   test("config.json unknown provider", async () => {
     const { loadConfigFile } = await import("../../src/config/load.ts");
-    write("config.json", { provider: "gemini" });
+    write("config.json", { provider: "watsonx" });
     expect(() => loadConfigFile(dir)).toThrow(/config\.json: field provider/);
   });
 

@@ -149,7 +149,12 @@ export const command = defineSubcommand(
           const { createProvider } = await import("../../provider/index.ts");
           const { NO_KEY } = await import("../../provider/credentials.ts");
           try {
-            createProvider({ provider: target.target.provider, apiKey: NO_KEY, hooks: host });
+            createProvider({
+              provider: target.target.provider,
+              apiKey: NO_KEY,
+              hooks: host,
+              ...(target.cloud ? { cloud: target.cloud } : {}),
+            });
           } catch (err) {
             if (!(err instanceof UserError)) throw err;
             targetRows.push({ name: "wire", status: "FAILED", detail: "", problem: err.message });

@@ -1,0 +1,58 @@
+// The Amazon Bedrock provider: the Converse stream API (Claude, Llama, Mistral, Nova alike), SigV4-signed
+// with the standard credential chain, its AWS event-stream reply decoded frame by frame. The credentials
+// are found when the provider is made (a run without them is refused before it starts); the signer and
+// the codec are loaded on the first request, so no other provider pays for them.
+import type { BedrockConfig } from "../../contract/cloud-config.ts";
+import { type ProviderSettings, streamModelRequest } from "../transport.ts";
+import type { Provider } from "../types.ts";
+import { resolveAwsCredentials } from "./aws-credentials.ts";
+import { bedrockRequestBody } from "./request.ts";
+import { BedrockDecoder } from "./stream.ts";
+
+/** The runtime endpoint: --base-url, AWS_ENDPOINT_URL_BEDROCK_RUNTIME, AWS_ENDPOINT_URL, else the region's. */
+export function bedrockBase(settings: ProviderSettings, env: NodeJS.ProcessEnv, region: string): string {
+  return (
+    settings.baseUrl ??
+    (env.AWS_ENDPOINT_URL_BEDROCK_RUNTIME?.trim() ||
+      env.AWS_ENDPOINT_URL?.trim() ||
+      `https://bedrock-runtime.${region}.amazonaws.com`)
+  );
+}
+
+export function bedrockEndpoint(base: string, model: string): string {
+  const url = new URL(base);
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/model/${encodeURIComponent(model)}/converse-stream`;
+  return url.toString();
+}
+
+export function createBedrockProvider(
+  settings: ProviderSettings,
+  env: NodeJS.ProcessEnv,
+  cfg: BedrockConfig | undefined,
+): Provider {
+  const creds = resolveAwsCredentials(env, cfg);
+  const base = bedrockBase(settings, env, creds.region);
+  const headers = {
+    "content-type": "application/json",
+    accept: "application/vnd.amazon.eventstream",
+    ...settings.headers,
+  };
+  const signed = { ...settings, apiKey: creds.secretAccessKey };
+  let wire: Promise<typeof import("./wire.ts")> | undefined;
+  return {
+    name: "bedrock",
+    async stream(req, onEvent) {
+      wire ??= import("./wire.ts");
+      const { sigV4, eventStreamReader } = await wire;
+      const site = { provider: "bedrock" as const, model: req.model, apiKey: creds.secretAccessKey };
+      const endpoint = {
+        provider: "bedrock" as const,
+        url: bedrockEndpoint(base, req.model),
+        headers,
+        authorize: sigV4(creds, headers),
+        reader: eventStreamReader(site),
+      };
+      return streamModelRequest(signed, endpoint, req, bedrockRequestBody(req), onEvent, BedrockDecoder);
+    },
+  };
+}

@@ -1,0 +1,127 @@
+// History → Bedrock Converse request body. The system message goes to `system`; tool results become
+// toolResult blocks in a user turn; consecutive same-role turns merge (Converse wants user and assistant to
+// alternate); images are base64 bytes with their format. Prompt caching: the breakpoints the cache module
+// asks for become cachePoint blocks (Claude and Nova honour them), on the system prompt and after marked
+// turns, four at most. Claude's extended thinking goes in additionalModelRequestFields.
+import type { Message, Part } from "../../contract/history.ts";
+import { contentText } from "../../contract/history.ts";
+import { wireToolId } from "../../lib/tool-ids.ts";
+import { FALLBACK_MAX_TOKENS } from "../anthropic-request.ts";
+import { lookupModel } from "../models.ts";
+import type { ModelRequest } from "../types.ts";
+import { reasoningBlocksOf } from "./state.ts";
+
+type Block = Record<string, unknown>;
+interface ConverseMessage {
+  role: "user" | "assistant";
+  content: Block[];
+}
+
+const CACHE_POINT: Block = { cachePoint: { type: "default" } };
+const MAX_CACHE_POINTS = 4;
+
+function imageFormat(mediaType: string): string {
+  const sub = mediaType.slice(mediaType.indexOf("/") + 1).toLowerCase();
+  return sub === "jpg" ? "jpeg" : sub;
+}
+
+function partBlocks(content: string | Part[]): Block[] {
+  if (typeof content === "string") return content ? [{ text: content }] : [];
+  const out: Block[] = [];
+  for (const p of content) {
+    if (p.type === "text" && p.text) out.push({ text: p.text });
+    if (p.type === "image")
+      out.push({ image: { format: imageFormat(p.media_type), source: { bytes: p.data } } });
+  }
+  return out;
+}
+
+function toolInput(args: string): unknown {
+  if (args.trim() === "") return {};
+  try {
+    const v: unknown = JSON.parse(args);
+    if (v && typeof v === "object" && !Array.isArray(v)) return v;
+  } catch {
+    // fall through
+  }
+  return { invalid_arguments: args };
+}
+
+function blocksOf(msg: Message, thinking: boolean): Block[] {
+  if (msg.role === "tool") {
+    const content = partBlocks(msg.content);
+    return [
+      {
+        toolResult: {
+          toolUseId: wireToolId(msg.tool_call_id ?? "", "anthropic"),
+          // Converse refuses a toolResult without content.
+          content: content.length > 0 ? content : [{ text: "(no output)" }],
+          ...(msg.meta?.is_error === true ? { status: "error" } : {}),
+        },
+      },
+    ];
+  }
+  if (msg.role !== "assistant") return partBlocks(msg.content);
+  const out: Block[] = [];
+  if (thinking) {
+    for (const r of reasoningBlocksOf(msg)) {
+      out.push({
+        reasoningContent:
+          "redacted" in r
+            ? { redactedContent: r.redacted }
+            : { reasoningText: { text: r.text, signature: r.signature } },
+      });
+    }
+  }
+  out.push(...partBlocks(contentText(msg.content)));
+  for (const c of msg.tool_calls ?? []) {
+    out.push({
+      toolUse: { toolUseId: wireToolId(c.id, "anthropic"), name: c.name, input: toolInput(c.arguments) },
+    });
+  }
+  return out;
+}
+
+function cacheMarks(hints: Record<string, unknown> | undefined): Set<number> {
+  const raw = hints?.cache_breakpoints;
+  if (!Array.isArray(raw)) return new Set();
+  const idx = raw.filter((n): n is number => Number.isInteger(n) && n >= 0).sort((a, b) => a - b);
+  return new Set(idx.slice(-MAX_CACHE_POINTS));
+}
+
+export function bedrockRequestBody(req: ModelRequest): Record<string, unknown> {
+  const marks = cacheMarks(req.hints);
+  const thinking = req.thinking_budget !== undefined && /claude/i.test(req.model);
+  const system: Block[] = [];
+  const messages: ConverseMessage[] = [];
+  req.messages.forEach((msg, i) => {
+    if (i === 0 && msg.role === "system") {
+      const text = contentText(msg.content);
+      if (text) system.push({ text });
+      if (text && marks.has(0)) system.push(CACHE_POINT);
+      return;
+    }
+    const blocks = blocksOf(msg, thinking);
+    if (blocks.length === 0) return;
+    if (marks.has(i)) blocks.push(CACHE_POINT);
+    const role = msg.role === "assistant" ? "assistant" : "user";
+    const prev = messages[messages.length - 1];
+    if (prev && prev.role === role) prev.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  });
+  let maxTokens = req.max_output_tokens ?? lookupModel(req.model)?.max_output_tokens ?? FALLBACK_MAX_TOKENS;
+  if (thinking && req.thinking_budget !== undefined && maxTokens <= req.thinking_budget)
+    maxTokens = req.thinking_budget + FALLBACK_MAX_TOKENS;
+  const body: Record<string, unknown> = { messages, inferenceConfig: { maxTokens } };
+  if (system.length > 0) body.system = system;
+  if (req.tools.length > 0) {
+    body.toolConfig = {
+      tools: req.tools.map((t) => ({
+        toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.input_schema } },
+      })),
+    };
+  }
+  if (thinking)
+    body.additionalModelRequestFields = { thinking: { type: "enabled", budget_tokens: req.thinking_budget } };
+  return body;
+}

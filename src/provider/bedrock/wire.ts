@@ -1,0 +1,109 @@
+// The parts of the Bedrock wire that need the heavy libraries, loaded only when a Bedrock request is made:
+// SigV4 signing (aws4fetch) of the exact bytes sent, per attempt (the signature covers the time), and the
+// AWS event-stream framing (@smithy/eventstream-codec), whose frames carry a CRC that is checked.
+import { EventStreamCodec } from "@smithy/eventstream-codec";
+import { AwsV4Signer } from "aws4fetch";
+import type { CallSite } from "../errors.ts";
+import type { SseEvent } from "../sse.ts";
+import type { Authorize, EventReader } from "../transport.ts";
+import { ProviderError } from "../types.ts";
+import type { AwsCredentials } from "./aws-credentials.ts";
+
+const utf8 = new TextDecoder();
+const encoder = new TextEncoder();
+
+export function sigV4(creds: AwsCredentials, base: Record<string, string>): Authorize {
+  return async (url, body) => {
+    const signer = new AwsV4Signer({
+      method: "POST",
+      url,
+      headers: base,
+      body: typeof body === "string" ? body : new Uint8Array(body),
+      accessKeyId: creds.accessKeyId,
+      secretAccessKey: creds.secretAccessKey,
+      ...(creds.sessionToken ? { sessionToken: creds.sessionToken } : {}),
+      service: "bedrock",
+      region: creds.region,
+    });
+    const signed = await signer.sign();
+    const out: Record<string, string> = {};
+    signed.headers.forEach((v, k) => {
+      if (k === "authorization" || k.startsWith("x-amz-")) out[k] = v;
+    });
+    return out;
+  };
+}
+
+function headerText(v: { type: string; value: unknown } | undefined): string {
+  return v && typeof v.value === "string" ? v.value : "";
+}
+
+/** Cuts a byte stream into whole frames by their prelude's total length (the codec decodes one frame). */
+class FrameSplitter {
+  private buf = new Uint8Array(0);
+
+  push(chunk: Uint8Array): Uint8Array[] {
+    const joined = new Uint8Array(this.buf.length + chunk.length);
+    joined.set(this.buf);
+    joined.set(chunk, this.buf.length);
+    const out: Uint8Array[] = [];
+    let at = 0;
+    while (joined.length - at >= 4) {
+      const total = new DataView(joined.buffer, at, 4).getUint32(0);
+      // Prelude (12) + message CRC (4) at least; 16 MiB at most, as the service's own limit.
+      if (total < 16 || total > 16 * 1024 * 1024) throw new Error(`impossible frame length ${total}`);
+      if (joined.length - at < total) break;
+      out.push(joined.subarray(at, at + total));
+      at += total;
+    }
+    this.buf = joined.slice(at);
+    return out;
+  }
+
+  /** bytes of an unfinished frame left when the stream ended */
+  get pending(): number {
+    return this.buf.length;
+  }
+}
+
+/** The frames of an event-stream body as events; a frame that fails its checks is a clear, retried error. */
+export function eventStreamReader(site: CallSite): EventReader {
+  return async function* read(body, signal, touch): AsyncGenerator<SseEvent> {
+    const codec = new EventStreamCodec(
+      (s) => utf8.decode(s),
+      (s) => encoder.encode(s),
+    );
+    const frames = new FrameSplitter();
+    const reader = body.getReader();
+    const onAbort = () => reader.cancel().catch(() => {});
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      while (true) {
+        const { done, value } = await reader.read();
+        if (signal.aborted) throw signal.reason ?? new DOMException("aborted", "AbortError");
+        if (done) break;
+        touch();
+        let messages: ReturnType<EventStreamCodec["decode"]>[];
+        try {
+          messages = frames.push(value).map((f) => codec.decode(f));
+        } catch (err) {
+          throw new ProviderError(
+            "server",
+            `${site.provider} model "${site.model}": malformed event-stream frame: ${(err as Error).message}`,
+          );
+        }
+        for (const m of messages) {
+          const kind = headerText(m.headers[":message-type"]);
+          const type =
+            kind === "exception" || kind === "error"
+              ? `exception:${headerText(m.headers[":exception-type"]) || headerText(m.headers[":error-code"]) || "unknown"}`
+              : headerText(m.headers[":event-type"]);
+          yield { event: type, data: utf8.decode(m.body) };
+        }
+      }
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      reader.cancel().catch(() => {});
+    }
+  };
+}
