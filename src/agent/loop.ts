@@ -214,6 +214,10 @@ export class Agent {
     if (!u) return;
     this.usage.input_tokens += u.input_tokens;
     this.usage.output_tokens += u.output_tokens;
+    if (u.cache_read_tokens)
+      this.usage.cache_read_tokens = (this.usage.cache_read_tokens ?? 0) + u.cache_read_tokens;
+    if (u.cache_write_tokens)
+      this.usage.cache_write_tokens = (this.usage.cache_write_tokens ?? 0) + u.cache_write_tokens;
   }
 
   /** Manual compaction (`/compact [instructions]`, `i compact`); `signal` cancels its model request. */
@@ -433,7 +437,7 @@ export class Agent {
 
   private finish(text: string, stop: TurnResult["stop"], turns: number, blocked?: string): TurnResult {
     const usage = { ...this.usage };
-    this.deps.emit({ type: "done", text, turns, usage });
+    this.deps.emit({ type: "done", text, turns, usage, stop_reason: stop });
     return { text, stop, turns, usage, ...(blocked !== undefined ? { blocked } : {}) };
   }
 }

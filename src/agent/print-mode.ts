@@ -1,12 +1,14 @@
 // `i -p PROMPT`: one non-interactive run. Prints the final assistant text (or, with --json, every event as
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
 
+import { dataDir } from "../config/paths.ts";
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { hookLine } from "../lib/hook-line.ts";
 import { retryText } from "../lib/retry-text.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
 import { AgentSession, type SessionOptions } from "./agent-session.ts";
+import { RunTotals } from "./run-totals.ts";
 
 export interface PrintOptions extends SessionOptions {
   prompt: string;
@@ -26,8 +28,15 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     if (heldFailure !== undefined) writeLine(process.stderr, `i: ${heldFailure}`);
     heldFailure = undefined;
   };
+  // The run's totals ride on the last event; `session` and `totals` are set before any event can come.
+  let session: AgentSession | undefined;
+  const totals = new RunTotals(() => session?.status().model.price, dataDir());
+  const write = (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
   const emit = opts.json
-    ? (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`)
+    ? (ev: AgentEvent) => {
+        totals.see(ev);
+        write(ev.type === "done" && session ? totals.done(ev, session.id) : ev);
+      }
     : (ev: AgentEvent) => {
         if (ev.type !== "notice") release();
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
@@ -40,7 +49,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
             `i: ${retryText(ev.reason, ev.attempt, ev.delay_ms)}${ev.discarded ? " (the partial reply is discarded)" : ""}`,
           );
       };
-  const session = new AgentSession(opts, { emit });
+  session = new AgentSession(opts, { emit });
   await session.open();
   let interrupts = 0;
   const onSigint = () => {
@@ -71,7 +80,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     if (err instanceof UserError) throw err;
     const message = errorMessage(err);
     const kind = (err as { kind?: string }).kind ?? (err as Error).name ?? "error";
-    if (opts.json) emit({ type: "error", kind, message });
+    if (opts.json) write({ type: "error", kind, message, ...totals.totals(session.id, "error") });
     if (heldFailure !== undefined && !message.includes(heldFailure)) release();
     writeLine(process.stderr, `i: ${message} (session ${session.id} saved)`);
     return 1;
