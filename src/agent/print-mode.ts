@@ -8,11 +8,16 @@ import { hookLine } from "../lib/hook-line.ts";
 import { retryText } from "../lib/retry-text.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
 import { AgentSession, type SessionOptions } from "./agent-session.ts";
+import { writeTrajectory } from "./print-trajectory.ts";
 import { RunTotals } from "./run-totals.ts";
 
 export interface PrintOptions extends SessionOptions {
   prompt: string;
   json: boolean;
+  /** --trajectory: the ATIF file to write when the run ends (a resolved path) */
+  trajectory?: string;
+  /** `i`'s version, for the trajectory */
+  version?: string;
 }
 
 /** Diagnostics carry model, tool and worker text: always inert on stderr. */
@@ -52,12 +57,20 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
   session = new AgentSession(opts, { emit });
   await session.open();
   let interrupts = 0;
+  let terminated = false;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
-    session.cancel();
+    session?.cancel();
+  };
+  // SIGTERM (a job timeout, a harness) ends the run as Ctrl-C does: the session and trajectory are saved.
+  const onSigterm = () => {
+    if (terminated) process.exit(143);
+    terminated = true;
+    session?.cancel();
   };
   process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
   try {
     // `@SERVER:URI` resources are attached before anything is sent; one that cannot be read stops the run.
     const attached = await session.attachResourceMentions(opts.prompt).catch((err: unknown) => {
@@ -68,7 +81,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     if (result.stop === "cancelled") {
       if (!opts.json)
         writeLine(process.stderr, `i: cancelled; session ${session.id} saved (resume with -r ${session.id})`);
-      return 130;
+      return terminated ? 143 : 130;
     }
     release();
     if (result.stop === "blocked") return 1;
@@ -85,7 +98,12 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     writeLine(process.stderr, `i: ${message} (session ${session.id} saved)`);
     return 1;
   } finally {
+    if (opts.trajectory) {
+      const failed = writeTrajectory(opts.trajectory, session.id, dataDir(), opts.version ?? "");
+      if (failed) writeLine(process.stderr, `i: ${failed}`);
+    }
     process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
     await session.close();
   }
 }
