@@ -46,7 +46,7 @@ describe("--json totals", () => {
     });
     expect(done.cost_usd).toBeCloseTo((2200 * 2 + 150 * 10) / 1e6, 10);
     expect(typeof done.duration_ms).toBe("number");
-  });
+  }, 60_000);
 
   test("a model with no known price: cost_usd is left out, not given as 0", async () => {
     rig = await makeRig({ script: [{ text: "ok", usage: { input_tokens: 10, output_tokens: 1 } }] });
@@ -54,7 +54,7 @@ describe("--json totals", () => {
     const done = events(r.stdout).at(-1) as Record<string, unknown>;
     expect(done).toMatchObject({ type: "done", stop_reason: "end", turns: 1 });
     expect("cost_usd" in done).toBe(false);
-  });
+  }, 60_000);
 
   test("--max-turns: stop_reason max_turns", async () => {
     rig = await makeRig({
@@ -70,7 +70,7 @@ describe("--json totals", () => {
     const r = await rig.run(["-p", "go", "--json", "--max-turns", "1"]);
     expect(r.code).toBe(1);
     expect(events(r.stdout).at(-1)).toMatchObject({ type: "done", stop_reason: "max_turns", turns: 1 });
-  });
+  }, 60_000);
 
   test("an error exit: the error event carries the totals of what ran", async () => {
     rig = await makeRig({
@@ -97,7 +97,7 @@ describe("--json totals", () => {
       usage: { input_tokens: 1000, output_tokens: 100 },
     });
     expect(err.cost_usd).toBeCloseTo(0.003, 10);
-  });
+  }, 60_000);
 
   test("a sub-agent task's tokens and cost count in the parent's totals", async () => {
     const isChild = (req: RecordedRequest) => JSON.stringify(req.body).includes("Your role: the");
@@ -120,5 +120,5 @@ describe("--json totals", () => {
     const done = events(r.stdout).at(-1) as Record<string, unknown>;
     expect(done).toMatchObject({ type: "done", usage: { input_tokens: 1020, output_tokens: 102 } });
     expect(done.cost_usd).toBeCloseTo((1020 * 2 + 102 * 10) / 1e6, 10);
-  });
+  }, 60_000);
 });

@@ -185,7 +185,7 @@ describe("ATIF export", () => {
     expect(t.session_id).toBe(done.session_id);
     expect(t.final_metrics).toMatchObject({ total_prompt_tokens: 9, total_completion_tokens: 1 });
     expect(existsSync(join(logs, done.session_id as string, "events.jsonl"))).toBe(true);
-  });
+  }, 60_000);
 
   test("SIGTERM mid-run (a job timeout): exit 143, the trajectory and the session are written", async () => {
     rig = await makeRig({
@@ -222,7 +222,7 @@ describe("ATIF export", () => {
     expect(noPrint.code).toBe(2);
     expect(noPrint.stderr).toContain("--trajectory goes with -p");
     expect(rig.mock.requests.length).toBe(0);
-  });
+  }, 60_000);
 });
 
 describe("the checks reject what the RFC rejects", () => {
