@@ -6,6 +6,7 @@ import { AuthFile, type ProviderName } from "../contract/config.ts";
 import { UserError } from "../contract/errors.ts";
 import { parseWith, readConfigJson } from "../lib/json-file.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
+import { NOT_LOGGED_IN_PHRASE } from "./error-phrases.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
 export const NO_KEY = "none";
@@ -80,7 +81,7 @@ export function locateApiKey(
   if (stored) return { key: stored, source: file };
   if (isLocalBaseUrl(baseUrl)) return { key: NO_KEY, source: "none needed (local base URL)" };
   throw new UserError(
-    `no API key for provider "${provider}": set I_API_KEY or ${specific}, or add {"${provider}":"KEY"} to ${file} (chmod 600)`,
+    `${NOT_LOGGED_IN_PHRASE}: no API key for provider "${provider}": set I_API_KEY or ${specific}, or add {"${provider}":"KEY"} to ${file} (chmod 600)`,
   );
 }
 

@@ -4,6 +4,7 @@
 import { redactKeyShapes } from "../config/key-shapes.ts";
 import type { ProviderName } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
+import { isOverloaded, NOT_LOGGED_IN_PHRASE, OVERLOADED_PHRASE, RATE_LIMIT_PHRASE } from "./error-phrases.ts";
 import { parseRetryAfter } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
 
@@ -106,12 +107,14 @@ function kindForStatus(status: number, body: string): ProviderErrorKind {
   return "bad_request";
 }
 
-function hint(kind: ProviderErrorKind, provider: ProviderName): string | undefined {
+function hint(kind: ProviderErrorKind, provider: ProviderName, overloaded = false): string | undefined {
   if (kind === "auth") {
     const env = provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY";
-    return `check the API key: I_API_KEY or ${env}, or "${provider}" in auth.json`;
+    return `${NOT_LOGGED_IN_PHRASE} (the key was refused): check the API key: I_API_KEY or ${env}, or "${provider}" in auth.json`;
   }
   if (kind === "not_found") return "check the model name and that this endpoint serves it";
+  if (kind === "rate_limit") return `${RATE_LIMIT_PHRASE}: wait, then run again`;
+  if (overloaded) return `${OVERLOADED_PHRASE}: run again later`;
   return undefined;
 }
 
@@ -124,7 +127,7 @@ export function httpError(site: CallSite, status: number, body: string, headers?
   const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
   const kind = kindForStatus(status, body);
   let detail = errorBodyMessage(body, site.apiKey) || "(empty response body)";
-  const fix = hint(kind, site.provider);
+  const fix = hint(kind, site.provider, isOverloaded(status, body));
   if (fix) detail = detail.replace(/[.\s]+$/, "");
   const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${fix ? `; ${fix}` : ""}`;
   // An exhausted quota or billing problem comes back as 429 but will not clear by waiting.
@@ -145,7 +148,11 @@ export function streamError(site: CallSite, payload: string): ProviderError {
   else if (looksLikeContextOverflow(lower)) kind = "context_overflow";
   else if (/invalid_request/.test(lower)) kind = "bad_request";
   else if (/authentication|permission/.test(lower)) kind = "auth";
-  return new ProviderError(kind, `${site.provider} model "${site.model}": error in stream: ${detail}`);
+  const fix = hint(kind, site.provider, isOverloaded(undefined, lower));
+  return new ProviderError(
+    kind,
+    `${site.provider} model "${site.model}": error in stream: ${detail}${fix ? `; ${fix}` : ""}`,
+  );
 }
 
 export function networkError(site: CallSite, err: unknown, during: string): ProviderError {
