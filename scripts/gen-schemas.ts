@@ -6,6 +6,7 @@
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { z } from "zod";
+import { AtifTrajectory } from "../src/contract/atif.ts";
 import {
   CheckpointEvent,
   CheckpointsFile,
@@ -88,6 +89,7 @@ const files = write(root, {
   "session-rewind-event.json": RewindEvent,
   "session-fork-event.json": ForkEvent,
   "session-export.json": SessionExport,
+  "atif.json": AtifTrajectory,
   "trust.json": TrustFile,
   "guard-allowed.json": GuardAllowedFile,
   "session-git-state.json": GitStateRecord,

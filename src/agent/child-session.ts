@@ -7,11 +7,13 @@ import { configDir } from "../config/paths.ts";
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { ChildSpec } from "../contract/tasks.ts";
+import type { Usage } from "../contract/usage.ts";
 import { startupMark } from "../lib/startup-trace.ts";
 import { fetchCredentials } from "../runtime/credential-broker.ts";
 import { holdCredentials } from "../runtime/credential-handoff.ts";
 import { inertJson } from "../terminal/sanitize.ts";
 import { type Prestarted, prestartWorkers } from "./child-prestart.ts";
+import { requestCost } from "./request-cost.ts";
 
 /** The first line of stdin, and a promise that settles when stdin ends. */
 function readSpecLine(): Promise<{ line: string; ended: Promise<void> }> {
@@ -79,7 +81,15 @@ async function runTask(
   const [{ setupAgent }, { parseSandbox }] = await setup$;
   startupMark("setup loaded");
   if (credentials$) holdCredentials(await credentials$);
-  const emit = (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
+  let session: { addUsage(i: number, o: number, c?: number): void } | undefined;
+  let price: () => { input: number; output: number } | undefined = () => undefined;
+  const emit = (ev: AgentEvent) => {
+    // The task's tokens and cost go into its own meta.json, where the parent's run totals read them.
+    const u = ev.type === "assistant" ? (ev.message.meta?.usage as Usage | undefined) : undefined;
+    if (u && typeof u.input_tokens === "number")
+      session?.addUsage(u.input_tokens, u.output_tokens ?? 0, requestCost(u, price()));
+    process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
+  };
   const abort = new AbortController();
   const stop = () => abort.abort();
   // The parent gone (stdin ended) or stopping us (SIGTERM): cancel the turn; close() stops everything.
@@ -104,6 +114,8 @@ async function runTask(
     },
   });
   startupMark("set up");
+  session = rt.session;
+  price = () => rt.agent.model.price;
   try {
     const result = await rt.agent.send(spec.prompt, abort.signal);
     return result.stop === "end" || result.stop === "length" ? 0 : 1;

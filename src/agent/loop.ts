@@ -15,6 +15,7 @@ import { approvalNote, toldApprovalMode } from "./approval-note.ts";
 import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import type { AgentCompaction, AgentSession } from "./ports.ts";
+import { type Price, requestCost } from "./request-cost.ts";
 import { agentDispatch, type ToolBatchDeps } from "./tool-calls.ts";
 import { hookContextMessage, stopHookMessage } from "./user-hook-messages.ts";
 import type { UserHooks } from "./user-hooks.ts";
@@ -71,6 +72,12 @@ export interface TurnResult {
 }
 
 const now = () => new Date().toISOString();
+
+function usageMeta(usage: Usage | undefined, price: Price): Record<string, unknown> {
+  if (!usage) return {};
+  const cost = requestCost(usage, price);
+  return { usage, ...(cost !== undefined ? { cost_usd: cost } : {}) };
+}
 
 /** Times a reply stopped by the output limit is continued before the turn ends with what there is. */
 export const MAX_LENGTH_CONTINUATIONS = 3;
@@ -214,6 +221,10 @@ export class Agent {
     if (!u) return;
     this.usage.input_tokens += u.input_tokens;
     this.usage.output_tokens += u.output_tokens;
+    if (u.cache_read_tokens)
+      this.usage.cache_read_tokens = (this.usage.cache_read_tokens ?? 0) + u.cache_read_tokens;
+    if (u.cache_write_tokens)
+      this.usage.cache_write_tokens = (this.usage.cache_write_tokens ?? 0) + u.cache_write_tokens;
   }
 
   /** Manual compaction (`/compact [instructions]`, `i compact`); `signal` cancels its model request. */
@@ -372,7 +383,13 @@ export class Agent {
       if (res.usage) deps.controller.recordUsage(res.usage, this.history.length);
       const assistant: Message = {
         ...res.message,
-        meta: { ...res.message.meta, ts: now(), ...(res.usage ? { usage: res.usage } : {}) },
+        // Which model served it and what it cost at that model's price: a trajectory export reads both.
+        meta: {
+          ...res.message.meta,
+          ts: now(),
+          model: deps.model.name,
+          ...usageMeta(res.usage, deps.model.price),
+        },
       };
       this.history.push(assistant);
       deps.emit({ type: "assistant", message: assistant });
@@ -446,7 +463,7 @@ export class Agent {
 
   private finish(text: string, stop: TurnResult["stop"], turns: number, blocked?: string): TurnResult {
     const usage = { ...this.usage };
-    this.deps.emit({ type: "done", text, turns, usage });
+    this.deps.emit({ type: "done", text, turns, usage, stop_reason: stop });
     return { text, stop, turns, usage, ...(blocked !== undefined ? { blocked } : {}) };
   }
 }

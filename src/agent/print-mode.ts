@@ -1,16 +1,23 @@
 // `i -p PROMPT`: one non-interactive run. Prints the final assistant text (or, with --json, every event as
 // NDJSON). Exit 0 on a normal finish, 1 on a model or runtime error, 130 when cancelled with Ctrl-C.
 
+import { dataDir } from "../config/paths.ts";
 import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { hookLine } from "../lib/hook-line.ts";
 import { retryText } from "../lib/retry-text.ts";
 import { inertJson, sanitize } from "../terminal/sanitize.ts";
 import { AgentSession, type SessionOptions } from "./agent-session.ts";
+import { writeTrajectory } from "./print-trajectory.ts";
+import { RunTotals } from "./run-totals.ts";
 
 export interface PrintOptions extends SessionOptions {
   prompt: string;
   json: boolean;
+  /** --trajectory: the ATIF file to write when the run ends (a resolved path) */
+  trajectory?: string;
+  /** `i`'s version, for the trajectory */
+  version?: string;
 }
 
 /** Diagnostics carry model, tool and worker text: always inert on stderr. */
@@ -26,8 +33,15 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     if (heldFailure !== undefined) writeLine(process.stderr, `i: ${heldFailure}`);
     heldFailure = undefined;
   };
+  // The run's totals ride on the last event; `session` and `totals` are set before any event can come.
+  let session: AgentSession | undefined;
+  const totals = new RunTotals(() => session?.status().model.price, dataDir());
+  const write = (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
   const emit = opts.json
-    ? (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`)
+    ? (ev: AgentEvent) => {
+        totals.see(ev);
+        write(ev.type === "done" && session ? totals.done(ev, session.id) : ev);
+      }
     : (ev: AgentEvent) => {
         if (ev.type !== "notice") release();
         if (ev.type === "notice" && ev.level === "warn") writeLine(process.stderr, `i: ${ev.message}`);
@@ -40,15 +54,23 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
             `i: ${retryText(ev.reason, ev.attempt, ev.delay_ms)}${ev.discarded ? " (the partial reply is discarded)" : ""}`,
           );
       };
-  const session = new AgentSession(opts, { emit });
+  session = new AgentSession(opts, { emit });
   await session.open();
   let interrupts = 0;
+  let terminated = false;
   const onSigint = () => {
     interrupts++;
     if (interrupts > 1) process.exit(130);
-    session.cancel();
+    session?.cancel();
+  };
+  // SIGTERM (a job timeout, a harness) ends the run as Ctrl-C does: the session and trajectory are saved.
+  const onSigterm = () => {
+    if (terminated) process.exit(143);
+    terminated = true;
+    session?.cancel();
   };
   process.on("SIGINT", onSigint);
+  process.on("SIGTERM", onSigterm);
   try {
     // `@SERVER:URI` resources are attached before anything is sent; one that cannot be read stops the run.
     const attached = await session.attachResourceMentions(opts.prompt).catch((err: unknown) => {
@@ -59,7 +81,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     if (result.stop === "cancelled") {
       if (!opts.json)
         writeLine(process.stderr, `i: cancelled; session ${session.id} saved (resume with -r ${session.id})`);
-      return 130;
+      return terminated ? 143 : 130;
     }
     release();
     if (result.stop === "blocked") return 1;
@@ -71,12 +93,17 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     if (err instanceof UserError) throw err;
     const message = errorMessage(err);
     const kind = (err as { kind?: string }).kind ?? (err as Error).name ?? "error";
-    if (opts.json) emit({ type: "error", kind, message });
+    if (opts.json) write({ type: "error", kind, message, ...totals.totals(session.id, "error") });
     if (heldFailure !== undefined && !message.includes(heldFailure)) release();
     writeLine(process.stderr, `i: ${message} (session ${session.id} saved)`);
     return 1;
   } finally {
+    if (opts.trajectory) {
+      const failed = writeTrajectory(opts.trajectory, session.id, dataDir(), opts.version ?? "");
+      if (failed) writeLine(process.stderr, `i: ${failed}`);
+    }
     process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigterm);
     await session.close();
   }
 }

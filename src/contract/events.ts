@@ -26,6 +26,25 @@ export const DiffLine = z.lazy(() =>
 );
 export type DiffLine = z.infer<typeof DiffLine>;
 
+export const RunStopReason = z.enum(["end", "length", "max_turns", "cancelled", "blocked", "error"]);
+export type RunStopReason = z.infer<typeof RunStopReason>;
+
+/**
+ * The totals print mode adds to `done` and `error`: usage sums every request of the run (sub-agent
+ * tasks included; cache_read_tokens is the cached part of input_tokens); cost_usd prices each request
+ * by the model that served it and is absent when any of them had no known price.
+ */
+const RunTotals = {
+  session_id: z.string().optional(),
+  /** model requests made */
+  turns: Count.optional(),
+  usage: Usage.optional(),
+  /** why the run ended: end, length (output limit), max_turns, cancelled, blocked (a hook), error */
+  stop_reason: RunStopReason.optional(),
+  cost_usd: z.number().nonnegative().optional(),
+  duration_ms: Count.optional(),
+};
+
 export const AgentEvent = z.lazy(() =>
   z.discriminatedUnion("type", [
     z.strictObject({
@@ -125,8 +144,9 @@ export const AgentEvent = z.lazy(() =>
       outcome: z.enum(["block", "warning"]),
       message: z.string(),
     }),
-    z.strictObject({ type: z.literal("error"), kind: z.string(), message: z.string() }),
-    z.strictObject({ type: z.literal("done"), text: z.string(), turns: Count, usage: Usage }),
+    /** `i -p --json` adds the run's totals (RunTotals), so a harness needs nothing else */
+    z.strictObject({ type: z.literal("error"), kind: z.string(), message: z.string(), ...RunTotals }),
+    z.strictObject({ ...RunTotals, type: z.literal("done"), text: z.string(), turns: Count, usage: Usage }),
   ]),
 );
 export type AgentEvent = z.infer<typeof AgentEvent>;

@@ -13,6 +13,7 @@ import {
   isCloudProvider,
   locateCloudCredentials,
 } from "./cloud-credentials.ts";
+import { NOT_LOGGED_IN_PHRASE } from "./error-phrases.ts";
 
 /** Stands in for a key when a local server needs none. Providers send no credential header for it. */
 export const NO_KEY = "none";
@@ -95,7 +96,7 @@ export function locateApiKey(
   if (stored) return { key: stored, source: file };
   if (isLocalBaseUrl(baseUrl)) return { key: NO_KEY, source: "none needed (local base URL)" };
   throw new UserError(
-    `no API key for provider "${provider}": set I_API_KEY or ${specific}, or add {"${provider}":"KEY"} to ${file} (chmod 600)`,
+    `${NOT_LOGGED_IN_PHRASE}: no API key for provider "${provider}": set I_API_KEY or ${specific}, or add {"${provider}":"KEY"} to ${file} (chmod 600)`,
   );
 }
 

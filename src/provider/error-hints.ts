@@ -2,6 +2,7 @@
 // cause a person cannot guess from the server's words (a skewed clock under SigV4, a Gemini key refused
 // with a 400, an Azure deployment that does not exist).
 import type { ProviderName } from "../contract/config.ts";
+import { NOT_LOGGED_IN_PHRASE, OVERLOADED_PHRASE, RATE_LIMIT_PHRASE } from "./error-phrases.ts";
 import type { ProviderErrorKind } from "./types.ts";
 
 const AUTH: Record<ProviderName, string> = {
@@ -39,10 +40,18 @@ export function isClockSkew(body: string): boolean {
   );
 }
 
-export function fixFor(kind: ProviderErrorKind, provider: ProviderName, body: string): string | undefined {
+/** The fix named after a failed request; the fixed phrases (error-phrases.ts) lead where a harness matches them. */
+export function fixFor(
+  kind: ProviderErrorKind,
+  provider: ProviderName,
+  body: string,
+  overloaded = false,
+): string | undefined {
   if (kind === "auth" && isClockSkew(body))
     return "this machine's clock is off; sync it (e.g. `sudo timedatectl set-ntp true`): SigV4 allows 5 minutes";
-  if (kind === "auth") return AUTH[provider];
+  if (kind === "auth") return `${NOT_LOGGED_IN_PHRASE} (the credentials were refused): ${AUTH[provider]}`;
+  if (kind === "rate_limit") return `${RATE_LIMIT_PHRASE}: wait, then run again`;
+  if (overloaded) return `${OVERLOADED_PHRASE}: run again later`;
   if (
     kind === "bad_request" &&
     /model identifier is invalid|on-demand throughput isn.t supported/i.test(body)

@@ -5,6 +5,7 @@ import { redactKeyShapes } from "../config/key-shapes.ts";
 import type { ProviderName } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { fixFor, kindFromWording } from "./error-hints.ts";
+import { isOverloaded } from "./error-phrases.ts";
 import { parseRetryAfter } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
 
@@ -121,7 +122,7 @@ export function httpError(site: CallSite, status: number, body: string, headers?
   const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
   const kind = kindForStatus(status, body);
   let detail = errorBodyMessage(body, site.apiKey) || "(empty response body)";
-  const fix = fixFor(kind, site.provider, body);
+  const fix = fixFor(kind, site.provider, body, isOverloaded(status, body));
   if (fix) detail = detail.replace(/[.\s]+$/, "");
   const message = `${site.provider} model "${site.model}": HTTP ${status}: ${detail}${fix ? `; ${fix}` : ""}`;
   // An exhausted quota or billing problem comes back as 429 but will not clear by waiting.
@@ -142,7 +143,11 @@ export function streamError(site: CallSite, payload: string): ProviderError {
   else if (looksLikeContextOverflow(lower)) kind = "context_overflow";
   else if (/invalid_request/.test(lower)) kind = "bad_request";
   else if (/authentication|permission/.test(lower)) kind = "auth";
-  return new ProviderError(kind, `${site.provider} model "${site.model}": error in stream: ${detail}`);
+  const fix = hint(kind, site.provider, isOverloaded(undefined, lower));
+  return new ProviderError(
+    kind,
+    `${site.provider} model "${site.model}": error in stream: ${detail}${fix ? `; ${fix}` : ""}`,
+  );
 }
 
 export function networkError(site: CallSite, err: unknown, during: string): ProviderError {

@@ -6,6 +6,7 @@ import { lockSession } from "../session/lock.ts";
 import { Session } from "../session/session.ts";
 import { Checkpointer } from "./checkpointer.ts";
 import { EXPORT_FORMATS, type ExportFormat, renderExport, writeNewFile } from "./export.ts";
+import { sessionTrajectory, trajectoryText } from "./export-atif.ts";
 import { forkSession } from "./fork.ts";
 import { type RewindMode, rewindTo } from "./rewind.ts";
 import { readTimeline, turnRows } from "./timeline.ts";
@@ -72,22 +73,28 @@ export async function rewindCli(o: RewindCliOptions): Promise<{ lines: string[];
   }
 }
 
-export function parseExportFormat(v: string | undefined): ExportFormat {
+export function parseExportFormat(v: string | undefined): ExportFormat | "atif" {
   const f = v ?? "md";
-  if (!(EXPORT_FORMATS as readonly string[]).includes(f))
-    throw new UserError(`--format: "${f}" is not a format; give md, html or json`);
-  return f as ExportFormat;
+  if (f !== "atif" && !(EXPORT_FORMATS as readonly string[]).includes(f))
+    throw new UserError(`--format: "${f}" is not a format; give md, html, json or atif`);
+  return f as ExportFormat | "atif";
 }
 
 /** The export's text, written to `out` (a new file) or returned for stdout. */
 export function exportCli(
   dataDir: string,
   id: string,
-  format: ExportFormat,
+  format: ExportFormat | "atif",
   out: string | undefined,
+  /** `i`'s version: an ATIF trajectory names it */
+  version = "",
 ): string | undefined {
   const session = Session.open(dataDir, id);
-  const text = renderExport(session, session.history(), format);
+  // ATIF: every message the session ever held and its tasks' sessions, not only the current history.
+  const text =
+    format === "atif"
+      ? trajectoryText(sessionTrajectory(session.id, { dataDir, version }))
+      : renderExport(session, session.history(), format);
   if (out === undefined) return text;
   writeNewFile(out, text);
   return undefined;

@@ -133,7 +133,7 @@ const CASES: Record<string, Case> = {
   "no API key": {
     args: RUN,
     env: { OPENAI_API_KEY: "" },
-    line: 'i: no API key for provider "openai": set I_API_KEY or OPENAI_API_KEY, or add {"openai":"KEY"} to {R}/cfg/auth.json (chmod 600)',
+    line: 'i: not logged in: no API key for provider "openai": set I_API_KEY or OPENAI_API_KEY, or add {"openai":"KEY"} to {R}/cfg/auth.json (chmod 600)',
   },
 
   // subcommands

@@ -1,5 +1,7 @@
 // The root command: the interactive console, or print mode with -p.
+import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
+import pkg from "../../../package.json" with { type: "json" };
 import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import { defaultSandbox, parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
@@ -16,6 +18,17 @@ export const RUN_ARGS = {
   },
   print: { type: "boolean", alias: "p", description: "one non-interactive run; prints the final answer" },
   json: { type: "boolean", description: "with -p: stream every event as NDJSON on stdout" },
+  trajectory: {
+    type: "string",
+    valueHint: "file",
+    description: "with -p: write the run as an ATIF trajectory to FILE when it ends (also on SIGTERM)",
+  },
+  "session-dir": {
+    type: "string",
+    valueHint: "dir",
+    description:
+      "keep this run's sessions in DIR (I_SESSION_DIR; instead of I_DATA_DIR), e.g. where a harness collects logs",
+  },
   ...TARGET_ARGS,
   continue: { type: "boolean", alias: "c", description: "resume the newest session of this workspace" },
   resume: {
@@ -112,9 +125,21 @@ async function sandboxOption(value: string | undefined): Promise<{ sandbox?: San
   return sandbox ? { sandbox } : {};
 }
 
+/**
+ * --session-dir / I_SESSION_DIR: this run's sessions (and its tasks', which inherit the environment) go
+ * there instead of I_DATA_DIR, so a harness finds them with the logs it collects.
+ */
+function useSessionDir(flag: string | undefined): void {
+  const dir = flag ?? process.env.I_SESSION_DIR;
+  if (dir === undefined) return;
+  if (dir === "") throw new UserError("--session-dir: give a directory (I_SESSION_DIR is set but empty)");
+  process.env.I_DATA_DIR = resolve(dir);
+}
+
 export const command = defineSubcommand(
   { name: "i", description: "A coding agent for the terminal", args: RUN_ARGS, rest: true },
   async (args) => {
+    useSessionDir(args["session-dir"]);
     // Every word is the prompt: `i -p fix the bug` must not send "fix" alone.
     const words = args._.length > 0 ? args._.join(" ") : args.prompt;
     const common = {
@@ -140,6 +165,12 @@ export const command = defineSubcommand(
     if (args.fork) common.resume = await forkedResume(args.resume, !!args.continue, common.workspace);
     if (args.json && !args.print)
       throw new UserError("i: --json goes with -p (print mode); add -p, or leave out --json");
+    if (args.trajectory !== undefined && !args.print)
+      throw new UserError("i: --trajectory goes with -p (print mode); add -p, or leave out --trajectory");
+    const trajectory =
+      args.trajectory === undefined
+        ? undefined
+        : (await import("../../agent/print-trajectory.ts")).trajectoryPath(args.trajectory);
     if (args.print) {
       let prompt = words ?? "";
       if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
@@ -150,6 +181,7 @@ export const command = defineSubcommand(
         ...common,
         prompt,
         json: !!args.json,
+        ...(trajectory ? { trajectory, version: pkg.version } : {}),
         approve: (args.approve ?? "none") as ApprovalPolicy,
       });
     }

@@ -1,7 +1,8 @@
 // `i sessions --rewind ID --to N [--code|--conversation] [--yes]` and
-// `i sessions --export ID [--format md|html|json] [--out FILE]`.
+// `i sessions --export ID [--format md|html|json|atif] [--out FILE]`.
 import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
+import pkg from "../../../package.json" with { type: "json" };
 import { configDir, dataDir, refuseBadDirs } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import { exportCli, parseExportFormat, rewindCli } from "../../safety/cli-actions.ts";
@@ -17,8 +18,12 @@ export const SAFETY_ARGS = {
   code: { type: "boolean", description: "with --rewind: the files only" },
   conversation: { type: "boolean", description: "with --rewind: the conversation only" },
   yes: { type: "boolean", description: "with --rewind: overwrite files changed since the checkpoint" },
-  export: { type: "string", valueHint: "id", description: "write session ID as markdown, HTML or JSON" },
-  format: { type: "string", valueHint: "md|html|json", description: "with --export (default md)" },
+  export: {
+    type: "string",
+    valueHint: "id",
+    description: "write session ID as markdown, HTML, JSON or an ATIF trajectory",
+  },
+  format: { type: "string", valueHint: "md|html|json|atif", description: "with --export (default md)" },
   out: { type: "string", valueHint: "file", description: "with --export: a new file (default: stdout)" },
 } satisfies ArgsDef;
 
@@ -66,7 +71,7 @@ export async function runSafetyArgs(args: SafetyArgs): Promise<number | undefine
   }
   const format = parseExportFormat(args.format);
   const out = args.out === undefined ? undefined : resolve(args.out);
-  const text = exportCli(dataDir(), args.export as string, format, out);
+  const text = exportCli(dataDir(), args.export as string, format, out, pkg.version);
   if (text !== undefined) process.stdout.write(process.stdout.isTTY ? sanitize(text) : text);
   else process.stdout.write(`exported to ${sanitizeLine(out ?? "")}\n`);
   return 0;

@@ -1,0 +1,1 @@
+"""Harbor adapter for the `i` coding agent: ``--agent-import-path i_harbor.agent:IAgent``."""
