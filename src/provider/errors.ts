@@ -143,7 +143,7 @@ export function streamError(site: CallSite, payload: string): ProviderError {
   else if (looksLikeContextOverflow(lower)) kind = "context_overflow";
   else if (/invalid_request/.test(lower)) kind = "bad_request";
   else if (/authentication|permission/.test(lower)) kind = "auth";
-  const fix = hint(kind, site.provider, isOverloaded(undefined, lower));
+  const fix = fixFor(kind, site.provider, payload, isOverloaded(undefined, lower));
   return new ProviderError(
     kind,
     `${site.provider} model "${site.model}": error in stream: ${detail}${fix ? `; ${fix}` : ""}`,
