@@ -28,10 +28,29 @@ async function wasmFiles(): Promise<{ runtime: string; bash: string }> {
   };
 }
 
+/**
+ * web-tree-sitter's loader turns its own module URL into a file path when it sees Node's API. Inside a
+ * compiled Windows executable that URL names the embedded filesystem, which is no absolute path, and the
+ * conversion throws. The loader needs no path here (both WASM files are handed over as bytes), so on
+ * Windows it is made to skip that step for the one call: `process.type = "renderer"` is how it is told
+ * that it does not run under Node, the same switch Electron's renderers use.
+ */
+async function initWithoutScriptPath(init: () => Promise<void>): Promise<void> {
+  if (process.platform !== "win32") return init();
+  const proc = process as { type?: string };
+  const before = proc.type;
+  proc.type = "renderer";
+  try {
+    await init();
+  } finally {
+    proc.type = before;
+  }
+}
+
 async function load(): Promise<TsParser> {
   const files = await wasmFiles();
   const { Parser, Language } = await import("web-tree-sitter");
-  await Parser.init({ wasmBinary: readFileSync(files.runtime) });
+  await initWithoutScriptPath(() => Parser.init({ wasmBinary: readFileSync(files.runtime) }));
   const grammar = readFileSync(files.bash);
   const bash = await Language.load(grammar);
   const parser = new Parser();
