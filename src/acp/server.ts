@@ -61,7 +61,7 @@ export function initializeResponse(deps: AcpDeps): InitializeResponse {
 /** A session that cannot be opened, as the client should show it. */
 function openError(err: unknown): RequestError {
   const message = errorMessage(err);
-  if (/^no API key/.test(message)) return RequestError.authRequired(undefined, message);
+  if (/^(not logged in: )?no API key/.test(message)) return RequestError.authRequired(undefined, message);
   if (err instanceof UserError) return RequestError.invalidParams(undefined, message);
   return RequestError.internalError(undefined, message);
 }

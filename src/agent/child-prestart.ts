@@ -39,10 +39,16 @@ export function runWorkerHost(
   });
 }
 
+/** Hooks that run only after a tool call, never before the first request (the language servers' sync). */
+const AFTER_A_CALL: ReadonlySet<string> = new Set(["files_changed"]);
+
 /** The modules a first model request asks something of (see the file's head). */
 export function firstRequestModules(manifest: Manifest, mcpIdle: boolean): ModuleName[] {
   return manifest.modules
-    .filter((m) => m.hooks.length > 0 || (MODULES[m.name].runtimeTools !== undefined && !mcpIdle))
+    .filter(
+      (m) =>
+        m.hooks.some((h) => !AFTER_A_CALL.has(h)) || (MODULES[m.name].runtimeTools !== undefined && !mcpIdle),
+    )
     .map((m) => m.name);
 }
 

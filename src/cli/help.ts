@@ -29,6 +29,9 @@ function aliases(def: ArgDef): string[] {
   return a === undefined ? [] : Array.isArray(a) ? a : [a];
 }
 
+/** Longer lists of choices go in the description, so the flag column stays narrow. */
+const ENUM_TERM_MAX = 30;
+
 /** `-m, --model <model>`; flags without a short form line up under the long ones. */
 function flagTerm(name: string, def: ArgDef): string {
   const short = aliases(def).filter((a) => a.length === 1);
@@ -36,7 +39,7 @@ function flagTerm(name: string, def: ArgDef): string {
   const value =
     def.type === "boolean"
       ? ""
-      : def.type === "enum" && def.options
+      : def.type === "enum" && def.options && def.options.join("|").length <= ENUM_TERM_MAX
         ? ` <${def.options.join("|")}>`
         : ` <${def.valueHint ?? name}>`;
   return `${head}--${name}${value}`;

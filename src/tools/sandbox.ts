@@ -19,6 +19,11 @@ export interface SandboxSpec {
   engine?: "bwrap" | "seatbelt";
   /** directories replaced by an empty one inside the sandbox (config_dir: auth.json holds API keys) */
   hide: string[];
+  /**
+   * directories commands may read though the private /tmp would cover them: the session's folders, whose
+   * saved outputs the bash result points the model at (they lie under /tmp when I_DATA_DIR does)
+   */
+  readable?: string[];
 }
 
 function onPath(name: string): string | undefined {
@@ -133,6 +138,7 @@ export function sandboxed(
     ...spec.hide.filter((d) => isDir(d)).flatMap((d) => ["--tmpfs", d]),
     // The temp dir commands are told to use (TMPDIR) stays theirs to write: its own, when it is not /tmp.
     ...tempBinds(),
+    ...(spec.readable ?? []).filter((d) => isDir(d)).flatMap((d) => ["--ro-bind", d, d]),
     // After the /tmp tmpfs, so a workspace under /tmp is the real directory, writable.
     "--bind",
     workspace,

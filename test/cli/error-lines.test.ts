@@ -23,7 +23,7 @@ const HELP = (cmd = "i") => `see \`${cmd} --help\``;
 const RUN = ["-p", "hi", "-m", "gpt-4o"];
 const PROFILES = "standard, full, compact, responses-compact, budget, responses-budget";
 const MODULES =
-  "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp, plan";
+  "budget, prompts, compact, skills, memory, cache, search, web, responses, hooks, agents, steering, mcp, plan, lsp";
 
 const CASES: Record<string, Case> = {
   // the root command's flags
@@ -224,7 +224,7 @@ const CASES: Record<string, Case> = {
   },
   "help nope": {
     args: ["help", "nope"],
-    line: 'i help: no command "nope"; commands are init, auth, worker, doctor, compact, sessions, mcp, trust, start, --runtime (`i --help` lists them)',
+    line: 'i help: no command "nope"; commands are init, auth, worker, doctor, compact, sessions, mcp, trust, start, acp, --runtime (`i --help` lists them)',
   },
 
   // config files

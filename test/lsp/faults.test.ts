@@ -105,7 +105,8 @@ describe("lsp faults", () => {
       join(rig.configDir, "lsp.json"),
       JSON.stringify(fakeConfig("ok", { env: { FAKE_PID_FILE: file } })),
     );
-    const r = await run(rig);
+    // The model's bash kills the server from outside: the sandbox's own pid namespace would stop it.
+    const r = await rig.run(["-p", "go", "--approve", "all", "--json", "--sandbox", "off"]);
     expect(r.code).toBe(0);
     const results = toolResults(rig);
     expect(results[0]).toContain("fake reports 1 error in a.fk");

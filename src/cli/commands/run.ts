@@ -2,7 +2,7 @@
 import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import pkg from "../../../package.json" with { type: "json" };
-import { configDir } from "../../config/paths.ts";
+import { configDir, dataDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import { defaultSandbox, parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
@@ -122,7 +122,12 @@ async function sandboxOption(value: string | undefined): Promise<{ sandbox?: San
     const settings = loadConfigFile(configDir()).sandbox;
     sandbox = defaultSandbox(settings, hide, (line) => process.stderr.write(`i: ${line}\n`));
   }
-  return sandbox ? { sandbox } : {};
+  if (!sandbox) return {};
+  // The session's folders stay readable inside (the saved outputs a bash result names are there).
+  const readable = [dataDir(), process.env.I_SESSION_DIR]
+    .filter((d): d is string => !!d)
+    .map((d) => resolve(d));
+  return { sandbox: { ...sandbox, readable } };
 }
 
 /**
