@@ -11,7 +11,7 @@ import { KeyMap } from "./input/keymap.ts";
 import type { PickRequest } from "./input/picker.ts";
 import { PromptController } from "./input/prompt.ts";
 import { resourceRows, resourceValues } from "./input/resource-completion.ts";
-import { TerminalInput } from "./input/terminal.ts";
+import { type RawInput, TerminalInput } from "./input/terminal.ts";
 import type { InputHandlers, InputSide } from "./ports.ts";
 import { plainText, TranscriptSearch } from "./transcript-search.ts";
 import type { Screen } from "./ui/screen.ts";
@@ -32,6 +32,11 @@ export class LiveInput implements InputSide {
     where: { dataDir: string; workspace: string },
     /** keybindings.json's keys, translated to the defaults the prompt knows */
     keymap: KeyMap = new KeyMap(undefined),
+    /** where keys come from and terminal modes go (the process's terminal; a benchmark gives its own) */
+    io: { input: RawInput; write: (s: string) => void } = {
+      input: process.stdin,
+      write: (t) => process.stdout.write(t),
+    },
   ) {
     const history = InputHistory.forWorkspace(where.dataDir, where.workspace);
     this.prompt = new PromptController(
@@ -75,19 +80,15 @@ export class LiveInput implements InputSide {
       insert: (text) => this.prompt.handle({ type: "paste", text }),
       hint: (text) => this.hint(text),
     });
-    this.terminal = new TerminalInput(
-      process.stdin,
-      (t) => process.stdout.write(t),
-      (ev) => {
-        if (this.search) {
-          if (this.search.handle(ev) === "close") this.closeSearch();
-          else screen.invalidate();
-          return;
-        }
-        for (const k of keymap.translate(ev, this.prompt.asking))
-          for (const e of this.prompt.asking ? [k] : images.filter(k)) this.prompt.handle(e);
-      },
-    );
+    this.terminal = new TerminalInput(io.input, io.write, (ev) => {
+      if (this.search) {
+        if (this.search.handle(ev) === "close") this.closeSearch();
+        else screen.invalidate();
+        return;
+      }
+      for (const k of keymap.translate(ev, this.prompt.asking))
+        for (const e of this.prompt.asking ? [k] : images.filter(k)) this.prompt.handle(e);
+    });
   }
 
   start(): void {
