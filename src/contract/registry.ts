@@ -347,10 +347,16 @@ export function toolDecl(spec: ToolSpec): ToolDecl {
   return d;
 }
 
+let changing: Set<string> | undefined;
+
 /** Whether registry tool `name` (of any module) may change files in the workspace. */
 export function moduleToolMayChange(name: string): boolean {
-  for (const m of MODULE_NAMES) if (toolSpec(m, name)?.mayChange) return true;
-  return false;
+  changing ??= new Set(
+    MODULE_NAMES.flatMap((m) => [...MODULES[m].tools, ...(MODULES[m].optionalTools ?? [])])
+      .filter((t) => t.mayChange)
+      .map((t) => t.name),
+  );
+  return changing.has(name);
 }
 
 export function moduleToolDecls(name: ModuleName): ToolDecl[] {
