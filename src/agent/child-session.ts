@@ -105,6 +105,7 @@ async function runTask(
     ...(context.base_url ? { baseUrl: context.base_url } : {}),
     approve: context.approve,
     ...(sandbox ? { sandbox } : {}),
+    ...(context.allow_destructive ? { allowDestructive: true } : {}),
     maxTurns: Number.POSITIVE_INFINITY,
     emit,
     child: {

@@ -212,6 +212,7 @@ export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
           ...(target.baseUrl ? { baseUrl: target.baseUrl } : {}),
           approve: opts.approve,
           ...(opts.sandbox ? { sandbox: opts.sandbox } : {}),
+          ...(opts.allowDestructive ? { allowDestructive: true } : {}),
           tools: tools.map((t) => t.name),
           emit: opts.emit,
           onUsage: (u) => agent?.addUsage(u),

@@ -37,6 +37,8 @@ export interface BatchInfo {
   baseUrl?: string;
   approve: ApprovalPolicy;
   sandbox?: SandboxSpec;
+  /** --allow-destructive, passed on to each child */
+  allowDestructive?: boolean;
   tools: string[];
   emit: EmitEvent;
   onUsage: (u: Usage) => void;
@@ -114,6 +116,7 @@ export function taskSetup(
               ...(info.sandbox
                 ? { sandbox: `${info.sandbox.mode}${info.sandbox.network ? ",network" : ""}` }
                 : {}),
+              ...(info.allowDestructive ? { allow_destructive: true } : {}),
               tools: info.tools,
               credential: await broker.mint(),
             };

@@ -99,11 +99,11 @@ describe("i doctor", () => {
       const r = runCli(["doctor"], env, cfg);
       expect(r.stdout).toMatch(
         available
-          ? /^sandbox: available \(--sandbox workspace-write runs bash in .*bwrap\)$/m
+          ? /^sandbox: on by default \(bash runs in .*bwrap; --sandbox off or config.json sandbox.mode "off" turns it off\)$/m
           : /^sandbox: not available/m,
       );
       const none = runCli(["doctor"], { ...env, PATH: "/nonexistent" }, cfg);
-      expect(none.stdout).toMatch(/^sandbox: not available \(--sandbox would be refused\): /m);
+      expect(none.stdout).toMatch(/^sandbox: not available, bash runs unsandboxed \(--sandbox would be refused\): /m);
     } finally {
       rmSync(cfg, { recursive: true, force: true });
     }
@@ -116,7 +116,7 @@ describe("refusals", () => {
     expect(r.code).toBe(2);
     const lines = r.stderr.trimEnd().split("\n");
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^i: --sandbox: .*(bwrap|Linux only).*; or run with --sandbox off$/);
+    expect(lines[0]).toMatch(/^i: --sandbox: .*(bwrap|Linux and macOS only).*; or run with --sandbox off$/);
   });
 
   test("an unknown mode: one line, exit 2", () => {

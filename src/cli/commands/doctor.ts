@@ -25,12 +25,12 @@ import { sandboxAvailability } from "../../tools/sandbox.ts";
 import { defineSubcommand } from "../command.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
-/** Whether `--sandbox` would work here; informational (the sandbox is opt-in). */
+/** Whether the sandbox (on by default) runs here; informational. */
 function sandboxLine(): string {
   const a = sandboxAvailability();
   return "problem" in a
-    ? `sandbox: not available (--sandbox would be refused): ${a.problem}`
-    : `sandbox: available (--sandbox workspace-write runs bash in ${a.bwrap})`;
+    ? `sandbox: not available, bash runs unsandboxed (--sandbox would be refused): ${a.problem}`
+    : `sandbox: on by default (bash runs in ${a.bwrap}; --sandbox off or config.json sandbox.mode "off" turns it off)`;
 }
 
 export const command = defineSubcommand(
