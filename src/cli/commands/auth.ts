@@ -72,7 +72,7 @@ function status(): number {
     try {
       line = `key found in ${locateApiKey(slot, dir, credentialEnv()).source}`;
     } catch (err) {
-      if (!(err instanceof UserError) || !err.message.startsWith("no API key")) throw err;
+      if (!(err instanceof UserError) || !err.message.startsWith("not logged in: no API key")) throw err;
       line = "no key";
     }
     process.stdout.write(`${slot}: ${line}\n`);
