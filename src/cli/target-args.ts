@@ -10,7 +10,12 @@ export const TARGET_ARGS = {
     valueHint: "name",
     description: "model name (default: config.json model, I_MODEL)",
   },
-  provider: { type: "enum", options: [...ProviderName.options], description: "wire format" },
+  provider: {
+    type: "enum",
+    options: [...ProviderName.options],
+    valueHint: "name",
+    description: `wire format and credentials: ${ProviderName.options.join(", ")}`,
+  },
   "base-url": {
     type: "string",
     valueHint: "url",
