@@ -29,17 +29,15 @@ function aliases(def: ArgDef): string[] {
   return a === undefined ? [] : Array.isArray(a) ? a : [a];
 }
 
-/** Longer lists of choices go in the description, so the flag column stays narrow. */
-const ENUM_TERM_MAX = 30;
-
-/** `-m, --model <model>`; flags without a short form line up under the long ones. */
+/** `-m, --model <model>`; flags without a short form line up under the long ones. An enum with a value hint
+ * (a long list) names its options in the description instead. */
 function flagTerm(name: string, def: ArgDef): string {
   const short = aliases(def).filter((a) => a.length === 1);
   const head = short.length > 0 ? `${short.map((a) => `-${a}`).join(", ")}, ` : "    ";
   const value =
     def.type === "boolean"
       ? ""
-      : def.type === "enum" && def.options && def.options.join("|").length <= ENUM_TERM_MAX
+      : def.type === "enum" && def.options && !def.valueHint
         ? ` <${def.options.join("|")}>`
         : ` <${def.valueHint ?? name}>`;
   return `${head}--${name}${value}`;

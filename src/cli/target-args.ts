@@ -14,7 +14,7 @@ export const TARGET_ARGS = {
     type: "enum",
     options: [...ProviderName.options],
     valueHint: "name",
-    description: `wire format: ${ProviderName.options.join(", ")}`,
+    description: `wire format and credentials: ${ProviderName.options.join(", ")}`,
   },
   "base-url": {
     type: "string",

@@ -212,7 +212,7 @@ const CASES: Record<string, Case> = {
   },
   "auth without a verb": {
     args: ["auth"],
-    line: "i auth: say what to do; usage: i auth login | i auth logout [openai|anthropic|all] | i auth status",
+    line: "i auth: say what to do; usage: i auth login | i auth logout [openai|anthropic|gemini|azure|openrouter|all] | i auth status",
   },
   "auth login without a terminal": {
     args: ["auth", "login"],
@@ -220,7 +220,7 @@ const CASES: Record<string, Case> = {
   },
   "auth logout of an unknown provider": {
     args: ["auth", "logout", "nope"],
-    line: 'i auth: logout: unknown provider "nope"; usage: i auth login | i auth logout [openai|anthropic|all] | i auth status',
+    line: 'i auth: logout: unknown provider "nope"; usage: i auth login | i auth logout [openai|anthropic|gemini|azure|openrouter|all] | i auth status',
   },
   "help nope": {
     args: ["help", "nope"],

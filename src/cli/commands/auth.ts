@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { loadConfigFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
-import { locateApiKey } from "../../provider/credentials.ts";
+import { locateApiKey, PROVIDER_ENV } from "../../provider/credentials.ts";
 import { credentialEnv } from "../../runtime/credential-handoff.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
 import { definePassThrough } from "../command.ts";
@@ -13,8 +13,11 @@ import { terminalIo } from "../setup/ask.ts";
 import { runSetup } from "../setup/first-run.ts";
 import { authSlot, mergedAuth, writeAuth } from "../setup/setup-files.ts";
 
-const USAGE = "usage: i auth login | i auth logout [openai|anthropic|all] | i auth status";
-const SLOTS = ["openai", "anthropic"] as const;
+const SLOTS = ["openai", "anthropic", "gemini", "azure", "openrouter"] as const;
+type Slot = (typeof SLOTS)[number] | "responses";
+const USAGE = `usage: i auth login | i auth logout [${SLOTS.join("|")}|all] | i auth status`;
+/** signed with the cloud's own credentials: status says where they are, logout has nothing to remove */
+const CLOUDS = ["bedrock", "vertex"] as const;
 
 async function login(): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY)
@@ -35,11 +38,11 @@ async function login(): Promise<number> {
 function logout(which: string | undefined): number {
   const dir = configDir();
   const file = join(dir, "auth.json");
-  const slots: Array<"openai" | "anthropic" | "responses"> | undefined =
+  const slots: Slot[] | undefined =
     which === "all"
       ? [...SLOTS, "responses" as const]
-      : which === "openai" || which === "anthropic"
-        ? [which]
+      : (SLOTS as readonly string[]).includes(which ?? "")
+        ? [which as Slot]
         : which === undefined
           ? [authSlot(loadConfigFile(dir).provider ?? "openai")]
           : undefined;
@@ -53,7 +56,7 @@ function logout(which: string | undefined): number {
   writeAuth(dir, content);
   process.stdout.write(`removed the ${slots.join(" and ")} key from ${file}\n`);
   const env = credentialEnv();
-  for (const v of ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY"])
+  for (const v of ["I_API_KEY", "OPENAI_API_KEY", "ANTHROPIC_API_KEY", ...slots.flatMap((s) => keyVars(s))])
     if (env[v]?.trim()) process.stdout.write(`${v} is still set in your environment and is used first\n`);
   return 0;
 }
@@ -77,7 +80,21 @@ function status(): number {
     }
     process.stdout.write(`${slot}: ${line}\n`);
   }
+  for (const cloud of CLOUDS) {
+    let line: string;
+    try {
+      line = `credentials found: ${locateApiKey(cloud, dir, credentialEnv(), undefined, config).source}`;
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      line = `no credentials (${err.message.replace(/^\w+: /, "")})`;
+    }
+    process.stdout.write(`${cloud}: ${sanitize(line)}\n`);
+  }
   return 0;
+}
+
+function keyVars(slot: Slot): readonly string[] {
+  return slot === "responses" ? [] : PROVIDER_ENV[slot];
 }
 
 export const command = definePassThrough(
