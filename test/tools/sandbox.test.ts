@@ -103,7 +103,9 @@ describe("i doctor", () => {
           : /^sandbox: not available/m,
       );
       const none = runCli(["doctor"], { ...env, PATH: "/nonexistent" }, cfg);
-      expect(none.stdout).toMatch(/^sandbox: not available, bash runs unsandboxed \(--sandbox would be refused\): /m);
+      expect(none.stdout).toMatch(
+        /^sandbox: not available, bash runs unsandboxed \(--sandbox would be refused\): /m,
+      );
     } finally {
       rmSync(cfg, { recursive: true, force: true });
     }
