@@ -5,8 +5,8 @@ import { allowedCommands, rememberCommand } from "../config/guard-allowed.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { GuardSettings } from "../contract/guard.ts";
 import { recordGitState } from "../safety/git-state.ts";
-import type { GuardOptions } from "../tools/bash-guard.ts";
 import { ToolError } from "../tools/tool-error.ts";
+import type { GuardOptions } from "../tools/types.ts";
 
 export interface GuardSetup {
   guard: GuardOptions;

@@ -6,17 +6,6 @@ import { homedir } from "node:os";
 import { errorMessage } from "../contract/errors.ts";
 import type { ToolContext } from "./types.ts";
 
-export interface GuardOptions {
-  /** --allow-destructive or guard.allow_destructive: flagged commands run without the extra question */
-  allowDestructive?: boolean;
-  /** guard.allow_paths: places flagged writes and deletes may go to (absolute) */
-  allowPaths?: readonly string[];
-  /** an exact command the user allowed for this workspace (config.json, or "always" at the question) */
-  allowed?: (command: string) => boolean;
-  /** before an allowed git command that loses work runs: record the repository's state */
-  beforeGit?: (repoDir: string, command: string) => void;
-}
-
 export interface GuardCheck {
   /** why the command needs the user's own yes (absent: the ordinary policy decides) */
   reason?: string;

@@ -2,7 +2,6 @@
 import type { z } from "zod";
 import type { ToolDecl, ToolResult } from "../contract/protocol.ts";
 import type { ApprovalRequest, Approvals } from "./approvals.ts";
-import type { GuardOptions } from "./bash-guard.ts";
 import type { FileDiff } from "./diff.ts";
 import type { FileTimes } from "./file-times.ts";
 import type { NestedInstructions } from "./nested-instructions.ts";
@@ -112,3 +111,15 @@ export interface CoreTool<S extends z.ZodType = z.ZodType> {
 }
 
 export type { ToolDecl, ToolResult };
+
+/** What the bash guard lets through without its question, and what it records first. */
+export interface GuardOptions {
+  /** --allow-destructive or guard.allow_destructive: flagged commands run without the extra question */
+  allowDestructive?: boolean;
+  /** guard.allow_paths: places flagged writes and deletes may go to (absolute) */
+  allowPaths?: readonly string[];
+  /** an exact command the user allowed for this workspace (config.json, or "always" at the question) */
+  allowed?: (command: string) => boolean;
+  /** before an allowed git command that loses work runs: record the repository's state */
+  beforeGit?: (repoDir: string, command: string) => void;
+}

@@ -111,7 +111,9 @@ describe("i mcp", () => {
     expect(t.stdout).toContain(`mcp server proj: ${BUN} ${EVERYTHING} stdio`);
     expect((await i("list")).stdout).toMatch(/^proj +project +connected, 13 tools/m);
     const revoked = await runCliAsync(["trust", "--revoke", "--workspace", ws], env);
-    expect(revoked.stdout).toContain("forgot the acceptance of .i/hooks.json, .i/agents, .mcp.json and .i/lsp.json");
+    expect(revoked.stdout).toContain(
+      "forgot the acceptance of .i/hooks.json, .i/agents, .mcp.json and .i/lsp.json",
+    );
     expect((await i("list")).stdout).toMatch(/^proj +project +not accepted/m);
   }, 60_000);
 });
