@@ -10,7 +10,6 @@ import type { Content } from "../contract/history.ts";
 import type { DispatchSeams, ToolCallInfo } from "../tools/dispatch.ts";
 import { parsePatch } from "../tools/patch/parse.ts";
 import type { ToolResult } from "../tools/types.ts";
-import { HOST_CLOSED_DETAIL } from "../worker/process.ts";
 import type { HookRunner } from "../worker/types.ts";
 
 type AfterCall = NonNullable<DispatchSeams["afterCall"]>;
@@ -60,7 +59,7 @@ export function lspAfterCall(host: HookRunner, workspace: string, emit: EmitEven
       .catch((err: unknown) => {
         // The change stands whatever the language servers do; the user hears why there is no report,
         // unless the session is closing its workers anyway.
-        if (errorMessage(err).includes(HOST_CLOSED_DETAIL)) return undefined;
+        if (host.isClosed?.()) return undefined;
         emit({ type: "notice", level: "warn", message: `lsp: ${errorMessage(err)}` });
         return undefined;
       });

@@ -494,6 +494,10 @@ export class WorkerHost implements HookRunner {
     await Promise.all([...byGroup].map(([g, m]) => this.ensure(g, m, "hello")));
   }
 
+  isClosed(): boolean {
+    return this.closed;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     const procs = [...this.slots.values()].map((s) => s.proc);

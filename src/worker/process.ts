@@ -14,9 +14,6 @@ import { ECHO_MIN_BYTES, encodeRequestBytes, type SentArray } from "./encode-req
 import { WorkerError, type WorkerFailure } from "./errors.ts";
 import type { LogSink } from "./log-sink.ts";
 
-/** Why a request fails when the session itself closes its workers: the one failure nobody needs to hear of. */
-export const HOST_CLOSED_DETAIL = "the worker host was closed while this request was in flight";
-
 export type Data = Record<string, unknown>;
 
 export interface Fault {
@@ -192,7 +189,7 @@ export class WorkerProcess {
     if (!this.fault) {
       this.markDead({
         reason: "exit",
-        detail: HOST_CLOSED_DETAIL,
+        detail: "the worker host was closed while this request was in flight",
       });
       this.child?.stdin?.end();
       let timer: ReturnType<typeof setTimeout> | undefined;

@@ -40,4 +40,6 @@ export interface HookRunner {
   toolDecls(): ToolDecl[];
   /** stop every worker process (kill and reap) */
   close(): Promise<void>;
+  /** true once close() has begun: a request failing after that is the session ending, not a fault */
+  isClosed?(): boolean;
 }
