@@ -96,7 +96,7 @@ async function runTask(
   void ended.then(stop);
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  const sandbox = parseSandbox(context.sandbox, [configDir()]);
+  const sandbox = parseSandbox(context.sandbox, [configDir()], context.sandbox_readable);
   startupMark("task read");
   const rt = await setupAgent({
     workspace: context.workspace,

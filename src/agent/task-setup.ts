@@ -12,7 +12,7 @@ import { loadAgents, taskDescription } from "../lib/agent-definitions.ts";
 import { CredentialBroker } from "../runtime/credential-broker.ts";
 import { heldCredentials } from "../runtime/credential-handoff.ts";
 import { selfArgv } from "../runtime/runtime.ts";
-import type { SandboxSpec } from "../tools/sandbox.ts";
+import { type SandboxSpec, sandboxForChild } from "../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
 import type { Prestarted } from "./child-prestart.ts";
 import { SessionTools } from "./session-tools.ts";
@@ -113,9 +113,7 @@ export function taskSetup(
               model: info.model(),
               ...(info.baseUrl ? { base_url: info.baseUrl } : {}),
               approve: info.approve,
-              ...(info.sandbox
-                ? { sandbox: `${info.sandbox.mode}${info.sandbox.network ? ",network" : ""}` }
-                : {}),
+              ...(info.sandbox ? sandboxForChild(info.sandbox) : {}),
               ...(info.allowDestructive ? { allow_destructive: true } : {}),
               tools: info.tools,
               credential: await broker.mint(),

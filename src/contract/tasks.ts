@@ -67,6 +67,8 @@ export const TaskContext = z.lazy(() =>
     approve: z.enum(["all", "edits", "ask", "none"]),
     /** the parent's --sandbox mode */
     sandbox: z.string().optional(),
+    /** the folders the parent's sandbox lets commands read (the session's, where saved outputs are) */
+    sandbox_readable: z.array(z.string()).optional(),
     /** the parent's --allow-destructive: the guard's flagged commands run without its question */
     allow_destructive: z.boolean().optional(),
     /** the parent's own tools: a child gets no tool its parent lacks */

@@ -1,4 +1,4 @@
-// The opt-in bash sandbox (`--sandbox workspace-write[,network]`, Linux, bubblewrap): each command runs
+// The bash sandbox (on by default where it runs; `--sandbox workspace-write[,network]`, Linux, bubblewrap): each command runs
 // with the whole filesystem read-only except the workspace and a private /tmp, in its own pid namespace
 // with a fresh /proc (so the core, its environment and its memory are not even visible), and without
 // network unless `,network` was given, and config_dir (auth.json) replaced by an empty directory. File tools run in the core and are confined to the workspace
@@ -73,6 +73,7 @@ export function sandboxAvailability(): { bwrap: string; engine?: "seatbelt" } | 
 export function parseSandbox(
   value: string | undefined,
   hide: readonly string[] = [],
+  readable: readonly string[] = [],
 ): SandboxSpec | undefined {
   if (value === undefined || value === "off") return undefined;
   const parts = value.split(",");
@@ -90,6 +91,18 @@ export function parseSandbox(
     bwrap: a.bwrap,
     ...("engine" in a && a.engine ? { engine: a.engine } : {}),
     hide: [...hide],
+    ...(readable.length > 0 ? { readable: [...readable] } : {}),
+  };
+}
+
+/**
+ * The spec as a task child receives it (the `sandbox` and `sandbox_readable` of its task context): the
+ * mode and the folders commands may read, so the child's bash reads back its own saved outputs too.
+ */
+export function sandboxForChild(spec: SandboxSpec): { sandbox: string; sandbox_readable?: string[] } {
+  return {
+    sandbox: `${spec.mode}${spec.network ? ",network" : ""}`,
+    ...(spec.readable?.length ? { sandbox_readable: [...spec.readable] } : {}),
   };
 }
 
@@ -165,6 +178,7 @@ export function defaultSandbox(
   settings: { mode?: "workspace-write" | "off"; network?: boolean } | undefined,
   hide: readonly string[],
   notice: (line: string) => void,
+  readable: readonly string[] = [],
 ): SandboxSpec | undefined {
   if (settings?.mode === "off") return undefined;
   const a = sandboxAvailability();
@@ -180,5 +194,6 @@ export function defaultSandbox(
     bwrap: a.bwrap,
     ...("engine" in a && a.engine ? { engine: a.engine } : {}),
     hide: [...hide],
+    ...(readable.length > 0 ? { readable: [...readable] } : {}),
   };
 }

@@ -115,19 +115,18 @@ function parseMaxTurns(v: string | undefined): number {
 
 async function sandboxOption(value: string | undefined): Promise<{ sandbox?: SandboxSpec }> {
   const hide = [configDir()];
-  let sandbox = parseSandbox(value, hide);
-  if (value === undefined) {
-    // The default: on where it runs, unless config.json turns it off; one line where it cannot run.
-    const { loadConfigFile } = await import("../../config/load.ts");
-    const settings = loadConfigFile(configDir()).sandbox;
-    sandbox = defaultSandbox(settings, hide, (line) => process.stderr.write(`i: ${line}\n`));
-  }
-  if (!sandbox) return {};
   // The session's folders stay readable inside (the saved outputs a bash result names are there).
   const readable = [dataDir(), process.env.I_SESSION_DIR]
     .filter((d): d is string => !!d)
     .map((d) => resolve(d));
-  return { sandbox: { ...sandbox, readable } };
+  let sandbox = parseSandbox(value, hide, readable);
+  if (value === undefined) {
+    // The default: on where it runs, unless config.json turns it off; one line where it cannot run.
+    const { loadConfigFile } = await import("../../config/load.ts");
+    const settings = loadConfigFile(configDir()).sandbox;
+    sandbox = defaultSandbox(settings, hide, (line) => process.stderr.write(`i: ${line}\n`), readable);
+  }
+  return sandbox ? { sandbox } : {};
 }
 
 /**
