@@ -10,7 +10,7 @@ import { DroppedMessages } from "../contract/checkpoints.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { Session } from "../session/session.ts";
 import type { Checkpointer } from "./checkpointer.ts";
-import { restoreGitStates } from "./git-state.ts";
+import { keepGitStatesForRedo, redoGitStates, restoreGitStates } from "./git-state.ts";
 import { checkOutOfViewWrites, ignoredByTarget, withKept } from "./out-of-view.ts";
 import { applyRestore, planRestore } from "./restore.ts";
 import { sha256 } from "./store.ts";
@@ -160,8 +160,9 @@ export async function rewindTo(
   const next = modeHas(mode, "conversation") ? history.slice(0, index) : [...history];
   const dropped = modeHas(mode, "conversation") ? storeMessages(deps, history.slice(index)) : undefined;
   const draft = userDraft(msg);
+  const id = newId();
   const event: Omit<RewindEvent, "ts" | "type"> = {
-    id: newId(),
+    id,
     kind,
     mode,
     ...(ts ? { to_ts: ts } : {}),
@@ -173,13 +174,15 @@ export async function rewindTo(
     ...(dropped ? { dropped } : {}),
     ...(kind === "undo" ? { draft } : {}),
   };
+  // Git state recorded before an allowed destructive git command since then (the guard's): each such
+  // repository is first recorded as it is, so /redo puts its branches and index back too.
+  const gitSince = modeHas(mode, "code") ? ts : undefined;
+  const unkept = gitSince ? keepGitStatesForRedo(session.dir, session.id, gitSince, id) : [];
   // The record first: whatever happens next, the state before is in it.
   session.appendEvent("rewind", event);
   const applied = code.apply?.();
-  const lines = [...code.lines, ...(applied?.lines ?? [])];
-  // Git state recorded before an allowed destructive git command since then (the guard's).
-  if (modeHas(mode, "code") && ts)
-    lines.push(...restoreGitStates(session.dir, ts, !deps.checkpoints.enabled));
+  const lines = [...code.lines, ...(applied?.lines ?? []), ...unkept];
+  if (gitSince) lines.push(...restoreGitStates(session.dir, gitSince, !deps.checkpoints.enabled));
   if (modeHas(mode, "conversation")) {
     session.checkpoint(next);
     lines.push(
@@ -234,6 +237,8 @@ export async function reverseRewind(deps: RewindDeps, r: RewindEvent): Promise<R
   } satisfies Omit<RewindEvent, "ts" | "type">);
   const applied = code.apply?.();
   const lines = [...code.lines, ...(applied?.lines ?? [])];
+  // The repositories the rewind put back, as they were just before it (see rewindTo).
+  if (modeHas(r.mode, "code")) lines.push(...redoGitStates(session.dir, r.id, !deps.checkpoints.enabled));
   if (messages.length > 0) {
     session.checkpoint(next);
     lines.push(`conversation restored: ${plural(messages.length, "message")} back`);
