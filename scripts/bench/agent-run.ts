@@ -69,6 +69,15 @@ export const s0 =
       ? { tool_calls: [{ name: "bash", arguments: { command: `echo turn ${k + 1}` } }] }
       : { text: "all commands ran" };
 
+/** S0 without bash: N one-line `read` tool turns (the workspace's turn.txt), then a final answer. */
+export const s0read =
+  (turns: number): Responder =>
+  (k) =>
+    k < turns ? { tool_calls: [{ name: "read", arguments: { path: READ_FILE } }] } : { text: "all read" };
+
+/** The one-line file s0read's turns read, in the workspace benchDirs makes. */
+export const READ_FILE = "turn.txt";
+
 /** What the floor loop needs to send the same request as `i`: taken from i's first request body. */
 export interface Shape {
   model: string;
@@ -146,6 +155,7 @@ export function benchDirs(opts: { contextWindow: number; profile?: string; under
     return p;
   };
   const [workspace, configDir, dataDir, home] = [d("ws"), d("cfg"), d("data"), d("home")];
+  writeFileSync(join(workspace, READ_FILE), "one line\n");
   writeFileSync(
     join(configDir, "config.json"),
     JSON.stringify({

@@ -2,7 +2,7 @@
 // model requests, in the same runtime as `i`, with no agent around it. Each turn: POST the whole
 // conversation as an OpenAI chat request (the same system prompt and tool list `i` sent, read from
 // SHAPE.json), read the SSE reply, run the tool call's command with bash -c (own process group, output
-// piped, as `i` runs it), append the assistant message and the tool result to the conversation and as
+// piped, as `i` runs it; a read call's file is read instead), append the assistant message and the tool result to the conversation and as
 // one line to a log file, then send the next request. Stops at the first reply without a tool call.
 //   bun scripts/bench/turn-floor.ts URL SHAPE.json LOG_FILE
 import { spawn } from "node:child_process";
@@ -81,6 +81,13 @@ function bash(command: string): Promise<string> {
   });
 }
 
+function numbered(text: string): string {
+  return text
+    .split("\n")
+    .map((l, i) => `${String(i + 1).padStart(6)}\t${l}`)
+    .join("\n");
+}
+
 const messages: unknown[] = [
   { role: "system", content: shape.system },
   { role: "user", content: shape.prompt },
@@ -100,8 +107,11 @@ for (;;) {
   messages.push(assistant);
   const appended: unknown[] = [assistant];
   for (const c of calls) {
-    const { command } = JSON.parse(c.arguments) as { command: string };
-    const result = { role: "tool", tool_call_id: c.id, content: await bash(command) };
+    // A bash call runs its command; a read call (turns.ts --tool read) reads its file, numbered as i does.
+    const args = JSON.parse(c.arguments) as { command?: string; path?: string };
+    const content =
+      args.path !== undefined ? numbered(readFileSync(args.path, "utf8")) : await bash(args.command ?? "");
+    const result = { role: "tool", tool_call_id: c.id, content };
     messages.push(result);
     appended.push(result);
   }

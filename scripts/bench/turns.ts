@@ -7,7 +7,9 @@
 // difference is what the agent adds. The peak RSS of each run's whole process tree is printed too.
 // Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
 //   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
-//                              [--data-dir DIR]
+//                              [--data-dir DIR] [--tool bash|read]
+// --tool read makes every turn a one-line `read` call instead (a turn without bash: what the bash guard
+// and the sandbox must leave unchanged); the floor then reads the file itself.
 // --data-dir puts the session (and the floor's log) elsewhere, e.g. /dev/shm: there fsync costs nothing,
 // which separates the agent's own work from the disk's sync latency (on a VM whose disk other jobs keep
 // busy, each fsync can take 10+ ms).
@@ -28,6 +30,7 @@ import {
   runSampled,
   type Shape,
   s0,
+  s0read,
 } from "./agent-run.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { mb, type TreePeak } from "./tree-rss.ts";
@@ -39,8 +42,14 @@ const { values } = parseArgs({
     mode: { type: "string", default: "source,compiled" },
     profile: { type: "string", default: "standard" },
     "data-dir": { type: "string" },
+    tool: { type: "string", default: "bash" },
   },
 });
+if (values.tool !== "bash" && values.tool !== "read") {
+  console.error(`--tool: "${values.tool}" is not a turn's tool; give bash or read`);
+  process.exit(2);
+}
+const script = values.tool === "read" ? s0read : s0;
 const under = values["data-dir"];
 const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
@@ -88,7 +97,7 @@ interface Sample {
 async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; shape: Shape }> {
   const dirs = benchDirs({ contextWindow: 4_000_000, profile: values.profile, ...(under ? { under } : {}) });
   try {
-    mock.reset(s0(turns));
+    mock.reset(script(turns));
     const r = await runSampled(
       [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10)],
       dirs.env,
@@ -115,7 +124,7 @@ async function floorRun(turns: number, shape: Shape): Promise<Sample> {
   try {
     const shapeFile = join(dirs.root, "shape.json");
     writeFileSync(shapeFile, JSON.stringify(shape));
-    mock.reset(s0(turns));
+    mock.reset(script(turns));
     const argv = [process.execPath, join(import.meta.dirname, "turn-floor.ts"), mock.url, shapeFile];
     const r = await runSampled(
       [...argv, join(dirs.dataDir, "log.jsonl")],
@@ -138,7 +147,7 @@ async function floorRun(turns: number, shape: Shape): Promise<Sample> {
 const peakMb = (s: Sample) => (s.memory ? mb(s.memory.peak) : Number.NaN);
 
 console.log(
-  `S0 per-turn profile: one-line bash tool turns, profile ${values.profile}, ${RUNS} runs per size, modes ${MODES.join(", ")} interleaved with the floor; sessions in ${under ?? "the temp dir"}`,
+  `S0 per-turn profile: one-line ${values.tool} tool turns, profile ${values.profile}, ${RUNS} runs per size, modes ${MODES.join(", ")} interleaved with the floor; sessions in ${under ?? "the temp dir"}`,
 );
 const summary: string[] = [];
 try {
