@@ -7,7 +7,7 @@
 // difference is what the agent adds. The peak RSS of each run's whole process tree is printed too.
 // Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
 //   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
-//                              [--data-dir DIR]
+//                              [--data-dir DIR] [--sandbox off|default]
 // --data-dir puts the session (and the floor's log) elsewhere, e.g. /dev/shm: there fsync costs nothing,
 // which separates the agent's own work from the disk's sync latency (on a VM whose disk other jobs keep
 // busy, each fsync can take 10+ ms).
@@ -28,6 +28,7 @@ import {
   runSampled,
   type Shape,
   s0,
+  sandboxOff,
 } from "./agent-run.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { mb, type TreePeak } from "./tree-rss.ts";
@@ -39,8 +40,11 @@ const { values } = parseArgs({
     mode: { type: "string", default: "source,compiled" },
     profile: { type: "string", default: "standard" },
     "data-dir": { type: "string" },
+    sandbox: { type: "string", default: "off" },
   },
 });
+// Off by default: the floor runs bash unsandboxed; `--sandbox default` keeps each build's own default.
+const SANDBOX = values.sandbox === "default";
 const under = values["data-dir"];
 const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
@@ -90,7 +94,7 @@ async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; sh
   try {
     mock.reset(s0(turns));
     const r = await runSampled(
-      [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10)],
+      [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10), ...(SANDBOX ? [] : sandboxOff(mode))],
       dirs.env,
       dirs.workspace,
       SAMPLE_MS,
