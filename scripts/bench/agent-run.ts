@@ -93,6 +93,25 @@ export function agentArgv(mode: Mode): string[] {
   return [process.execPath, join(mode === "source" ? ROOT : mode, "src", "cli", "main.ts")];
 }
 
+const sandboxOffFlags = new Map<Mode, string[]>();
+/**
+ * `--sandbox off` for a build whose bash runs sandboxed by default, nothing for one that predates the
+ * sandbox (it would refuse the value). The floor runs bash unsandboxed, so a per-turn comparison with it,
+ * or with an older build, turns the sandbox off; scripts/bench/guard.ts states the sandbox's own cost.
+ */
+export function sandboxOff(mode: Mode): string[] {
+  let flags = sandboxOffFlags.get(mode);
+  if (!flags) {
+    const [cmd, ...args] = agentArgv(mode) as [string, ...string[]];
+    const help = spawnSync(cmd, [...args, "--help"], { encoding: "utf8" }).stdout ?? "";
+    // The --sandbox entry of the help: its lines up to the next option.
+    const entry = /--sandbox\b[^\n]*(\n {20,}[^\n]*)*/.exec(help)?.[0] ?? "";
+    flags = /\boff\b/.test(entry) ? ["--sandbox", "off"] : [];
+    sandboxOffFlags.set(mode, flags);
+  }
+  return flags;
+}
+
 /** One run's script: answer request k (from 0) with this step; every arrival time is recorded. */
 export type Responder = (index: number, req: RecordedRequest) => MockStep;
 

@@ -7,7 +7,7 @@
 // difference is what the agent adds. The peak RSS of each run's whole process tree is printed too.
 // Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
 //   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
-//                              [--data-dir DIR] [--tool bash|read]
+//                              [--data-dir DIR] [--tool bash|read] [--sandbox off|default]
 // --tool read makes every turn a one-line `read` call instead (a turn without bash: what the bash guard
 // and the sandbox must leave unchanged); the floor then reads the file itself.
 // --data-dir puts the session (and the floor's log) elsewhere, e.g. /dev/shm: there fsync costs nothing,
@@ -31,6 +31,7 @@ import {
   type Shape,
   s0,
   s0read,
+  sandboxOff,
 } from "./agent-run.ts";
 import { fmt, median, quantile } from "./stats.ts";
 import { mb, type TreePeak } from "./tree-rss.ts";
@@ -43,6 +44,7 @@ const { values } = parseArgs({
     profile: { type: "string", default: "standard" },
     "data-dir": { type: "string" },
     tool: { type: "string", default: "bash" },
+    sandbox: { type: "string", default: "off" },
   },
 });
 if (values.tool !== "bash" && values.tool !== "read") {
@@ -50,6 +52,8 @@ if (values.tool !== "bash" && values.tool !== "read") {
   process.exit(2);
 }
 const script = values.tool === "read" ? s0read : s0;
+// Off by default: the floor runs bash unsandboxed; `--sandbox default` keeps each build's own default.
+const SANDBOX = values.sandbox === "default";
 const under = values["data-dir"];
 const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
@@ -99,7 +103,7 @@ async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; sh
   try {
     mock.reset(script(turns));
     const r = await runSampled(
-      [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10)],
+      [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10), ...(SANDBOX ? [] : sandboxOff(mode))],
       dirs.env,
       dirs.workspace,
       SAMPLE_MS,

@@ -96,6 +96,20 @@ async function fromRelease(o: InstallOptions, platform: string, into: string): P
   return bin;
 }
 
+/** npm's own reason from its error lines: its last line only points at a debug log, so it is left out. */
+export function npmReason(stderr = ""): string {
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.startsWith("npm error ") && !/complete log of this run/i.test(l))
+    .map((l) => l.slice("npm error ".length));
+  const code = lines.find((l) => /^code \S+$/.test(l))?.slice(5);
+  const why =
+    lines.find((l) => !/^(code|errno|syscall) \S+$/.test(l)) ?? stderr.trim().split("\n").at(-1) ?? "";
+  const line = code && !why.includes(code) ? `${code}: ${why}` : why;
+  return line.length > 300 ? `${line.slice(0, 299)}…` : line;
+}
+
 function fromNpm(o: InstallOptions, platform: string, into: string): string {
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
   const r = spawnSync(
@@ -105,7 +119,7 @@ function fromNpm(o: InstallOptions, platform: string, into: string): string {
   );
   if (r.status !== 0)
     throw new InstallError(
-      `npm install i-agent@${o.version} failed: ${(r.stderr || r.error?.message || "").trim().split("\n").at(-1)}`,
+      `npm install i-agent@${o.version} failed: ${npmReason(r.stderr || r.error?.message)}`,
     );
   const bin = join(into, "node_modules", `i-agent-${platform}`, "bin", exe(platform));
   if (!existsSync(bin)) throw new InstallError(`npm installed i-agent@${o.version} without ${bin}`);

@@ -55,6 +55,11 @@ class IAgent(BaseInstalledAgent):
     def get_version_command(self) -> str | None:
         return "i --version"
 
+    def parse_version(self, stdout: str) -> str:
+        """``i --version`` prints ``i 1.2.3``; Harbor records the version alone."""
+        words = stdout.strip().split()
+        return words[-1] if len(words) == 2 and words[0] == "i" else stdout.strip()
+
     def _env(self, key: str) -> str | None:
         getter = getattr(self, "_get_env", None)
         value = getter(key) if callable(getter) else None

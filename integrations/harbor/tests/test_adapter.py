@@ -146,6 +146,9 @@ class Commands(unittest.TestCase):
         self.assertEqual(env["I_API_KEY"], "sk-ant-test")
         self.assertEqual(IAgent.name(), "i")
         self.assertTrue(IAgent.SUPPORTS_ATIF)
+        self.assertEqual(agent.get_version_command(), "i --version")
+        self.assertEqual(agent.parse_version("i 1.2.3\n"), "1.2.3")
+        self.assertEqual(agent.parse_version("something else\n"), "something else")
 
     def test_failure_phrases(self):
         self.assertEqual(failure_kind('openai model "x": HTTP 429: slow; rate limit reached: wait'), "rate_limit")
