@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import { join } from "node:path";
 import type { AskIo } from "../../src/cli/setup/ask.ts";
 import { runSetup } from "../../src/cli/setup/first-run.ts";
+import { setupReason } from "../../src/cli/setup/needs-setup.ts";
 import { modelsFor } from "../../src/cli/setup/setup-providers.ts";
 import { testRequest } from "../../src/cli/setup/test-request.ts";
 import { lookupModel } from "../../src/provider/models.ts";
@@ -321,4 +322,17 @@ test("the vertex test request signs in with the saved key file and asks the chos
   expect(mock.requests.at(-1)?.path).toStartWith(
     "/v1/projects/proj-1234/locations/us-east5/publishers/google/models/gemini-2.5-flash:streamGenerateContent",
   );
+});
+
+test("a chosen model without a key is a reason to set up; a cloud without credentials is not (its own tools make them)", () => {
+  writeFileSync(join(cfg, "config.json"), JSON.stringify({ provider: "gemini", model: "gemini-2.5-pro" }));
+  const env = { ...baseEnv(), I_CONFIG_DIR: cfg, GEMINI_API_KEY: "", GOOGLE_API_KEY: "", I_API_KEY: "" };
+  expect(setupReason({}, env)).toStartWith('not logged in: no API key for provider "gemini"');
+  writeFileSync(
+    join(cfg, "config.json"),
+    JSON.stringify({ provider: "bedrock", model: "us.amazon.nova-pro-v1:0" }),
+  );
+  expect(
+    setupReason({}, { ...env, AWS_REGION: "us-east-1", AWS_CONFIG_FILE: join(root, "none") }),
+  ).toBeUndefined();
 });
