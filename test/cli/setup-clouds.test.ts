@@ -336,3 +336,30 @@ test("a chosen model without a key is a reason to set up; a cloud without creden
     setupReason({}, { ...env, AWS_REGION: "us-east-1", AWS_CONFIG_FILE: join(root, "none") }),
   ).toBeUndefined();
 });
+
+test("after a failed test request, another provider leaves nothing of the first one's settings", async () => {
+  mock = await startMockServer({ script: () => ({ text: "ok" }), deployments: [] });
+  const io = interactive([
+    pick("Azure OpenAI"),
+    mock.url,
+    "",
+    "azure-key-1",
+    pick("gpt-4o "),
+    "",
+    "y",
+    pick("the provider or its settings"),
+    pick("An OpenAI-compatible server"),
+    mock.url,
+    "",
+    pick("llama3.3 "),
+    "y",
+  ]);
+  await runSetup(io, cfg, baseEnv());
+  expect(io.out()).toContain("llama3.3 answered.");
+  expect(readJson(join(cfg, "config.json"))).toEqual({
+    provider: "openai",
+    model: "llama3.3",
+    base_url: mock.url,
+  });
+  expect(existsSync(join(cfg, "auth.json"))).toBe(false);
+});

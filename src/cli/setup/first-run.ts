@@ -13,8 +13,6 @@ import { configAfter, type SetupAnswers, type SetupCloud, saveAnswers } from "./
 import { type Choice, KEYLESS, modelsFor, PROVIDERS, providerOf } from "./setup-providers.ts";
 import { testRequest } from "./test-request.ts";
 
-export { modelsFor } from "./setup-providers.ts";
-
 /** The variables a run reads the key from, first to last (I_API_KEY before them all). */
 const keyVars = (choice: Choice): readonly string[] => {
   const p = providerOf(choice);
@@ -62,6 +60,7 @@ async function askProvider(io: AskIo, d: Draft, env: NodeJS.ProcessEnv): Promise
     delete d.baseUrl;
     return askSettings(io, d, env);
   }
+  delete d.cloud;
   for (;;) {
     const url = await ask(io, "Server URL", d.baseUrl ?? "http://localhost:11434/v1");
     if (/^https?:\/\/[^\s/]+/.test(url) && URL.canParse(url)) {
