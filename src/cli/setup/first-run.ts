@@ -158,7 +158,7 @@ export async function runSetup(
   env: NodeJS.ProcessEnv = credentialEnv(),
 ): Promise<string[]> {
   io.write(
-    "Set up i: choose a provider, give its key and pick a model. Nothing is saved before the end.\n\n",
+    "Set up i: choose a provider, give its key (or say where its cloud credentials are) and pick a model.\nNothing is saved before the end.\n\n",
   );
   const d: Draft = { choice: "openai", dir };
   await askProvider(io, d, env);
