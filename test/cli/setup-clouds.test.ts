@@ -10,7 +10,7 @@ import { join } from "node:path";
 import type { AskIo } from "../../src/cli/setup/ask.ts";
 import { runSetup } from "../../src/cli/setup/first-run.ts";
 import { setupReason } from "../../src/cli/setup/needs-setup.ts";
-import { modelsFor } from "../../src/cli/setup/setup-providers.ts";
+import { bedrockGeography, modelsFor } from "../../src/cli/setup/setup-providers.ts";
 import { testRequest } from "../../src/cli/setup/test-request.ts";
 import { lookupModel } from "../../src/provider/models.ts";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
@@ -67,6 +67,11 @@ test("every model the setup lists for a provider is in the model table", () => {
       expect([choice, name, lookupModel(name) !== undefined]).toEqual([choice, name, true]);
   expect(modelsFor("bedrock", "eu-west-1")[0]).toStartWith("eu.anthropic.claude-");
   expect(modelsFor("vertex")).toContain("claude-sonnet-4-5@20250929");
+  expect(["ap-northeast-1", "us-gov-west-1", "ca-central-1"].map(bedrockGeography)).toEqual([
+    "apac.",
+    "us-gov.",
+    "",
+  ]);
 });
 
 const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });

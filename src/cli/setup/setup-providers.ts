@@ -73,6 +73,7 @@ const OPENROUTER_IDS: readonly string[] = [
 
 /** The inference-profile prefix of a region's geography, or "" where there is none. */
 export function bedrockGeography(region: string | undefined): string {
+  if (region?.startsWith("us-gov-")) return "us-gov.";
   const head = /^([a-z]{2})-/.exec(region ?? "")?.[1];
   return head === "us" || head === "eu" ? `${head}.` : head === "ap" ? "apac." : "";
 }
