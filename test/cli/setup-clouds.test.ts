@@ -88,10 +88,20 @@ test("vertex: a missing key file is said in one line and asked again; the path, 
       client_email: "setup@sa-project-1.iam.gserviceaccount.com",
     }),
   );
+  const badKey = join(root, "bad-key.json");
+  writeFileSync(
+    badKey,
+    JSON.stringify({
+      type: "service_account",
+      private_key: "not a key",
+      client_email: "x@y.iam.gserviceaccount.com",
+    }),
+  );
   const io = interactive([
     pick("Vertex AI"),
     pick("a service-account JSON key file"),
     join(root, "missing.json"),
+    badKey,
     keyFile,
     "", // the key's own project
     "europe-west4",
@@ -102,6 +112,9 @@ test("vertex: a missing key file is said in one line and asked again; the path, 
   const out = io.out();
   expect(out).toContain(
     `${join(root, "missing.json")} does not exist; give the path of the service-account JSON key file\n`,
+  );
+  expect(out).toContain(
+    `${badKey}: its private_key is not a usable RSA key; create a new JSON key for the service account\n`,
   );
   expect(out).toContain("service account setup@sa-project-1.iam.gserviceaccount.com");
   expect(out).toContain("Google Cloud project ID [sa-project-1]");

@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import type { VertexConfig } from "../../contract/cloud-config.ts";
 import { UserError } from "../../contract/errors.ts";
 import { adcFile, type GoogleKeyFile, readKey } from "../../provider/vertex/google-credentials.ts";
+import { importPrivateKey } from "../../provider/vertex/jwt.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
 import { type AskIo, ask, askValid, choose, shown } from "./ask.ts";
 
@@ -14,6 +15,18 @@ import { type AskIo, ask, askValid, choose, shown } from "./ask.ts";
 function expandPath(answer: string, env: NodeJS.ProcessEnv): string {
   const home = env.HOME || homedir();
   return resolve(answer === "~" ? home : answer.replace(/^~(?=\/)/, home));
+}
+
+/** A key file read as a run reads it, and a service account's private key imported as it will be signed with. */
+async function usableKey(file: string, from: string): Promise<GoogleKeyFile> {
+  const key = readKey(file, from);
+  if (key.type === "service_account")
+    await importPrivateKey(key.private_key).catch(() => {
+      throw new UserError(
+        `${file}: its private_key is not a usable RSA key; create a new JSON key for the service account`,
+      );
+    });
+  return key;
 }
 
 /** A key file's path, asked until the file exists and is a Google key. */
@@ -30,7 +43,7 @@ async function askKeyPath(
         throw new UserError("give the path of the JSON key downloaded from the Google Cloud console");
       if (!existsSync(file))
         throw new UserError(`${file} does not exist; give the path of the service-account JSON key file`);
-      return { key: readKey(file, "the key file"), file };
+      return { key: await usableKey(file, "the key file"), file };
     } catch (err) {
       if (!(err instanceof UserError)) throw err;
       io.write(`${sanitize(err.message.replace(/^vertex: /, ""))}\n`);
@@ -67,7 +80,7 @@ async function askGoogleKey(
       if (pick?.from === "env" && fromEnv) {
         if (!existsSync(fromEnv))
           throw new UserError(`GOOGLE_APPLICATION_CREDENTIALS names ${fromEnv}, which does not exist`);
-        return { key: readKey(fromEnv, "GOOGLE_APPLICATION_CREDENTIALS") };
+        return { key: await usableKey(fromEnv, "GOOGLE_APPLICATION_CREDENTIALS") };
       }
       if (pick?.from === "adc") return { key: readKey(adc, "application-default credentials") };
       const found = await askKeyPath(io, env, prev.credentials_file);
