@@ -20,6 +20,8 @@ export const VertexConfig = z.lazy(() =>
     project: Name.optional(),
     /** GOOGLE_CLOUD_LOCATION (default us-central1; "global" for the global endpoint) */
     location: Name.optional(),
+    /** GOOGLE_APPLICATION_CREDENTIALS: the path of a service-account JSON key (the key stays in its file) */
+    credentials_file: Name.optional(),
   }),
 );
 

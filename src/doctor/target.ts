@@ -11,6 +11,7 @@ import { GEMINI_DEFAULT_BASE } from "../provider/gemini/index.ts";
 import { createProvider } from "../provider/index.ts";
 import { type ResolvedModel, resolveModel } from "../provider/models.ts";
 import { OPENAI_DEFAULT_BASE } from "../provider/openai.ts";
+import { OPENROUTER_DEFAULT_BASE } from "../provider/openrouter/index.ts";
 import { credentialEnv } from "../runtime/credential-handoff.ts";
 import type { HookRunner } from "../worker/types.ts";
 import { attempt, type Row } from "./report.ts";
@@ -29,6 +30,7 @@ const DEFAULT_BASE: Record<string, string> = {
   responses: OPENAI_DEFAULT_BASE,
   anthropic: ANTHROPIC_DEFAULT_BASE,
   gemini: GEMINI_DEFAULT_BASE,
+  openrouter: OPENROUTER_DEFAULT_BASE,
 };
 
 export function checkTarget(

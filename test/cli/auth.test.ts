@@ -57,3 +57,55 @@ test("logout forgets the configured provider's key only; auth.json stays 0600", 
   const s = await runCliAsync(["auth", "status"], env);
   expect(s.stdout).toContain("anthropic: no key");
 });
+
+test("status shows each cloud's settings the setup saved (project, location, profile, region, endpoint, deployment), never a secret; logout for a keyless cloud removes nothing", async () => {
+  const { cfg, env } = setUp();
+  const sa = join(root ?? "", "sa.json");
+  writeFileSync(
+    sa,
+    JSON.stringify({
+      type: "service_account",
+      private_key: "-----BEGIN PRIVATE KEY-----\nSECRETPEM\n-----END PRIVATE KEY-----\n",
+      client_email: "a@b.iam.gserviceaccount.com",
+    }),
+  );
+  const creds = join(root ?? "", "aws-credentials");
+  writeFileSync(creds, "[work]\naws_access_key_id = AKIDSTATUS\naws_secret_access_key = awsSecret9999\n");
+  writeFileSync(
+    join(cfg, "config.json"),
+    JSON.stringify({
+      provider: "bedrock",
+      model: "us.amazon.nova-pro-v1:0",
+      vertex: { project: "proj-123456", location: "europe-west4", credentials_file: sa },
+      bedrock: { region: "eu-west-1", profile: "work" },
+      azure: { endpoint: "https://team.openai.azure.com", deployment: "team-gpt" },
+    }),
+  );
+  const all = {
+    ...env,
+    HOME: root ?? "",
+    AWS_SHARED_CREDENTIALS_FILE: creds,
+    AWS_CONFIG_FILE: join(root ?? "", "none"),
+    AZURE_OPENAI_API_KEY: "azureSecret7777",
+  };
+  const r = await runCliAsync(["auth", "status"], all);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toContain(
+    "azure: key found in AZURE_OPENAI_API_KEY; endpoint https://team.openai.azure.com, deployment team-gpt, api-version 2024-10-21\n",
+  );
+  expect(r.stdout).toContain(`bedrock: credentials found: ${creds} [work], region eu-west-1\n`);
+  expect(r.stdout).toContain(
+    `vertex: credentials found: ${sa}, project proj-123456, location europe-west4\n`,
+  );
+  for (const secret of ["SECRETPEM", "awsSecret9999", "azureSecret7777"])
+    expect(r.stdout).not.toContain(secret);
+  const out = await runCliAsync(["auth", "logout"], all);
+  expect(out.code).toBe(0);
+  expect(out.stdout).toBe(
+    "bedrock signs with the cloud's own credentials; i stores no key for it (nothing removed)\n",
+  );
+  expect(JSON.parse(readFileSync(join(cfg, "auth.json"), "utf8"))).toEqual({
+    openai: "sk-open-1111",
+    anthropic: "sk-ant-2222",
+  });
+});

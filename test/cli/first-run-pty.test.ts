@@ -1,7 +1,9 @@
 // The first run as a new user meets it: the real CLI in tmux with an empty config directory and no key in
 // the environment. It asks for the provider, the server URL, the key (never on screen), the model and its
 // window, sends one test request to the mock, saves auth.json (0600) and config.json (other keys kept),
-// then starts the console. Without a terminal the one-line error stays, exit 2.
+// then starts the console. Without a terminal the one-line error stays, exit 2. `i auth login` for Bedrock
+// lists the AWS profiles found and refuses an unknown one in one line. Menu choices are picked by their
+// label, so a provider added to the menu does not shift what the tests answer.
 import { afterEach, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
@@ -39,6 +41,15 @@ async function answer(p: Pty, question: string, text: string): Promise<void> {
   await p.press("Enter");
 }
 
+/** Choose the option shown as `label` by the number the menu gives it (the menu's order may change). */
+async function choose(p: Pty, question: string, label: string): Promise<void> {
+  const after = (s: string) => (s.includes(question) ? s.slice(s.lastIndexOf(question)) : "");
+  const tail = after(await p.waitFor((s) => after(s).includes(label) && after(s).includes("Choose")));
+  const n = new RegExp(`(\\d+)\\s+${label.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`).exec(tail)?.[1];
+  expect(n).toBeDefined();
+  await answer(p, "Choose", n ?? "");
+}
+
 test("first run in a terminal: provider, URL, hidden key, model and window, a failed then a good test request, the prompt", async () => {
   mock = await startMockServer({
     script: [{ error: "auth" }, { text: "ok" }, { text: "hello from the model" }],
@@ -51,18 +62,16 @@ test("first run in a terminal: provider, URL, hidden key, model and window, a fa
     cols: 100,
     rows: 40,
   });
-  await answer(pty, "Which models do you use?", "3");
+  await choose(pty, "Which models do you use?", "An OpenAI-compatible server");
   await answer(pty, "Server URL", mock.url);
   await answer(pty, "API key (hidden", KEY);
-  const models = await pty.waitFor("another model");
-  const other = /(\d+)\s+another model/.exec(models)?.[1] ?? "";
-  await answer(pty, "Choose", other);
+  await choose(pty, "Which model?", "another model");
   await answer(pty, "Model name", "mock-model");
   await answer(pty, "context window", "100000");
   await answer(pty, "test request now?", "y");
   // The mock's auth error quotes the key it was sent: the setup shows the reason, never the key.
   await pty.waitFor("the test request failed");
-  await answer(pty, "What do you want to change?", "4");
+  await choose(pty, "What do you want to change?", "nothing: try again");
   await pty.waitFor((screen) => screen.split("test request now?").length > 2);
   await pty.type("y");
   await pty.press("Enter");
@@ -95,7 +104,7 @@ test("Ctrl-C in the setup leaves the config directory as it was", async () => {
   const home = freshHome();
   root = home.root;
   pty = await Pty.start({ argv: [process.execPath, MAIN, "--workspace", home.ws], env: home.env });
-  await answer(pty, "Which models do you use?", "1");
+  await choose(pty, "Which models do you use?", "OpenAI");
   await pty.waitFor("Paste your API key");
   await pty.type("sk-half");
   await pty.press("C-c");
@@ -115,3 +124,47 @@ test("without a terminal: the one-line error, exit 2, no question", async () => 
   expect(r.stderr.trim().split("\n")).toHaveLength(1);
   expect(r.stderr).toContain("no model chosen");
 });
+
+test("i auth login for Bedrock in a terminal: the AWS profiles found, an unknown one refused in one line, region, a signed test request; i auth status shows profile and region", async () => {
+  const identity = { accessKeyId: "AKIDPTYTEST0001", secretAccessKey: "ptySecret/0123456789EXAMPLEKEY" };
+  mock = await startMockServer({ script: [{ text: "ok" }], aws: { identity, region: "us-west-2" } });
+  const home = freshHome();
+  root = home.root;
+  const creds = join(home.root, "aws-credentials");
+  writeFileSync(
+    creds,
+    `[team]\naws_access_key_id = ${identity.accessKeyId}\naws_secret_access_key = ${identity.secretAccessKey}\nregion = us-west-2\n`,
+  );
+  const env = {
+    ...home.env,
+    AWS_SHARED_CREDENTIALS_FILE: creds,
+    AWS_CONFIG_FILE: join(home.root, "no-aws-config"),
+    AWS_ENDPOINT_URL_BEDROCK_RUNTIME: mock.url,
+  };
+  pty = await Pty.start({ argv: [process.execPath, MAIN, "auth", "login"], env, cols: 140, rows: 50 });
+  await choose(pty, "Which models do you use?", "Amazon Bedrock");
+  await choose(pty, "Which AWS credentials?", "another profile");
+  await answer(pty, "AWS profile name", "nosuch");
+  await pty.waitFor('AWS profile "nosuch" is not in');
+  await pty.waitFor((s) => s.split("Which AWS credentials?").length > 2);
+  await choose(pty, "Which AWS credentials?", "profile team");
+  await answer(pty, "AWS region [us-west-2]", "");
+  await choose(pty, "Which model?", "us.amazon.nova-lite-v1:0");
+  await answer(pty, "test request now?", "y");
+  await pty.waitFor("us.amazon.nova-lite-v1:0 answered.");
+  await pty.waitFor("saved ");
+  await pty.waitExit();
+  expect(await pty.exitStatus()).toBe(0);
+  expect(await pty.screen({ history: true })).not.toContain(identity.secretAccessKey);
+  const text = readFileSync(join(home.cfg, "config.json"), "utf8");
+  expect(JSON.parse(text)).toEqual({
+    stream_idle_timeout_ms: 60_000,
+    provider: "bedrock",
+    model: "us.amazon.nova-lite-v1:0",
+    bedrock: { region: "us-west-2", profile: "team" },
+  });
+  expect(text).not.toContain(identity.secretAccessKey);
+  const status = await runCliAsync(["auth", "status"], env);
+  expect(status.stdout).toContain(`bedrock: credentials found: ${creds} [team], region us-west-2\n`);
+  expect(status.stdout).not.toContain(identity.secretAccessKey);
+}, 90_000);

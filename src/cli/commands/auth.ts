@@ -4,7 +4,9 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { loadConfigFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
+import type { ConfigFile } from "../../contract/config.ts";
 import { UserError } from "../../contract/errors.ts";
+import { AZURE_DEFAULT_API_VERSION } from "../../provider/azure/index.ts";
 import { locateApiKey, PROVIDER_ENV } from "../../provider/credentials.ts";
 import { credentialEnv } from "../../runtime/credential-handoff.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
@@ -38,13 +40,22 @@ async function login(): Promise<number> {
 function logout(which: string | undefined): number {
   const dir = configDir();
   const file = join(dir, "auth.json");
+  // Without a name: the configured provider's key (config.json is read only then).
+  const configured = which === undefined ? (loadConfigFile(dir).provider ?? "openai") : undefined;
+  const own = configured && authSlot(configured);
+  if (configured && own === undefined) {
+    process.stdout.write(
+      `${configured} signs with the cloud's own credentials; i stores no key for it (nothing removed)\n`,
+    );
+    return 0;
+  }
   const slots: Slot[] | undefined =
     which === "all"
       ? [...SLOTS, "responses" as const]
       : (SLOTS as readonly string[]).includes(which ?? "")
         ? [which as Slot]
-        : which === undefined
-          ? [authSlot(loadConfigFile(dir).provider ?? "openai")]
+        : which === undefined && own
+          ? [own]
           : undefined;
   if (!slots) throw new UserError(`i auth: logout: unknown provider "${sanitize(which ?? "")}"; ${USAGE}`);
   if (!existsSync(file)) {
@@ -78,7 +89,7 @@ function status(): number {
       if (!(err instanceof UserError) || !err.message.includes("no API key")) throw err;
       line = "no key";
     }
-    process.stdout.write(`${slot}: ${line}\n`);
+    process.stdout.write(`${slot}: ${line}${slot === "azure" ? azureSettings(config) : ""}\n`);
   }
   for (const cloud of CLOUDS) {
     let line: string;
@@ -91,6 +102,18 @@ function status(): number {
     process.stdout.write(`${cloud}: ${sanitize(line)}\n`);
   }
   return 0;
+}
+
+/** Azure's resource, deployment and version as a run would use them (the environment first). */
+function azureSettings(config: ConfigFile): string {
+  const env = credentialEnv();
+  const az = config.azure ?? {};
+  const endpoint = env.AZURE_OPENAI_ENDPOINT?.trim() || az.endpoint;
+  if (!endpoint && !az.deployment) return "";
+  const version = env.OPENAI_API_VERSION?.trim() || az.api_version || AZURE_DEFAULT_API_VERSION;
+  return sanitize(
+    `; endpoint ${endpoint ?? "not set"}, deployment ${az.deployment ?? "named after the model"}, api-version ${version}`,
+  );
 }
 
 function keyVars(slot: Slot): readonly string[] {

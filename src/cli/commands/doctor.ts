@@ -12,12 +12,14 @@ import { configDir, dirProblem } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import type { Manifest } from "../../contract/manifest.ts";
 import type { ModuleName } from "../../contract/registry.ts";
+import { cloudRows } from "../../doctor/clouds.ts";
 import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
 import { desktopRow } from "../../doctor/desktop.ts";
 import { mcpRows } from "../../doctor/mcp.ts";
 import { count, type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
+import { credentialEnv } from "../../runtime/credential-handoff.ts";
 import { removeTempDir } from "../../runtime/remove-temp.ts";
 import { stdoutStyle } from "../../terminal/style.ts";
 import { terminalColumns } from "../../terminal/width.ts";
@@ -96,14 +98,34 @@ export const command = defineSubcommand(
     const targetRows = target?.rows ?? [
       { name: "target", status: "-" as const, detail: "not checked: config.json is invalid" },
     ];
+    // Each cloud set up in config.json, target or not; a failure the target rows already show counts once.
+    const clouds = files.config
+      ? await cloudRows(files.config, target?.target?.provider, dir, credentialEnv())
+      : [];
+    const shownAbove = (r: Row) => targetRows.some((t) => t.problem === r.problem);
+    const cloudLines = () =>
+      clouds.length
+        ? [
+            "",
+            ...section(
+              "cloud credentials",
+              clouds.map((r) =>
+                r.problem && shownAbove(r)
+                  ? { ...r, detail: "the target's problem above", problem: undefined }
+                  : r,
+              ),
+            ),
+          ]
+        : [];
+    const cloudFailures = () => clouds.filter((r) => r.status === "FAILED" && !shownAbove(r)).length;
 
     if (!manifest || dirRows.length > 0) {
       if (manifestRow.status === "FAILED") targetRows.push(manifestRow);
-      out.push("", ...section("target", targetRows));
+      out.push("", ...section("target", targetRows), ...cloudLines());
       note(targetRows);
       const why = manifest ? "the directories they need are not usable" : "the manifest cannot be built";
       out.push("", `workers: not checked: ${why} (fix the lines above first)`);
-      return finish(out, problems, 0);
+      return finish(out, problems, cloudFailures());
     }
 
     // A module whose own config file is bad is reported alone and left out of the worker start, so the
@@ -157,7 +179,9 @@ export const command = defineSubcommand(
             });
           } catch (err) {
             if (!(err instanceof UserError)) throw err;
-            targetRows.push({ name: "wire", status: "FAILED", detail: "", problem: err.message });
+            // Bedrock and Vertex find their credentials when made: the API key row has said that already.
+            if (!targetRows.some((r) => r.problem === err.message))
+              targetRows.push({ name: "wire", status: "FAILED", detail: "", problem: err.message });
           }
         }
         const workers = await workerRows(manifest, checked, host, badConfig);
@@ -170,7 +194,7 @@ export const command = defineSubcommand(
                 detail: "not contacted (`i doctor --online` sends one small request)",
               };
         targetRows.push(endpoint);
-        out.push("", ...section("target", targetRows));
+        out.push("", ...section("target", targetRows), ...cloudLines());
         note(targetRows.filter((r) => r !== endpoint));
         out.push("", ...workers.lines);
         const servers = checked.modules.some((m) => m.name === "mcp")
@@ -189,7 +213,8 @@ export const command = defineSubcommand(
           workers.failed +
           servers.failed +
           languageServers.failed +
-          (endpoint.status === "FAILED" ? 1 : 0) -
+          (endpoint.status === "FAILED" ? 1 : 0) +
+          cloudFailures() -
           badConfig.size;
         if (workers.failed) out.push(`worker logs: ${join(dir, "logs")}`);
         return finish(out, problems, soft);

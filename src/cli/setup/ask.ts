@@ -158,3 +158,21 @@ export async function confirm(io: AskIo, question: string, fallback: boolean): P
     io.write("answer y or n\n");
   }
 }
+
+/** Ask until `check` passes; it returns the problem in one line (shown before the question again). */
+export async function askValid(
+  io: AskIo,
+  question: string,
+  fallback: string | undefined,
+  check: (answer: string) => string | undefined,
+): Promise<string> {
+  for (;;) {
+    const a = await ask(io, question, fallback);
+    const problem = check(a);
+    if (problem === undefined) return a;
+    io.write(`${problem}\n`);
+  }
+}
+
+/** An answer quoted in an error line, inert. */
+export const shown = (a: string) => `"${sanitize(a)}"`;

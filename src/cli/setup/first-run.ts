@@ -1,45 +1,31 @@
-// The first-run setup (and `i auth login`): provider, key, model, an optional test request, then both files
-// written at once. Every answer can be changed after a failed test; nothing is written before the end, so
-// Ctrl-C or a failure at any step leaves the config directory as it was.
-import type { ModelInfo, ProviderName } from "../../contract/config.ts";
+// The first-run setup (and `i auth login`): provider, key (or the cloud's credentials, region, project),
+// model, an optional test request, then both files written at once. Every answer can be changed after a
+// failed test; nothing is written before the end, so Ctrl-C or a failure at any step leaves the config
+// directory as it was.
+import type { ModelInfo } from "../../contract/config.ts";
+import { PROVIDER_ENV } from "../../provider/credentials.ts";
 import { lookupModel } from "../../provider/index.ts";
-import { MODEL_TABLE } from "../../provider/model-table.ts";
 import { credentialEnv } from "../../runtime/credential-handoff.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
 import { type AskIo, ask, choose, confirm } from "./ask.ts";
-import { type SetupAnswers, saveAnswers } from "./setup-files.ts";
+import { askCloud, askDeployment } from "./cloud-questions.ts";
+import { configAfter, type SetupAnswers, type SetupCloud, saveAnswers } from "./setup-files.ts";
+import { type Choice, KEYLESS, modelsFor, PROVIDERS, providerOf } from "./setup-providers.ts";
 import { testRequest } from "./test-request.ts";
 
-type Choice = "openai" | "anthropic" | "local";
-
-const PROVIDERS: ReadonlyArray<{ choice: Choice; label: string }> = [
-  { choice: "openai", label: "OpenAI" },
-  { choice: "anthropic", label: "Anthropic" },
-  { choice: "local", label: "An OpenAI-compatible server (Ollama, llama.cpp, vLLM, LM Studio) at a URL" },
-];
-
-const KEY_ENV: Record<Choice, string> = {
-  openai: "OPENAI_API_KEY",
-  anthropic: "ANTHROPIC_API_KEY",
-  local: "OPENAI_API_KEY",
+/** The variables a run reads the key from, first to last (I_API_KEY before them all). */
+const keyVars = (choice: Choice): readonly string[] => {
+  const p = providerOf(choice);
+  return p === "bedrock" || p === "vertex" ? [] : PROVIDER_ENV[p];
 };
-
-/** The table's models a provider serves: OpenAI's and Anthropic's by name, the open ones for a server. */
-export function modelsFor(choice: Choice): string[] {
-  const names = Object.keys(MODEL_TABLE);
-  if (choice === "anthropic") return names.filter((n) => n.startsWith("claude"));
-  const openai = (n: string) => /^(gpt-[45]|o\d|codex)/.test(n);
-  return choice === "openai"
-    ? names.filter(openai)
-    : names.filter((n) => !openai(n) && !n.startsWith("claude"));
-}
 
 const thousands = (n: number) => (n >= 1000 ? `${Math.round(n / 1000)}k` : String(n));
 
 function describe(name: string): string {
-  const info = MODEL_TABLE[name];
+  const info = lookupModel(name);
   if (!info) return name;
-  return `${name.padEnd(18)} ${thousands(info.context_window).padStart(5)} window${info.images === "keep" ? ", images" : ""}`;
+  const width = Math.max(18, name.length);
+  return `${name.padEnd(width)} ${thousands(info.context_window).padStart(5)} window${info.images === "keep" ? ", images" : ""}`;
 }
 
 interface Draft {
@@ -48,9 +34,18 @@ interface Draft {
   key?: string;
   model?: string;
   modelInfo?: ModelInfo;
+  cloud?: SetupCloud;
+  /** config_dir: what it holds gives the cloud questions their defaults */
+  dir: string;
 }
 
-async function askProvider(io: AskIo, d: Draft): Promise<void> {
+async function askSettings(io: AskIo, d: Draft, env: NodeJS.ProcessEnv): Promise<void> {
+  const cloud = await askCloud(io, d.dir, d.choice, env, d.cloud);
+  if (cloud) d.cloud = cloud;
+  else delete d.cloud;
+}
+
+async function askProvider(io: AskIo, d: Draft, env: NodeJS.ProcessEnv): Promise<void> {
   const at = PROVIDERS.findIndex((p) => p.choice === d.choice);
   d.choice =
     PROVIDERS[
@@ -63,8 +58,9 @@ async function askProvider(io: AskIo, d: Draft): Promise<void> {
     ]?.choice ?? "openai";
   if (d.choice !== "local") {
     delete d.baseUrl;
-    return;
+    return askSettings(io, d, env);
   }
+  delete d.cloud;
   for (;;) {
     const url = await ask(io, "Server URL", d.baseUrl ?? "http://localhost:11434/v1");
     if (/^https?:\/\/[^\s/]+/.test(url) && URL.canParse(url)) {
@@ -78,13 +74,17 @@ async function askProvider(io: AskIo, d: Draft): Promise<void> {
 }
 
 async function askKey(io: AskIo, d: Draft, env: NodeJS.ProcessEnv): Promise<void> {
-  const name = KEY_ENV[d.choice];
-  const fromEnv = env.I_API_KEY?.trim() || env[name]?.trim();
+  if (KEYLESS.has(d.choice)) {
+    delete d.key; // signed with the cloud's credentials: nothing for auth.json
+    return;
+  }
+  const name = ["I_API_KEY", ...keyVars(d.choice)].find((v) => env[v]?.trim());
+  const fromEnv = name !== undefined;
   const hint =
     d.choice === "local"
       ? "API key (hidden; Enter if the server needs none)"
       : fromEnv
-        ? `API key (hidden; Enter keeps the one in ${env.I_API_KEY?.trim() ? "I_API_KEY" : name})`
+        ? `API key (hidden; Enter keeps the one in ${name})`
         : "Paste your API key (hidden)";
   for (;;) {
     const key = await ask(io, hint, undefined, true);
@@ -112,7 +112,13 @@ async function askWindow(io: AskIo): Promise<number> {
 }
 
 async function askModel(io: AskIo, d: Draft): Promise<void> {
-  const names = modelsFor(d.choice);
+  await pickModel(io, d);
+  if (d.model) await askDeployment(io, d.cloud, d.model);
+}
+
+async function pickModel(io: AskIo, d: Draft): Promise<void> {
+  const region = d.cloud?.section === "bedrock" ? d.cloud.values.region : undefined;
+  const names = modelsFor(d.choice, region);
   const options = [...names.map(describe), "another model: type its name"];
   const at = d.model && names.includes(d.model) ? names.indexOf(d.model) : 0;
   const pick = await choose(io, "Which model?", options, at);
@@ -135,9 +141,9 @@ async function askModel(io: AskIo, d: Draft): Promise<void> {
 }
 
 function answers(d: Draft): SetupAnswers {
-  const provider: ProviderName = d.choice === "anthropic" ? "anthropic" : "openai";
   return {
-    provider,
+    provider: providerOf(d.choice),
+    ...(d.cloud ? { cloud: d.cloud } : {}),
     model: d.model ?? "",
     ...(d.baseUrl ? { baseUrl: d.baseUrl } : {}),
     ...(d.key !== undefined ? { key: d.key } : {}),
@@ -152,18 +158,18 @@ export async function runSetup(
   env: NodeJS.ProcessEnv = credentialEnv(),
 ): Promise<string[]> {
   io.write(
-    "Set up i: choose a provider, give its key and pick a model. Nothing is saved before the end.\n\n",
+    "Set up i: choose a provider, give its key (or say where its cloud credentials are) and pick a model.\nNothing is saved before the end.\n\n",
   );
-  const d: Draft = { choice: "openai" };
-  await askProvider(io, d);
+  const d: Draft = { choice: "openai", dir };
+  await askProvider(io, d, env);
   await askKey(io, d, env);
   await askModel(io, d);
   for (;;) {
     const a = answers(d);
+    const config = configAfter(dir, a); // a bad config.json is said now, not after the questions
     if (!(await confirm(io, "Send one short test request now?", true))) return saveAnswers(dir, a);
     io.write("testing…\n");
-    const envKey = env.I_API_KEY?.trim() || env[KEY_ENV[d.choice]]?.trim();
-    const why = await testRequest(a, envKey);
+    const why = await testRequest(a, env, config);
     if (why === undefined) {
       io.write(`${sanitize(a.model)} answered.\n`);
       return saveAnswers(dir, a);
@@ -172,14 +178,21 @@ export async function runSetup(
     const fix = await choose(
       io,
       "What do you want to change? (nothing is saved yet)",
-      ["the provider or its URL", "the key", "the model", "nothing: try again", "nothing: save anyway"],
+      [
+        "the provider or its settings",
+        KEYLESS.has(d.choice) ? "the credentials, region or project" : "the key",
+        "the model",
+        "nothing: try again",
+        "nothing: save anyway",
+      ],
       0,
     );
     if (fix === 0) {
-      await askProvider(io, d);
+      await askProvider(io, d, env);
       await askKey(io, d, env);
       await askModel(io, d);
-    } else if (fix === 1) await askKey(io, d, env);
+    } else if (fix === 1 && KEYLESS.has(d.choice)) await askSettings(io, d, env);
+    else if (fix === 1) await askKey(io, d, env);
     else if (fix === 2) await askModel(io, d);
     else if (fix === 4) return saveAnswers(dir, answers(d));
   }

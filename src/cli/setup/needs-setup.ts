@@ -6,9 +6,12 @@ import { loadConfigFile } from "../../config/load.ts";
 import { configDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
 import { locateApiKey } from "../../provider/credentials.ts";
+import { NOT_LOGGED_IN_PHRASE } from "../../provider/error-phrases.ts";
 import { credentialEnv } from "../../runtime/credential-handoff.ts";
 import { terminalIo } from "./ask.ts";
 import { runSetup } from "./first-run.ts";
+
+const NEEDS_SETUP = new RegExp(`^(${NOT_LOGGED_IN_PHRASE}: )?no (model chosen|API key)`);
 
 /** The reason a run cannot start for want of setup, or undefined when it can (or fails for another reason). */
 export function setupReason(flags: RunFlags, env: NodeJS.ProcessEnv = process.env): string | undefined {
@@ -21,10 +24,12 @@ export function setupReason(flags: RunFlags, env: NodeJS.ProcessEnv = process.en
   }
   try {
     const target = resolveTarget(flags, config, env);
-    locateApiKey(target.provider, dir, { ...env, ...credentialEnv() }, target.baseUrl);
+    locateApiKey(target.provider, dir, { ...env, ...credentialEnv() }, target.baseUrl, config);
     return undefined;
   } catch (err) {
-    if (err instanceof UserError && /^no (model chosen|API key)/.test(err.message)) return err.message;
+    // A cloud's missing credentials are not the setup's to make (`aws configure`, `gcloud auth`): those
+    // keep their one line.
+    if (err instanceof UserError && NEEDS_SETUP.test(err.message)) return err.message;
     return undefined;
   }
 }

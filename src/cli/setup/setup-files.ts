@@ -4,6 +4,7 @@
 import { chmodSync, existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ensurePrivateDir } from "../../config/paths.ts";
+import type { AzureConfig, BedrockConfig, VertexConfig } from "../../contract/cloud-config.ts";
 import { AuthFile, ConfigFile, type ModelInfo, type ProviderName } from "../../contract/config.ts";
 import { UserError } from "../../contract/errors.ts";
 import { writeFileAtomic } from "../../lib/atomic-write.ts";
@@ -19,7 +20,21 @@ export interface SetupAnswers {
   model: string;
   /** limits for a model the built-in table does not know */
   modelInfo?: ModelInfo;
+  /** the cloud's settings the setup asked for: never a secret, only where the credentials are */
+  cloud?: SetupCloud;
 }
+
+export type SetupCloud =
+  | { section: "vertex"; values: VertexConfig }
+  | { section: "bedrock"; values: BedrockConfig }
+  | { section: "azure"; values: AzureConfig };
+
+/** The keys of each cloud section the setup answers for: set when answered, removed when not. */
+const ASKED: Record<SetupCloud["section"], readonly string[]> = {
+  vertex: ["project", "location", "credentials_file"],
+  bedrock: ["region", "profile"],
+  azure: ["endpoint", "deployment", "api_version"],
+};
 
 type JsonObject = Record<string, unknown>;
 
@@ -38,13 +53,30 @@ export function mergedConfig(dir: string, a: SetupAnswers): JsonObject {
   else delete next.base_url; // the provider's own API: an old local server URL must not stay in the way
   if (a.modelInfo)
     next.models = { ...((next.models as JsonObject | undefined) ?? {}), [a.model]: a.modelInfo };
+  if (a.cloud) {
+    // Other keys of the section (azure.wire, a routing preference) are the user's and stay.
+    const old = next[a.cloud.section];
+    const section: JsonObject = { ...(typeof old === "object" && old !== null ? (old as JsonObject) : {}) };
+    const values = a.cloud.values as JsonObject;
+    for (const k of ASKED[a.cloud.section]) {
+      if (values[k] === undefined) delete section[k];
+      else section[k] = values[k];
+    }
+    next[a.cloud.section] = section;
+  }
   parseWith(file, ConfigFile, next);
   return next;
 }
 
-/** The auth.json slot a key goes in: a local server speaks the OpenAI wire, so it takes that one. */
-export function authSlot(provider: ProviderName): "openai" | "anthropic" {
-  return provider === "anthropic" ? "anthropic" : "openai";
+export type AuthSlot = "openai" | "anthropic" | "gemini" | "azure" | "openrouter";
+
+/**
+ * The auth.json slot a key goes in: a local server and the Responses API take OpenAI's; Bedrock and Vertex
+ * have none (their credentials stay in the cloud's own files).
+ */
+export function authSlot(provider: ProviderName): AuthSlot | undefined {
+  if (provider === "bedrock" || provider === "vertex") return undefined;
+  return provider === "responses" ? "openai" : provider;
 }
 
 /** auth.json with `key` set for `slot`, or removed when `key` is undefined. */
@@ -70,7 +102,8 @@ export function writeAuth(dir: string, content: JsonObject): string {
 export function saveAnswers(dir: string, a: SetupAnswers): string[] {
   ensurePrivateDir(dir);
   const config = mergedConfig(dir, a);
-  const auth = a.key !== undefined ? mergedAuth(dir, authSlot(a.provider), a.key) : undefined;
+  const slot = authSlot(a.provider);
+  const auth = a.key !== undefined && slot ? mergedAuth(dir, slot, a.key) : undefined;
   const written: string[] = [];
   if (auth) written.push(writeAuth(dir, auth));
   const file = join(dir, "config.json");
@@ -78,4 +111,20 @@ export function saveAnswers(dir: string, a: SetupAnswers): string[] {
   writeFileAtomic(file, `${JSON.stringify(config, null, 2)}\n`, mode);
   written.push(file);
   return written;
+}
+
+/** config.json as it would be saved, typed: what the test request runs with (the cloud sections). */
+export function configAfter(dir: string, a: SetupAnswers): ConfigFile {
+  return parseWith(join(dir, "config.json"), ConfigFile, mergedConfig(dir, a));
+}
+
+/** What config.json already holds for a cloud: the setup's defaults (a broken file is said when saving). */
+export function savedCloud(dir: string, section: SetupCloud["section"]): SetupCloud | undefined {
+  try {
+    const values = readObject(join(dir, "config.json"))[section];
+    if (typeof values !== "object" || values === null) return undefined;
+    return { section, values: values as SetupCloud["values"] } as SetupCloud;
+  } catch {
+    return undefined;
+  }
 }

@@ -25,7 +25,7 @@ export interface AzureTarget {
 
 /** Endpoint, version, deployment and wire from --base-url, the environment and config.json. */
 export function azureTarget(
-  settings: ProviderSettings,
+  settings: Pick<ProviderSettings, "baseUrl">,
   env: NodeJS.ProcessEnv,
   cfg: AzureConfig = {},
 ): AzureTarget {

@@ -75,11 +75,30 @@ function fromEnvironment(env: NodeJS.ProcessEnv): Omit<AwsCredentials, "region">
   };
 }
 
+/** Where the AWS tools keep the shared credentials and config files. */
+export function awsFiles(env: NodeJS.ProcessEnv): { credFile: string; configFile: string } {
+  const home = env.HOME || homedir();
+  return {
+    credFile: env.AWS_SHARED_CREDENTIALS_FILE || join(home, ".aws", "credentials"),
+    configFile: env.AWS_CONFIG_FILE || join(home, ".aws", "config"),
+  };
+}
+
+/** The profiles of both files, by name: credentials' `[name]`, config's `[default]` and `[profile name]`. */
+export function awsProfiles(env: NodeJS.ProcessEnv): Map<string, Record<string, string>> {
+  const { credFile, configFile } = awsFiles(env);
+  const out = new Map<string, Record<string, string>>();
+  for (const [section, values] of readIni(configFile)) {
+    const name = section === "default" ? section : /^profile\s+(\S+)$/.exec(section)?.[1];
+    if (name) out.set(name, { ...values });
+  }
+  for (const [name, values] of readIni(credFile)) out.set(name, { ...out.get(name), ...values });
+  return out;
+}
+
 /** The credentials and region for Bedrock, or a UserError naming what is missing and how to give it. */
 export function resolveAwsCredentials(env: NodeJS.ProcessEnv, cfg: BedrockConfig = {}): AwsCredentials {
-  const home = env.HOME || homedir();
-  const credFile = env.AWS_SHARED_CREDENTIALS_FILE || join(home, ".aws", "credentials");
-  const configFile = env.AWS_CONFIG_FILE || join(home, ".aws", "config");
+  const { credFile, configFile } = awsFiles(env);
   const explicit = env.AWS_PROFILE?.trim() || cfg.profile;
   const profile = explicit || "default";
   const fromEnv = explicit && !env.AWS_ACCESS_KEY_ID ? undefined : fromEnvironment(env);

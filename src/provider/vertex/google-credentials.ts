@@ -1,6 +1,7 @@
 // Google credentials found the standard way: GOOGLE_APPLICATION_CREDENTIALS (a service-account JSON key,
-// or an authorized_user file), else gcloud's application-default credentials file
-// (`gcloud auth application-default login`, under CLOUDSDK_CONFIG or ~/.config/gcloud). Project and
+// or an authorized_user file; config.json `vertex.credentials_file` names one too), else gcloud's
+// application-default credentials file (`gcloud auth application-default login`, under CLOUDSDK_CONFIG or
+// ~/.config/gcloud). Project and
 // location from the environment (GOOGLE_CLOUD_PROJECT, GOOGLE_CLOUD_LOCATION), config.json `vertex`, or
 // the key's own project.
 import { existsSync, readFileSync } from "node:fs";
@@ -38,12 +39,14 @@ export interface GoogleCredentials {
   location: string;
 }
 
-function adcFile(env: NodeJS.ProcessEnv): string {
+/** gcloud's application-default credentials file (it may not exist). */
+export function adcFile(env: NodeJS.ProcessEnv): string {
   const dir = env.CLOUDSDK_CONFIG || join(env.HOME || homedir(), ".config", "gcloud");
   return join(dir, "application_default_credentials.json");
 }
 
-function readKey(file: string, from: string): GoogleKeyFile {
+/** A Google key file read and checked; `from` names where its path came from, for the error. */
+export function readKey(file: string, from: string): GoogleKeyFile {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
@@ -62,14 +65,15 @@ function readKey(file: string, from: string): GoogleKeyFile {
 
 /** The credentials, project and location for Vertex AI, or a UserError saying what to set. */
 export function resolveGoogleCredentials(env: NodeJS.ProcessEnv, cfg: VertexConfig = {}): GoogleCredentials {
-  const given = env.GOOGLE_APPLICATION_CREDENTIALS?.trim();
+  const fromEnv = env.GOOGLE_APPLICATION_CREDENTIALS?.trim();
+  const given = fromEnv || cfg.credentials_file;
+  const from = fromEnv ? "GOOGLE_APPLICATION_CREDENTIALS" : "config.json vertex.credentials_file";
   let file: string;
   let key: GoogleKeyFile;
   if (given) {
-    if (!existsSync(given))
-      throw new UserError(`vertex: GOOGLE_APPLICATION_CREDENTIALS names ${given}, which does not exist`);
+    if (!existsSync(given)) throw new UserError(`vertex: ${from} names ${given}, which does not exist`);
     file = given;
-    key = readKey(given, "GOOGLE_APPLICATION_CREDENTIALS");
+    key = readKey(given, from);
   } else {
     file = adcFile(env);
     if (!existsSync(file)) {
