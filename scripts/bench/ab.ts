@@ -5,8 +5,9 @@
 // to the first model request, the whole run, the tree's peak memory) and by the console start bench
 // (scripts/bench/console.ts: the input line in a pseudo-terminal, `i --version` as the floor).
 //   bun scripts/bench/ab.ts COMMIT [--turns 100,1] [--runs 5] [--data-dir /dev/shm] [--console 10]
-//                                  [--dir DIR] [--keep]
-// The extracted tree is reused when DIR already holds that commit's build (--keep leaves it for next time).
+//                                  [--dir DIR] [--keep] [--json]
+// --json has turns.ts run `i -p --json`. The extracted tree is reused when DIR already holds that
+// commit's build (--keep leaves it for next time).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -23,6 +24,7 @@ const { values, positionals } = parseArgs({
     console: { type: "string", default: "10" },
     dir: { type: "string" },
     keep: { type: "boolean", default: false },
+    json: { type: "boolean", default: false },
   },
 });
 const commit = positionals[0];
@@ -81,6 +83,7 @@ try {
     "--runs",
     values.runs,
     ...(values["data-dir"] ? ["--data-dir", values["data-dir"]] : []),
+    ...(values.json ? ["--json"] : []),
   ]);
   if (Number(values.console) > 0)
     bench("console.ts", [values.console, "--no-render", "--against", compiledBinary(dir)]);
