@@ -51,6 +51,7 @@ describe.skipIf(!existsSync(DENO))("the lsp worker under Deno", () => {
     expect(reply.data.tools.map((t: { name: string }) => t.name)).toEqual(["lsp"]);
     expect(reply.data.hook_options.files_changed.tools).toEqual(["write", "edit", "apply_patch", "read"]);
     expect(reply.data.hook_options.files_changed.idle).toBeUndefined();
+    expect(reply.data.hook_options.files_changed.extensions).toContain(".fk");
   }, 60_000);
 
   test("a print-mode run under Deno: the write's result carries the server's diagnostics", async () => {
