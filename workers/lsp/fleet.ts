@@ -103,7 +103,8 @@ export class LspFleet {
   serve(path: string): Served {
     if (!inside(this.workspace, path)) return {};
     const ext = extname(path).toLowerCase();
-    const def = this.defs().find((d) => !d.disabled && d.extensions.includes(ext));
+    // An extension matches in any case (".TS" in lsp.json serves a.ts), as the core's filter matches it.
+    const def = this.defs().find((d) => !d.disabled && d.extensions.some((e) => e.toLowerCase() === ext));
     if (!def) return {};
     const argv = this.command(def);
     if (!argv) {
