@@ -5,8 +5,9 @@
 // to the first model request, the whole run, the tree's peak memory) and by the console start bench
 // (scripts/bench/console.ts: the input line in a pseudo-terminal, `i --version` as the floor).
 //   bun scripts/bench/ab.ts COMMIT [--turns 100,1] [--runs 5] [--data-dir /dev/shm] [--console 10]
-//                                  [--dir DIR] [--keep] [--tool bash|read]
-// The extracted tree is reused when DIR already holds that commit's build (--keep leaves it for next time).
+//                                  [--dir DIR] [--keep] [--tool bash|read] [--json]
+// --tool and --json pass through to turns.ts (read turns; `i -p --json`). The extracted tree is reused
+// when DIR already holds that commit's build (--keep leaves it for next time).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,6 +25,7 @@ const { values, positionals } = parseArgs({
     dir: { type: "string" },
     keep: { type: "boolean", default: false },
     tool: { type: "string", default: "bash" },
+    json: { type: "boolean", default: false },
   },
 });
 const commit = positionals[0];
@@ -84,6 +86,7 @@ try {
     ...(values["data-dir"] ? ["--data-dir", values["data-dir"]] : []),
     "--tool",
     values.tool,
+    ...(values.json ? ["--json"] : []),
   ]);
   if (Number(values.console) > 0)
     bench("console.ts", [values.console, "--no-render", "--against", compiledBinary(dir)]);

@@ -166,7 +166,13 @@ export interface BenchDirs {
 }
 
 /** Throwaway dirs and env for `i` (HOME too, so nothing of the machine's ~/.i is read or written). */
-export function benchDirs(opts: { contextWindow: number; profile?: string; under?: string }): BenchDirs {
+export function benchDirs(opts: {
+  contextWindow: number;
+  profile?: string;
+  /** modules removed from the profile (plugins.json `disabled`) */
+  disabled?: string[];
+  under?: string;
+}): BenchDirs {
   const root = mkdtempSync(join(opts.under ?? tmpdir(), "i-bench-agent-"));
   const d = (n: string) => {
     const p = join(root, n);
@@ -181,7 +187,14 @@ export function benchDirs(opts: { contextWindow: number; profile?: string; under
       models: { "mock-model": { context_window: opts.contextWindow, max_output_tokens: 4096 } },
     }),
   );
-  if (opts.profile) writeFileSync(join(configDir, "plugins.json"), JSON.stringify({ profile: opts.profile }));
+  if (opts.profile || opts.disabled?.length)
+    writeFileSync(
+      join(configDir, "plugins.json"),
+      JSON.stringify({
+        ...(opts.profile ? { profile: opts.profile } : {}),
+        ...(opts.disabled?.length ? { disabled: opts.disabled } : {}),
+      }),
+    );
   return {
     root,
     workspace,

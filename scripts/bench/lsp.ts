@@ -6,7 +6,7 @@
 // (PSS, so the executable's pages shared between `i` and its workers are counted once).
 // Target: warm edit with diagnostics ≤ 300 ms (the edit's own time included).
 //   bun scripts/bench/lsp.ts [--edits 20] [--runs 3] [--mode compiled|source]
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import type { MockStep } from "../../test/fixtures/mock-server/index.ts";
@@ -26,6 +26,11 @@ const [MODE] = parseModes(values.mode) as [Mode];
 const FILES = 200;
 const TSSERVER = join(ROOT, "test/fixtures/lsp-tsserver/node_modules/typescript/lib/tsserver.js");
 const BIN = join(ROOT, "node_modules/.bin");
+// Without it every edit would be measured with no diagnostics at all: say so instead of printing figures.
+if (!existsSync(TSSERVER)) {
+  console.error(`lsp bench: ${TSSERVER} is missing (TypeScript 5.9, a dev dependency): run \`npm install\``);
+  process.exit(1);
+}
 
 function project(ws: string): void {
   mkdirSync(join(ws, "src"), { recursive: true });

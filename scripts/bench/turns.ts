@@ -8,6 +8,7 @@
 // Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
 //   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
 //                              [--data-dir DIR] [--tool bash|read] [--sandbox off|default]
+//                              [--without MODULE,…] [--json]
 // --tool read makes every turn a one-line `read` call instead (a turn without bash: what the bash guard
 // and the sandbox must leave unchanged); the floor then reads the file itself.
 // --data-dir puts the session (and the floor's log) elsewhere, e.g. /dev/shm: there fsync costs nothing,
@@ -16,6 +17,9 @@
 // A mode may also be the path of another checkout (e.g. the previous commit, extracted with git archive),
 // run from source: --mode source,/tmp/before compares a change A/B in the same run; compiled:/tmp/before
 // runs that checkout's compiled binary (`npm run build` there first): --mode compiled,compiled:/tmp/before.
+// --without lsp runs each mode a second time with those modules in plugins.json's `disabled`, interleaved:
+// the same binary with and without a module, i.e. what the module costs a session that does not use it.
+// --json runs `i -p --json` (every event as NDJSON, the totals on `done`) instead of the plain answer.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -45,6 +49,8 @@ const { values } = parseArgs({
     "data-dir": { type: "string" },
     tool: { type: "string", default: "bash" },
     sandbox: { type: "string", default: "off" },
+    without: { type: "string" },
+    json: { type: "boolean", default: false },
   },
 });
 if (values.tool !== "bash" && values.tool !== "read") {
@@ -57,7 +63,17 @@ const SANDBOX = values.sandbox === "default";
 const under = values["data-dir"];
 const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
-const MODES = parseModes(values.mode);
+const WITHOUT = values.without ? values.without.split(",") : [];
+/** One side of the comparison: a mode, and the modules its config disables. */
+interface Arm {
+  mode: Mode;
+  disabled: string[];
+  label: string;
+}
+const ARMS: Arm[] = parseModes(values.mode).flatMap((mode) => [
+  { mode, disabled: [], label: mode },
+  ...(WITHOUT.length ? [{ mode, disabled: WITHOUT, label: `${mode} without ${WITHOUT.join(",")}` }] : []),
+]);
 
 const mock = await benchMock();
 // Memory is sampled coarsely here: reading every process's smaps_rollup each 20 ms (what memory.ts does
@@ -98,20 +114,31 @@ interface Sample {
   startMs: number;
 }
 
-async function agentRun(mode: Mode, turns: number): Promise<{ sample: Sample; shape: Shape }> {
-  const dirs = benchDirs({ contextWindow: 4_000_000, profile: values.profile, ...(under ? { under } : {}) });
+async function agentRun(arm: Arm, turns: number): Promise<{ sample: Sample; shape: Shape }> {
+  const { mode, label } = arm;
+  const dirs = benchDirs({
+    contextWindow: 4_000_000,
+    profile: values.profile,
+    disabled: arm.disabled,
+    ...(under ? { under } : {}),
+  });
   try {
     mock.reset(script(turns));
     const r = await runSampled(
-      [...agentArgv(mode), ...printArgs(mock.url, dirs, turns + 10), ...(SANDBOX ? [] : sandboxOff(mode))],
+      [
+        ...agentArgv(mode),
+        ...printArgs(mock.url, dirs, turns + 10),
+        ...(SANDBOX ? [] : sandboxOff(mode)),
+        ...(values.json ? ["--json"] : []),
+      ],
       dirs.env,
       dirs.workspace,
       SAMPLE_MS,
     );
-    if (r.code !== 0) throw new Error(`i (${mode}) exited ${r.code}: ${r.stderr.trim()}`);
+    if (r.code !== 0) throw new Error(`i (${label}) exited ${r.code}: ${r.stderr.trim()}`);
     return {
       sample: {
-        ...perTurn(turns + 1, `i (${mode})`),
+        ...perTurn(turns + 1, `i (${label})`),
         memory: r.memory,
         wallMs: r.wallMs,
         startMs: firstAt(r.startedAt),
@@ -151,24 +178,24 @@ async function floorRun(turns: number, shape: Shape): Promise<Sample> {
 const peakMb = (s: Sample) => (s.memory ? mb(s.memory.peak) : Number.NaN);
 
 console.log(
-  `S0 per-turn profile: one-line ${values.tool} tool turns, profile ${values.profile}, ${RUNS} runs per size, modes ${MODES.join(", ")} interleaved with the floor; sessions in ${under ?? "the temp dir"}`,
+  `S0 per-turn profile: one-line ${values.tool} tool turns, profile ${values.profile}${values.json ? ", --json" : ""}, ${RUNS} runs per size, modes ${ARMS.map((a) => a.label).join(", ")} interleaved with the floor; sessions in ${under ?? "the temp dir"}`,
 );
 const summary: string[] = [];
 try {
   for (const turns of TURN_COUNTS) {
-    const agent = new Map<Mode, Sample[]>(MODES.map((m) => [m, []]));
+    const agent = new Map<string, Sample[]>(ARMS.map((a) => [a.label, []]));
     const floor: Sample[] = [];
     for (let run = 0; run < RUNS; run++) {
       // Rotate the order so a slow phase of the machine does not always hit the same side.
-      const order = run % 2 === 0 ? MODES : [...MODES].reverse();
+      const order = run % 2 === 0 ? ARMS : [...ARMS].reverse();
       let shape: Shape | undefined;
       const line: string[] = [];
-      for (const mode of order) {
-        const a = await agentRun(mode, turns);
+      for (const arm of order) {
+        const a = await agentRun(arm, turns);
         shape = a.shape;
-        agent.get(mode)?.push(a.sample);
+        agent.get(arm.label)?.push(a.sample);
         line.push(
-          `${mode} ${fmt(a.sample.ms)} ms (p10 ${fmt(a.sample.p10)}, start ${fmt(a.sample.startMs, 0)}, run ${fmt(a.sample.wallMs, 0)} ms)`,
+          `${arm.label} ${fmt(a.sample.ms)} ms (p10 ${fmt(a.sample.p10)}, start ${fmt(a.sample.startMs, 0)}, run ${fmt(a.sample.wallMs, 0)} ms)`,
         );
       }
       const f = await floorRun(turns, shape as Shape);
@@ -183,7 +210,7 @@ try {
     console.log(
       `  floor  ${fmt(floorMs)} ms/turn (best run ${fmt(Math.min(...floor.map((s) => s.ms)))})   start ${fmt(median(floor.map((s) => s.startMs)), 0)} ms, whole run ${fmt(median(floor.map((s) => s.wallMs)), 0)} ms   peak tree RSS ${fmt(median(floor.map(peakMb)), 1)} MB`,
     );
-    for (const mode of MODES) {
+    for (const { label: mode } of ARMS) {
       const xs = agent.get(mode) ?? [];
       const ms = median(xs.map((s) => s.ms));
       const diff = median(xs.map((s, i) => s.ms - (floor[i]?.ms ?? Number.NaN)));

@@ -4,10 +4,12 @@
 // processes: the modules with hooks (the system prompt, SessionStart, UserPromptSubmit, the budget and
 // the request hints run before the first request) and the MCP module when servers are configured (its
 // tools are listed in that request). A module serving only tools (the agents module, whose `task` a child
-// never has; a bound tool-only module) starts when its first call comes, as in any run. Kept to the
+// never has; a bound tool-only module), or whose hooks all follow a tool call (the contract's hook table
+// says which: the language servers' sync), starts when first asked, as in any run. Kept to the
 // config, manifest and host code, so the processes start before the rest of the setup code is loaded.
 import { loadConfig } from "../config/load.ts";
 import { configDir } from "../config/paths.ts";
+import { mayPrecedeFirstRequest } from "../contract/hooks.ts";
 import type { Manifest } from "../contract/manifest.ts";
 import { CORE_TOOL_NAMES, MODULES, type ModuleName } from "../contract/registry.ts";
 import { jsonEqual } from "../lib/json-equal.ts";
@@ -39,15 +41,11 @@ export function runWorkerHost(
   });
 }
 
-/** Hooks that run only after a tool call, never before the first request (the language servers' sync). */
-const AFTER_A_CALL: ReadonlySet<string> = new Set(["files_changed"]);
-
 /** The modules a first model request asks something of (see the file's head). */
 export function firstRequestModules(manifest: Manifest, mcpIdle: boolean): ModuleName[] {
   return manifest.modules
     .filter(
-      (m) =>
-        m.hooks.some((h) => !AFTER_A_CALL.has(h)) || (MODULES[m.name].runtimeTools !== undefined && !mcpIdle),
+      (m) => m.hooks.some(mayPrecedeFirstRequest) || (MODULES[m.name].runtimeTools !== undefined && !mcpIdle),
     )
     .map((m) => m.name);
 }

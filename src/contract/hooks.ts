@@ -196,6 +196,17 @@ export const BeforeCompactCommitData = z.lazy(() =>
 /** A tool reply: the request data with the `result` added. */
 export const ToolReplyData = z.looseObject({ result: ToolResult });
 
+/** One event of the worker protocol: its data both ways, and when in a session it can run. */
+interface HookSpec {
+  request: z.ZodType;
+  reply: z.ZodType;
+  /**
+   * false for a hook that only ever follows a tool call, so never precedes a session's first model
+   * request: a child task's head start leaves a module with only such hooks to start when first asked.
+   */
+  beforeFirstRequest?: false;
+}
+
 /** Every event a worker may receive: the data the core sends and what the reply's data must be. */
 export const HOOKS = {
   hello: { request: HelloRequestData, reply: HelloReplyData },
@@ -211,7 +222,7 @@ export const HOOKS = {
   wire_request: { request: WireRequestData, reply: WireRequestReply },
   wire_response: { request: WireResponseData, reply: WireResponseReply },
   checkpoint: { request: CheckpointData, reply: JsonObject },
-  files_changed: { request: FilesChangedData, reply: FilesChangedReply },
+  files_changed: { request: FilesChangedData, reply: FilesChangedReply, beforeFirstRequest: false },
   session_start: { request: SessionStartData, reply: UserHookReply },
   user_prompt_submit: { request: UserPromptSubmitData, reply: UserHookReply },
   pre_tool_use: { request: PreToolUseData, reply: UserHookReply },
@@ -220,9 +231,15 @@ export const HOOKS = {
   stop: { request: StopData, reply: UserHookReply },
   subagent_stop: { request: StopData, reply: UserHookReply },
   notification: { request: NotificationData, reply: UserHookReply },
-} as const satisfies Record<HookEvent | "hello" | "tool", { request: z.ZodType; reply: z.ZodType }>;
+} as const satisfies Record<HookEvent | "hello" | "tool", HookSpec>;
 
 export type ProtocolEvent = keyof typeof HOOKS;
+
+/** Whether `event` may run before a session's first model request (a name the table lacks may). */
+export function mayPrecedeFirstRequest(event: string): boolean {
+  const spec: HookSpec | undefined = Object.hasOwn(HOOKS, event) ? HOOKS[event as ProtocolEvent] : undefined;
+  return spec?.beforeFirstRequest !== false;
+}
 /** What a module receives for `event`. */
 export type HookRequest<E extends ProtocolEvent> = z.infer<(typeof HOOKS)[E]["request"]>;
 /** What a module must answer for `event` (after the host's check). */

@@ -69,6 +69,8 @@ export type UserHookReply = z.infer<typeof UserHookReply>;
  * - `idle`: nothing is configured for this event; the core does not send it.
  * - `tools`: for pre_tool_use/post_tool_use, regular expressions (case-insensitive, anchored) of the tool
  *   names anything is configured for; the core sends the event only for a tool one of them matches.
+ * - `extensions`: for files_changed, the file extensions (".ts", case-insensitive) anything is configured
+ *   for; the core sends the event only when a changed or touched file has one of them.
  * Options are fixed for the life of the worker process.
  */
 export const MAX_HOOK_DEADLINE_MS = 3_660_000;
@@ -77,6 +79,7 @@ export const HookOptions = z.lazy(() =>
     deadline_ms: z.number().int().positive().max(MAX_HOOK_DEADLINE_MS).optional(),
     idle: z.boolean().optional(),
     tools: z.array(z.string()).optional(),
+    extensions: z.array(z.string()).optional(),
   }),
 );
 export type HookOptions = z.infer<typeof HookOptions>;

@@ -60,6 +60,9 @@ describe("a child task's head start", () => {
     });
     expect(firstRequestModules(base, true)).not.toContain("agents");
     expect(firstRequestModules(base, true)).not.toContain("mcp");
+    // The language servers' sync only follows a tool call: its worker waits for the first edit or read.
+    expect(base.modules.map((m) => m.name)).toContain("lsp");
+    expect(firstRequestModules(base, true)).not.toContain("lsp");
     expect(firstRequestModules(base, false)).toContain("mcp");
     expect(firstRequestModules(bound, true)).not.toContain("search");
     expect(firstRequestModules(bound, true)).toContain("memory");

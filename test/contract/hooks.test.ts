@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { HOOKS } from "../../src/contract/hooks.ts";
+import { HOOKS, mayPrecedeFirstRequest } from "../../src/contract/hooks.ts";
 import { HOOK_EVENTS } from "../../src/contract/protocol.ts";
 import { MODULES } from "../../src/contract/registry.ts";
 import { ROOT } from "../helpers/cli.ts";
@@ -21,6 +21,15 @@ describe("hook schemas", () => {
         expect(JSON.parse(readFileSync(file, "utf8")).type).toBe("object");
       }
     }
+  });
+
+  test("the table says which hooks only follow a tool call, so never precede the first request", () => {
+    expect(mayPrecedeFirstRequest("files_changed")).toBe(false);
+    for (const h of ["system_prompt", "budget", "before_request", "session_start", "user_prompt_submit"])
+      expect(mayPrecedeFirstRequest(h)).toBe(true);
+    // A name the table does not have is taken to run early: a head start never leaves out a needed worker.
+    expect(mayPrecedeFirstRequest("no_such_hook")).toBe(true);
+    expect(mayPrecedeFirstRequest("toString")).toBe(true);
   });
 
   test("reply schemas accept the request data passed through and refuse what the core cannot use", () => {

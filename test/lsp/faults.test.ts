@@ -152,6 +152,22 @@ describe("lsp faults", () => {
     expect(notices(r.stdout)).toEqual([]);
   }, 60_000);
 
+  test("only files of a server's extensions (any case) reach the worker once it said which at hello", async () => {
+    rig = await lspRig({
+      lsp: fakeConfig("ok", { extensions: [".FK"] }),
+      script: [write("a.fk", "bad\n"), write("README.md", "bad\n"), write("b.Fk", "bad\n"), { text: "done" }],
+    });
+    const r = await rig.run(["-p", "go", "--approve", "all", "--json"], { I_LOG_LEVEL: "debug" });
+    expect(r.code).toBe(0);
+    const results = toolResults(rig);
+    expect(results[0]).toContain("a.fk:1:1 error [F1]: fake error");
+    expect(results[1]).toBe("Created README.md (4 B, 1 line)");
+    expect(results[2]).toContain("b.Fk:1:1 error [F1]: fake error");
+    // The host's debug log has a line per request it sends: the README's write was never sent.
+    const log = readFileSync(join(rig.configDir, "logs", "i.log"), "utf8");
+    expect(log.match(/files_changed lsp: /g)).toHaveLength(2);
+  }, 60_000);
+
   test("a server that never answers initialize holds an edit at most 8 s; the edit stands", async () => {
     rig = await lspRig({ lsp: fakeConfig("silent"), script: [write("a.fk", "bad\n"), { text: "done" }] });
     const r = await run(rig);

@@ -68,7 +68,23 @@ export class LspFleet {
   anyAvailable(): boolean {
     const defs = this.defs();
     if (this.pending.length > 0 || this.loaded?.projectUntrusted) return true;
-    return defs.some((d) => !d.disabled && (d.source !== "built-in" || this.command(d) !== undefined));
+    return defs.some((d) => this.usable(d));
+  }
+
+  /** A server that can run, or one the user configured (its missing command is worth a line). */
+  private usable(d: LspServerDef): boolean {
+    return !d.disabled && (d.source !== "built-in" || this.command(d) !== undefined);
+  }
+
+  /**
+   * The file extensions some server takes (built-in ones found on PATH and every configured one), or
+   * undefined while a line is waiting to be said: the next change of any file says it.
+   */
+  extensions(): string[] | undefined {
+    const defs = this.defs();
+    if (this.pending.length > 0 || this.loaded?.projectUntrusted) return undefined;
+    const usable = defs.filter((d) => this.usable(d));
+    return [...new Set(usable.flatMap((d) => d.extensions.map((e) => e.toLowerCase())))];
   }
 
   private rootFor(def: LspServerDef, path: string): string {
@@ -87,7 +103,8 @@ export class LspFleet {
   serve(path: string): Served {
     if (!inside(this.workspace, path)) return {};
     const ext = extname(path).toLowerCase();
-    const def = this.defs().find((d) => !d.disabled && d.extensions.includes(ext));
+    // An extension matches in any case (".TS" in lsp.json serves a.ts), as the core's filter matches it.
+    const def = this.defs().find((d) => !d.disabled && d.extensions.some((e) => e.toLowerCase() === ext));
     if (!def) return {};
     const argv = this.command(def);
     if (!argv) {

@@ -54,14 +54,19 @@ export function createLspModule(): WorkerModule {
     name: "lsp",
     concurrent: true,
     hooks: { files_changed: onChange },
-    hookOptions: (ctx): Partial<Record<"files_changed", HookOptions>> => ({
-      files_changed: {
-        deadline_ms: COLD_START_CAP_MS + DIAGNOSTICS_CAP_MS + DEADLINE_MARGIN_MS,
-        tools: WATCHED_TOOLS,
-        // No server can run here: the core sends nothing, and a session pays nothing for the module.
-        ...(fleetFor(ctx.workspace).anyAvailable() ? {} : { idle: true }),
-      },
-    }),
+    hookOptions: (ctx): Partial<Record<"files_changed", HookOptions>> => {
+      const f = fleetFor(ctx.workspace);
+      const extensions = f.extensions();
+      return {
+        files_changed: {
+          deadline_ms: COLD_START_CAP_MS + DIAGNOSTICS_CAP_MS + DEADLINE_MARGIN_MS,
+          tools: WATCHED_TOOLS,
+          // No server can run here: the core sends nothing, and a session pays nothing for the module.
+          // Else only the files some server takes come (a README edit costs no round trip).
+          ...(f.anyAvailable() ? (extensions ? { extensions } : {}) : { idle: true }),
+        },
+      };
+    },
     tools: [defineTool("lsp", "lsp", (args, ctx) => new Navigator(fleetFor(ctx.workspace)).run(args))],
     close: async () => {
       await fleet?.close();
