@@ -70,6 +70,28 @@ export function sigV4(creds: AwsCredentials, base: Record<string, string>): Auth
   };
 }
 
+/**
+ * Header names and values are the same few strings in every frame (":event-type", "contentBlockDelta",
+ * ":content-type"…), six per frame: each is decoded once, then found by its bytes. Bounded: short strings
+ * only, a few per length.
+ */
+const headerStrings = new Map<number, { bytes: Uint8Array; text: string }[]>();
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function headerUtf8(b: Uint8Array): string {
+  if (b.length > 64) return utf8.decode(b);
+  let known = headerStrings.get(b.length);
+  if (known) for (const k of known) if (sameBytes(k.bytes, b)) return k.text;
+  const text = utf8.decode(b);
+  if (!known) headerStrings.set(b.length, (known = []));
+  if (known.length < 16) known.push({ bytes: b.slice(), text });
+  return text;
+}
+
 function headerText(v: { type: string; value: unknown } | undefined): string {
   return v && typeof v.value === "string" ? v.value : "";
 }
@@ -105,10 +127,7 @@ class FrameSplitter {
 /** The frames of an event-stream body as events; a frame that fails its checks is a clear, retried error. */
 export function eventStreamReader(site: CallSite): EventReader {
   return async function* read(body, signal, touch): AsyncGenerator<SseEvent> {
-    const codec = new EventStreamCodec(
-      (s) => utf8.decode(s),
-      (s) => encoder.encode(s),
-    );
+    const codec = new EventStreamCodec(headerUtf8, (s) => encoder.encode(s));
     const frames = new FrameSplitter();
     const reader = body.getReader();
     const onAbort = () => reader.cancel().catch(() => {});
