@@ -84,10 +84,10 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 export function headerUtf8(b: Uint8Array): string {
   if (b.length > 64) return utf8.decode(b);
-  let known = headerStrings.get(b.length);
-  if (known) for (const k of known) if (sameBytes(k.bytes, b)) return k.text;
+  const known = headerStrings.get(b.length) ?? [];
+  for (const k of known) if (sameBytes(k.bytes, b)) return k.text;
   const text = utf8.decode(b);
-  if (!known) headerStrings.set(b.length, (known = []));
+  if (known.length === 0) headerStrings.set(b.length, known);
   if (known.length < 16) known.push({ bytes: b.slice(), text });
   return text;
 }
