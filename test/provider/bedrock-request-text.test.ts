@@ -3,8 +3,14 @@
 // same-role turns, tool results and images, cache points on the system prompt and on turns, thinking,
 // tools, a growing history and the same message in two histories.
 import { describe, expect, test } from "bun:test";
+import { createHash } from "node:crypto";
 import type { Message } from "../../src/contract/history.ts";
-import { bedrockRequestBody, bedrockRequestText } from "../../src/provider/bedrock/request.ts";
+import { hashedBody } from "../../src/provider/bedrock/body-hash.ts";
+import {
+  bedrockRequestBody,
+  bedrockRequestParts,
+  bedrockRequestText,
+} from "../../src/provider/bedrock/request.ts";
 import type { ModelRequest } from "../../src/provider/types.ts";
 
 const png = { type: "image" as const, media_type: "image/png", data: "iVBORw0KGgo=" };
@@ -65,5 +71,24 @@ describe("bedrock request text", () => {
     expectSame({ model: MODEL, messages: msgs, tools });
     expectSame({ model: MODEL, messages: [msgs[0] as Message, ...msgs.slice(3)], tools });
     expectSame({ model: MODEL, messages: msgs, tools, thinking_budget: 4096 });
+  });
+
+  test("the body's SHA-256, resumed per history, is the hash of the very text sent", () => {
+    const all = script();
+    const live: Message[] = [];
+    const check = (req: ModelRequest) => {
+      const { text, sha256 } = hashedBody(req.messages, bedrockRequestParts(req));
+      expect(text).toBe(JSON.stringify(bedrockRequestBody(req)));
+      expect(sha256).toBe(createHash("sha256").update(text).digest("hex"));
+    };
+    for (const [i, m] of [...all, ...all].entries()) {
+      live.push(m);
+      // Cache points that move every request, thinking on and off, tools now and then.
+      const hints = { cache_breakpoints: [0, i, Math.max(0, i - 2)] };
+      check({ model: MODEL, messages: live, tools: i % 3 === 0 ? tools : [], hints });
+      check({ model: MODEL, messages: live, tools: [], ...(i % 2 ? { thinking_budget: 2048 } : {}) });
+    }
+    check({ model: MODEL, messages: live.slice(0, 3), tools: [] }); // another, shorter history
+    check({ model: MODEL, messages: [], tools: [] });
   });
 });

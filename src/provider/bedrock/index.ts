@@ -6,7 +6,8 @@ import type { BedrockConfig } from "../../contract/cloud-config.ts";
 import { type Authorize, JsonBytes, type ProviderSettings, streamModelRequest } from "../transport.ts";
 import type { Provider } from "../types.ts";
 import { resolveAwsCredentials } from "./aws-credentials.ts";
-import { bedrockRequestText } from "./request.ts";
+import { hashedBody } from "./body-hash.ts";
+import { bedrockRequestParts } from "./request.ts";
 import { BedrockDecoder } from "./stream.ts";
 
 const encoder = new TextEncoder();
@@ -40,6 +41,9 @@ export function createBedrockProvider(
     ...settings.headers,
   };
   const signed = { ...settings, apiKey: creds.secretAccessKey };
+  // The bytes each request sent and their SHA-256, hashed as they were made (body-hash.ts).
+  const hashes = new WeakMap<object, string>();
+  const knownHash = (body: string | Uint8Array) => (typeof body === "string" ? undefined : hashes.get(body));
   // The signer is made once: it keeps the day's signing key.
   let wire:
     | Promise<{ authorize: Authorize; reader: typeof import("./wire.ts").eventStreamReader }>
@@ -48,7 +52,7 @@ export function createBedrockProvider(
     name: "bedrock",
     async stream(req, onEvent) {
       wire ??= import("./wire.ts").then((w) => ({
-        authorize: w.sigV4(creds, headers),
+        authorize: w.sigV4(creds, headers, knownHash),
         reader: w.eventStreamReader,
       }));
       const { authorize, reader } = await wire;
@@ -60,7 +64,12 @@ export function createBedrockProvider(
         authorize,
         reader: reader(site),
       };
-      const body = new JsonBytes(() => encoder.encode(bedrockRequestText(req)));
+      const body = new JsonBytes(() => {
+        const { text, sha256 } = hashedBody(req.messages, bedrockRequestParts(req));
+        const bytes = encoder.encode(text);
+        hashes.set(bytes, sha256);
+        return bytes;
+      });
       return streamModelRequest(signed, endpoint, req, body, onEvent, BedrockDecoder);
     },
   };

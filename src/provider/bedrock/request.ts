@@ -151,17 +151,43 @@ function blocksText(msg: Message, thinking: boolean): string {
 }
 
 /**
- * Exactly JSON.stringify(bedrockRequestBody(req)), from each message's JSON made once: serialising the
- * whole history again for every request is what made a long session's requests cost more and more.
+ * A turn's JSON, kept with its first message while its blocks are the same strings: the very same string
+ * from one request to the next, so the body's hash (body-hash.ts) sees an unchanged turn at a glance.
  */
-export function bedrockRequestText(req: ModelRequest): string {
+const turnTexts = new WeakMap<Message, { role: string; pieces: string[]; text: string }>();
+
+function turnText(first: Message, role: string, pieces: string[]): string {
+  const kept = turnTexts.get(first);
+  if (
+    kept &&
+    kept.role === role &&
+    kept.pieces.length === pieces.length &&
+    kept.pieces.every((p, i) => p === pieces[i])
+  )
+    return kept.text;
+  const text = `{"role":"${role}","content":[${pieces.join(",")}]}`;
+  turnTexts.set(first, { role, pieces, text });
+  return text;
+}
+
+/** The body's turns, each as JSON, and what follows them: the body is `{"messages":[` + turns + tail. */
+export interface BodyParts {
+  turns: string[];
+  tail: string;
+}
+
+export const BODY_HEAD = '{"messages":[';
+
+/** The parts of JSON.stringify(bedrockRequestBody(req)), from each message's JSON made once. */
+export function bedrockRequestParts(req: ModelRequest): BodyParts {
   const marks = cacheMarks(req.hints);
   const thinking = req.thinking_budget !== undefined && /claude/i.test(req.model);
   const turns: string[] = [];
   let role: string | undefined;
+  let first: Message | undefined;
   let content: string[] = [];
   const close = () => {
-    if (role) turns.push(`{"role":"${role}","content":[${content.join(",")}]}`);
+    if (role && first) turns.push(turnText(first, role, content));
   };
   req.messages.forEach((msg, i) => {
     if (i === 0 && msg.role === "system") return;
@@ -173,6 +199,7 @@ export function bedrockRequestText(req: ModelRequest): string {
     else {
       close();
       role = r;
+      first = msg;
       content = [text];
     }
   });
@@ -186,5 +213,14 @@ export function bedrockRequestText(req: ModelRequest): string {
     toolTexts.set(req.tools, tools);
     tools = `,"toolConfig":${tools}`;
   }
-  return `{"messages":[${turns.join(",")}],${JSON.stringify(rest).slice(1, -1)}${tools}}`;
+  return { turns, tail: `],${JSON.stringify(rest).slice(1, -1)}${tools}}` };
+}
+
+/**
+ * Exactly JSON.stringify(bedrockRequestBody(req)), from each message's JSON made once: serialising the
+ * whole history again for every request is what made a long session's requests cost more and more.
+ */
+export function bedrockRequestText(req: ModelRequest): string {
+  const { turns, tail } = bedrockRequestParts(req);
+  return `${BODY_HEAD}${turns.join(",")}${tail}`;
 }

@@ -45,15 +45,22 @@ const sha256Hex = (data: string | Uint8Array) => createHash("sha256").update(dat
 const hmac = (key: string | Uint8Array, data: string) => createHmac("sha256", key).update(data).digest();
 const toArrayBuffer = (b: Buffer): ArrayBuffer => new Uint8Array(b).buffer;
 
-/** Per attempt: the signature of these exact bytes at this time; the day's signing key kept per credentials. */
-export function sigV4(creds: AwsCredentials, base: Record<string, string>): Authorize {
+/**
+ * Per attempt: the signature of these exact bytes at this time; the day's signing key kept per
+ * credentials. `knownHash` gives the payload's SHA-256 when the body's maker already has it.
+ */
+export function sigV4(
+  creds: AwsCredentials,
+  base: Record<string, string>,
+  knownHash: (body: string | Uint8Array) => string | undefined = () => undefined,
+): Authorize {
   const keys = new Map<string, ArrayBuffer>();
   return async (url, body) => {
     // The signer reads the payload only to hash it, and the hash is given: the bytes need no copy.
     const signer = new Signer({
       method: "POST",
       url,
-      headers: { ...base, "x-amz-content-sha256": sha256Hex(body) },
+      headers: { ...base, "x-amz-content-sha256": knownHash(body) ?? sha256Hex(body) },
       cache: keys,
       accessKeyId: creds.accessKeyId,
       secretAccessKey: creds.secretAccessKey,
