@@ -8,6 +8,7 @@ const SCRIPTS = [
   "hook-roundtrip.ts",
   "hook-kept-fields.ts",
   "turns.ts",
+  "providers.ts",
   "memory.ts",
   "estimate.ts",
   "compaction.ts",

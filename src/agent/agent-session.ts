@@ -18,6 +18,7 @@ import type { AgentEvent } from "../contract/events.ts";
 import type { History, Message } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
 import { type LoadedAgents, loadAgents } from "../lib/agent-definitions.ts";
+import { requestCost } from "../lib/request-cost.ts";
 import { MODEL_TABLE } from "../provider/model-table.ts";
 import { resolveModel } from "../provider/models.ts";
 import { compactionsReport } from "../session/compaction-report.ts";
@@ -141,8 +142,7 @@ export class AgentSession {
     if (!rt || !u || typeof u.input_tokens !== "number") return;
     const price = rt.agent.model.price;
     const out = u.output_tokens ?? 0;
-    const cost =
-      u.cost_usd ?? (price ? (u.input_tokens * price.input + out * price.output) / 1e6 : undefined);
+    const cost = requestCost(u, price);
     rt.session.addUsage(u.input_tokens, out, cost);
     this.runUsage.add(rt.agent.model.name, u.input_tokens, out, cost);
   }

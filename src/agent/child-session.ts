@@ -8,12 +8,12 @@ import { errorMessage, UserError } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import { ChildSpec } from "../contract/tasks.ts";
 import type { Usage } from "../contract/usage.ts";
+import { type Price, requestCost } from "../lib/request-cost.ts";
 import { startupMark } from "../lib/startup-trace.ts";
 import { fetchCredentials } from "../runtime/credential-broker.ts";
 import { holdCredentials } from "../runtime/credential-handoff.ts";
 import { inertJson } from "../terminal/sanitize.ts";
 import { type Prestarted, prestartWorkers } from "./child-prestart.ts";
-import { requestCost } from "./request-cost.ts";
 
 /** The first line of stdin, and a promise that settles when stdin ends. */
 function readSpecLine(): Promise<{ line: string; ended: Promise<void> }> {
@@ -82,7 +82,7 @@ async function runTask(
   startupMark("setup loaded");
   if (credentials$) holdCredentials(await credentials$);
   let session: { addUsage(i: number, o: number, c?: number): void } | undefined;
-  let price: () => { input: number; output: number } | undefined = () => undefined;
+  let price: () => Price = () => undefined;
   const emit = (ev: AgentEvent) => {
     // The task's tokens and cost go into its own meta.json, where the parent's run totals read them.
     const u = ev.type === "assistant" ? (ev.message.meta?.usage as Usage | undefined) : undefined;

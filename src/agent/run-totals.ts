@@ -4,8 +4,8 @@
 import { join } from "node:path";
 import type { AgentEvent, RunStopReason } from "../contract/events.ts";
 import type { Usage } from "../contract/usage.ts";
+import { type Price, requestCost } from "../lib/request-cost.ts";
 import { loadMeta } from "../session/store.ts";
-import { type Price, requestCost } from "./request-cost.ts";
 
 export class RunTotals {
   private readonly started = Date.now();

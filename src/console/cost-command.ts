@@ -2,6 +2,7 @@
 // earlier runs' included, the same figure the status line shows — then what it is made of: this run's
 // requests per model, and what earlier runs of the session spent. The parts add up to the total.
 import type { AgentSession } from "../agent/agent-session.ts";
+import type { Price } from "../lib/request-cost.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { formatCost } from "./status-line.ts";
 
@@ -48,11 +49,19 @@ export function costLines(session: AgentSession, ui: ConsoleUi): string[] {
   const price = session.model.price;
   if (price)
     lines.push(
-      `${ui.clean(session.model.name)} costs $${price.input} in / $${price.output} out per million tokens (list price; cached input counted at full price)`,
+      `${ui.clean(session.model.name)} costs $${price.input} in / $${price.output} out per million tokens (list price; ${cachedPrice(price)})`,
     );
   if (unpriced.length > 0 || !price)
     lines.push(
       `no price for ${[...new Set([...unpriced, ...(price ? [] : [ui.clean(session.model.name)])])].join(", ")}: its requests are not in the cost; add "price" to its entry in config.json models`,
     );
   return lines.map((l) => ui.dim(l));
+}
+
+/** How the cached part of the prompt is priced, in the words of the /cost line. */
+function cachedPrice(p: NonNullable<Price>): string {
+  if (p.cache_read === undefined && p.cache_write === undefined) return "cached input counted at full price";
+  const read = p.cache_read === undefined ? "" : `cache reads $${p.cache_read}`;
+  const write = p.cache_write === undefined ? "" : `cache writes $${p.cache_write}`;
+  return [read, write].filter(Boolean).join(", ");
 }

@@ -1,5 +1,6 @@
 // The status line: model, provider, context used / hard limit (the figure the next request is checked
 // against, so after a compaction it shows what was left), session tokens in/out and the session title.
+import type { Price } from "../lib/request-cost.ts";
 import { sanitizeLine } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
 import { truncate } from "../terminal/width.ts";
@@ -17,7 +18,7 @@ export interface StatusState {
   /** the session's cost so far, each request at its own model's price (absent: no price known) */
   costUsd?: number;
   /** USD per million tokens in / out, when the model table or config.json knows it */
-  price?: { input: number; output: number };
+  price?: Price;
 }
 
 /** "$0.004", "$0.12", "$3.40", "$12.5". */

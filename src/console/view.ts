@@ -2,9 +2,12 @@
 // live activity (waiting for the model, a command's output tail, compaction stages), notices and errors,
 // and the status line. Every string from the model, a tool, a worker or the session is sanitised before
 // it is styled.
+
 import type { AgentEvent } from "../contract/events.ts";
 import type { Message } from "../contract/history.ts";
+import type { Usage } from "../contract/usage.ts";
 import { hookLine } from "../lib/hook-line.ts";
+import { requestCost } from "../lib/request-cost.ts";
 import { retryText } from "../lib/retry-text.ts";
 import { StreamSanitizer, sanitize } from "../terminal/sanitize.ts";
 import type { Style } from "../terminal/style.ts";
@@ -158,18 +161,16 @@ export class ConsoleView {
 
   /** A reply's tokens, and its cost at the price of the model that served it (the current one). */
   private addUsage(m: Message): void {
-    const u = m.meta?.usage as
-      | { input_tokens?: number; output_tokens?: number; cost_usd?: number }
-      | undefined;
+    const u = m.meta?.usage as Partial<Usage> | undefined;
     if (!u) return;
     const st = this.status.state;
     const i = u.input_tokens ?? 0;
     const o = u.output_tokens ?? 0;
     st.tokensIn += i;
     st.tokensOut += o;
-    // What the provider billed, when it says (OpenRouter), over the list price.
-    if (u.cost_usd !== undefined) st.costUsd = (st.costUsd ?? 0) + u.cost_usd;
-    else if (st.price) st.costUsd = (st.costUsd ?? 0) + (i * st.price.input + o * st.price.output) / 1e6;
+    // What the provider billed, when it says (OpenRouter), over the list price; cached input at its own.
+    const cost = requestCost({ ...u, input_tokens: i, output_tokens: o }, st.price);
+    if (cost !== undefined) st.costUsd = (st.costUsd ?? 0) + cost;
   }
 
   /** A `plan` call's steps on the checklist above the prompt; false when its arguments are no plan. */

@@ -30,7 +30,16 @@ export const ModelInfo = z.lazy(() =>
     /** how the model changes files: edit and write, or apply_patch (the patch format it was trained on) */
     edit_tool: z.enum(["edit", "apply_patch"]).optional(),
     /** list price in USD per million tokens; the console shows the session's cost when it is known */
-    price: z.strictObject({ input: z.number().nonnegative(), output: z.number().nonnegative() }).optional(),
+    price: z
+      .strictObject({
+        input: z.number().nonnegative(),
+        output: z.number().nonnegative(),
+        /** input read from the provider's prompt cache (default: input) */
+        cache_read: z.number().nonnegative().optional(),
+        /** input written to the prompt cache, where that is billed apart (Anthropic, Claude on Bedrock and Vertex; default: input) */
+        cache_write: z.number().nonnegative().optional(),
+      })
+      .optional(),
     /**
      * Anthropic extended thinking: the tokens the model may reason for before it answers (at least 1024 and
      * less than max_output_tokens); absent: no thinking. Other wire formats ignore it.

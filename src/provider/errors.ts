@@ -6,7 +6,7 @@ import type { ProviderName } from "../contract/config.ts";
 import { errorMessage } from "../contract/errors.ts";
 import { fixFor, kindFromWording } from "./error-hints.ts";
 import { isOverloaded } from "./error-phrases.ts";
-import { parseRetryAfter } from "./retry.ts";
+import { parseRetryAfter, parseRetryInfo } from "./retry.ts";
 import { ProviderError, type ProviderErrorKind } from "./types.ts";
 
 /** Who was asked what; every message names them. */
@@ -119,7 +119,8 @@ function kindForStatus(status: number, body: string): ProviderErrorKind {
  * script has run out, so a test fails at once instead of backing off).
  */
 export function httpError(site: CallSite, status: number, body: string, headers?: Headers): ProviderError {
-  const retryAfterMs = headers ? parseRetryAfter(headers) : undefined;
+  // A retry-after header first; Google's APIs put the wait in the body's RetryInfo instead.
+  const retryAfterMs = (headers ? parseRetryAfter(headers) : undefined) ?? parseRetryInfo(body);
   const kind = kindForStatus(status, body);
   let detail = errorBodyMessage(body, site.apiKey) || "(empty response body)";
   const fix = fixFor(kind, site.provider, body, isOverloaded(status, body));

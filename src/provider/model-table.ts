@@ -2,7 +2,7 @@
 // any entry. Figures are the providers' published ones; image_tokens is a typical per-image cost used for
 // budgeting (a full-size screenshot), not an exact count. Text-only models default to omitting images.
 import type { ModelInfo } from "../contract/config.ts";
-import { CLOUD_MODELS } from "./model-table-clouds.ts";
+import { CLOUD_MODELS, type PriceRow, priceOf } from "./model-table-clouds.ts";
 
 const vision = (context_window: number, max_output_tokens: number, image_tokens: number): ModelInfo => ({
   context_window,
@@ -67,27 +67,31 @@ const LIMITS: Readonly<Record<string, ModelInfo>> = {
   phi4: textOnly(16_384, 4096),
 };
 
-/** Published list prices, USD per million input / output tokens (uncached), for the console's cost. */
-const PRICES: Readonly<Record<string, [number, number]>> = {
-  "gpt-5": [1.25, 10],
-  "gpt-5-mini": [0.25, 2],
-  "gpt-5-nano": [0.05, 0.4],
-  "gpt-4.1": [2, 8],
-  "gpt-4.1-mini": [0.4, 1.6],
-  "gpt-4.1-nano": [0.1, 0.4],
-  "gpt-4o": [2.5, 10],
-  "gpt-4o-mini": [0.15, 0.6],
-  o3: [2, 8],
-  "o3-mini": [1.1, 4.4],
-  "o4-mini": [1.1, 4.4],
-  "claude-opus-4-5": [5, 25],
-  "claude-opus-4-1": [15, 75],
-  "claude-opus-4": [15, 75],
-  "claude-sonnet-4-5": [3, 15],
-  "claude-sonnet-4": [3, 15],
-  "claude-haiku-4-5": [1, 5],
-  "claude-3-7-sonnet": [3, 15],
-  "claude-3-5-haiku": [0.8, 4],
+/**
+ * Published list prices, USD per million tokens, for the console's cost: input (uncached), output, then
+ * input read from the prompt cache and, where it is billed apart, input written to it (Anthropic's 5-minute
+ * cache, the same on Bedrock and Vertex AI). OpenAI bills no writes: a cache write is plain input.
+ */
+const PRICES: Readonly<Record<string, PriceRow>> = {
+  "gpt-5": [1.25, 10, 0.125],
+  "gpt-5-mini": [0.25, 2, 0.025],
+  "gpt-5-nano": [0.05, 0.4, 0.005],
+  "gpt-4.1": [2, 8, 0.5],
+  "gpt-4.1-mini": [0.4, 1.6, 0.1],
+  "gpt-4.1-nano": [0.1, 0.4, 0.025],
+  "gpt-4o": [2.5, 10, 1.25],
+  "gpt-4o-mini": [0.15, 0.6, 0.075],
+  o3: [2, 8, 0.5],
+  "o3-mini": [1.1, 4.4, 0.55],
+  "o4-mini": [1.1, 4.4, 0.275],
+  "claude-opus-4-5": [5, 25, 0.5, 6.25],
+  "claude-opus-4-1": [15, 75, 1.5, 18.75],
+  "claude-opus-4": [15, 75, 1.5, 18.75],
+  "claude-sonnet-4-5": [3, 15, 0.3, 3.75],
+  "claude-sonnet-4": [3, 15, 0.3, 3.75],
+  "claude-haiku-4-5": [1, 5, 0.1, 1.25],
+  "claude-3-7-sonnet": [3, 15, 0.3, 3.75],
+  "claude-3-5-haiku": [0.8, 4, 0.08, 1],
 };
 
 /** Models trained on codex's patch format: they get apply_patch instead of edit and write. */
@@ -102,7 +106,7 @@ export const MODEL_TABLE: Readonly<Record<string, ModelInfo>> = Object.fromEntri
       {
         ...info,
         ...(PATCH_MODELS.has(name) ? { edit_tool: "apply_patch" as const } : {}),
-        ...(p ? { price: { input: p[0], output: p[1] } } : {}),
+        ...(p ? { price: priceOf(p) } : {}),
       },
     ];
   }),

@@ -50,6 +50,27 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | un
   return Math.max(0, at - now);
 }
 
+/**
+ * The wait a Google API asks for in the error body: a `google.rpc.RetryInfo` detail whose `retryDelay` is
+ * a protobuf Duration ("17s", "0.5s"). Gemini and Vertex send it on a 429 instead of a retry-after header.
+ */
+export function parseRetryInfo(body: string): number | undefined {
+  if (!body.includes("RetryInfo")) return undefined; // most error bodies: no JSON parse
+  let details: unknown;
+  try {
+    details = (JSON.parse(body) as { error?: { details?: unknown } }).error?.details;
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(details)) return undefined;
+  for (const d of details as { "@type"?: unknown; retryDelay?: unknown }[]) {
+    if (typeof d?.["@type"] !== "string" || !d["@type"].endsWith("google.rpc.RetryInfo")) continue;
+    const m = typeof d.retryDelay === "string" ? /^\s*(\d+(?:\.\d+)?)s\s*$/.exec(d.retryDelay) : null;
+    if (m) return Math.ceil(Number(m[1]) * 1000);
+  }
+  return undefined;
+}
+
 /** How long to wait before retry number `attempt` (1-based), from the policy alone. */
 export function backoffDelay(
   attempt: number,

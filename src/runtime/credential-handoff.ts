@@ -129,9 +129,11 @@ export async function shedCredentials(args: readonly string[]): Promise<string |
     }
     return undefined;
   }
+  // Read before blanking: Deno's process.env reads the live environment, which blanking empties.
+  const values = present.map((k) => [k, process.env[k] as string] as const);
   if (process.env.I_TEST_CREDENTIALS_VIA !== "exec" && blankInitialEnviron(present)) {
-    for (const k of present) {
-      held[k] = process.env[k] as string;
+    for (const [k, v] of values) {
+      held[k] = v;
       delete process.env[k];
     }
     return undefined;

@@ -48,6 +48,18 @@ describe("--json totals", () => {
     expect(typeof done.duration_ms).toBe("number");
   }, 60_000);
 
+  test("cached input is priced at the model's cache_read price", async () => {
+    const price = { input: 2, output: 10, cache_read: 0.5 };
+    rig = await makeRig({
+      config: { models: { "mock-model": { context_window: 100_000, max_output_tokens: 4096, price } } },
+      script: [{ text: "ok", usage: { input_tokens: 1000, output_tokens: 100, cached_tokens: 800 } }],
+    });
+    const r = await rig.run(["-p", "hi", "--json"]);
+    expect(r.code).toBe(0);
+    const done = events(r.stdout).at(-1) as Record<string, unknown>;
+    expect(done.cost_usd).toBeCloseTo((200 * 2 + 800 * 0.5 + 100 * 10) / 1e6, 10);
+  }, 60_000);
+
   test("a model with no known price: cost_usd is left out, not given as 0", async () => {
     rig = await makeRig({ script: [{ text: "ok", usage: { input_tokens: 10, output_tokens: 1 } }] });
     const r = await rig.run(["-p", "hi", "--json"]);

@@ -37,8 +37,13 @@ test("number formats", () => {
 });
 
 test("the model table knows list prices for common models; config.json can set one", () => {
-  expect(resolveModel("gpt-4o", {}).price).toEqual({ input: 2.5, output: 10 });
-  expect(resolveModel("claude-sonnet-4-5", {}).price).toEqual({ input: 3, output: 15 });
+  expect(resolveModel("gpt-4o", {}).price).toEqual({ input: 2.5, output: 10, cache_read: 1.25 });
+  expect(resolveModel("claude-sonnet-4-5", {}).price).toEqual({
+    input: 3,
+    output: 15,
+    cache_read: 0.3,
+    cache_write: 3.75,
+  });
   const own = resolveModel("local-llm", {
     models: { "local-llm": { context_window: 8000, price: { input: 0, output: 0 } } },
   });

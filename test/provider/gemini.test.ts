@@ -215,6 +215,36 @@ describe("gemini", () => {
     expect(retries[1]?.type === "retry" && retries[1].reason).toContain("HTTP 503: The model is overloaded");
   });
 
+  test("429 with google.rpc.RetryInfo in the body: its retryDelay is waited for, as retry-after is", async () => {
+    const server = await mock([
+      { error: "rate_limit", retry_delay: "0.02s" },
+      { error: "rate_limit", retry_delay: "17s" },
+      { text: "ok" },
+    ]);
+    const waits: number[] = [];
+    const p = createProvider({
+      provider: "gemini",
+      apiKey: KEY,
+      baseUrl: server.url,
+      maxRetries: 3,
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    const { res } = await collect(p, { model: MODEL, messages: HISTORY, tools: [] });
+    expect(res.message.content).toBe("ok");
+    expect(waits).toEqual([20, 17_000]);
+  });
+
+  test("a RetryInfo delay beyond the retry cap fails at once, saying what the server asked", async () => {
+    const server = await mock([{ error: "rate_limit", retry_delay: "120s" }, { text: "never" }]);
+    const p = createProvider({ provider: "gemini", apiKey: KEY, baseUrl: server.url, sleep: async () => {} });
+    const err = (await rejection(p.stream({ model: MODEL, messages: HISTORY, tools: [] }))) as ProviderError;
+    expect(err.kind).toBe("rate_limit");
+    expect(err.message).toContain("the server asks to wait 120 s, longer than the 30 s retry cap");
+    expect(server.requests.length).toBe(1);
+  });
+
   test("a safety stop and a blocked prompt are clear, final errors", async () => {
     for (const step of [
       { text: "Partial", finish_reason: "SAFETY" },

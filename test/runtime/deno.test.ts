@@ -90,3 +90,49 @@ test("a whole print-mode run under Deno: core tool, module tool, final answer", 
   const history = JSON.parse(readFileSync(join(dir, "data", id as string, "history.json"), "utf8"));
   expect(history.at(-1).content).toBe("deno run finished");
 }, 60_000);
+
+test("under Deno, credentials in the environment are held when they are blanked: a SigV4-signed Bedrock run", async () => {
+  // Deno's process.env reads the live environment, which the credential blanking empties: the keys must
+  // be read first. The mock verifies the signature with the same secret.
+  const identity = {
+    accessKeyId: "AKIDEXAMPLEDENO0001",
+    secretAccessKey: "wJalrXUtnFEMI/K7MDENG/bPxRfiCYDENOKEY",
+  };
+  const aws = await startMockServer({
+    script: [{ text: "signed under deno" }],
+    aws: { identity, region: "us-west-2" },
+  });
+  try {
+    const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
+    const r = await startProgram(
+      DENO,
+      [
+        ...run,
+        "-p",
+        "hi",
+        "--provider",
+        "bedrock",
+        "-m",
+        model,
+        "--base-url",
+        aws.url,
+        "--profile",
+        "budget",
+      ],
+      {
+        env: {
+          ...env(),
+          AWS_ACCESS_KEY_ID: identity.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: identity.secretAccessKey,
+          AWS_REGION: "us-west-2",
+          HOME: dir,
+        },
+      },
+    ).done;
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe("signed under deno\n");
+  } finally {
+    await aws.close();
+  }
+}, 60_000);

@@ -114,14 +114,113 @@ export function bedrockRequestBody(req: ModelRequest): Record<string, unknown> {
     maxTokens = req.thinking_budget + FALLBACK_MAX_TOKENS;
   const body: Record<string, unknown> = { messages, inferenceConfig: { maxTokens } };
   if (system.length > 0) body.system = system;
-  if (req.tools.length > 0) {
-    body.toolConfig = {
-      tools: req.tools.map((t) => ({
-        toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.input_schema } },
-      })),
-    };
-  }
   if (thinking)
     body.additionalModelRequestFields = { thinking: { type: "enabled", budget_tokens: req.thinking_budget } };
+  // Last, so the text form can append the tools' JSON made once per tool list.
+  if (req.tools.length > 0) body.toolConfig = toolConfig(req.tools);
   return body;
+}
+
+function toolConfig(tools: ModelRequest["tools"]): Record<string, unknown> {
+  return {
+    tools: tools.map((t) => ({
+      toolSpec: { name: t.name, description: t.description, inputSchema: { json: t.input_schema } },
+    })),
+  };
+}
+
+/**
+ * Each message's blocks as JSON (comma-separated, without brackets), made once per message and thinking
+ * mode: the whole history goes with every request, and a message is never changed once in a history.
+ * Weak, so it goes with the message.
+ */
+const blockTexts = [new WeakMap<Message, string>(), new WeakMap<Message, string>()] as const;
+const CACHE_POINT_TEXT = JSON.stringify(CACHE_POINT);
+const toolTexts = new WeakMap<readonly unknown[], string>();
+
+function blocksText(msg: Message, thinking: boolean): string {
+  const cache = blockTexts[thinking ? 1 : 0];
+  let text = cache.get(msg);
+  if (text === undefined) {
+    text = blocksOf(msg, thinking)
+      .map((b) => JSON.stringify(b))
+      .join(",");
+    cache.set(msg, text);
+  }
+  return text;
+}
+
+/**
+ * A turn's JSON, kept with its first message while its blocks are the same strings: the very same string
+ * from one request to the next, so the body's hash (body-hash.ts) sees an unchanged turn at a glance.
+ */
+const turnTexts = new WeakMap<Message, { role: string; pieces: string[]; text: string }>();
+
+function turnText(first: Message, role: string, pieces: string[]): string {
+  const kept = turnTexts.get(first);
+  if (
+    kept &&
+    kept.role === role &&
+    kept.pieces.length === pieces.length &&
+    kept.pieces.every((p, i) => p === pieces[i])
+  )
+    return kept.text;
+  const text = `{"role":"${role}","content":[${pieces.join(",")}]}`;
+  turnTexts.set(first, { role, pieces, text });
+  return text;
+}
+
+/** The body's turns, each as JSON, and what follows them: the body is `{"messages":[` + turns + tail. */
+export interface BodyParts {
+  turns: string[];
+  tail: string;
+}
+
+export const BODY_HEAD = '{"messages":[';
+
+/** The parts of JSON.stringify(bedrockRequestBody(req)), from each message's JSON made once. */
+export function bedrockRequestParts(req: ModelRequest): BodyParts {
+  const marks = cacheMarks(req.hints);
+  const thinking = req.thinking_budget !== undefined && /claude/i.test(req.model);
+  const turns: string[] = [];
+  let role: string | undefined;
+  let first: Message | undefined;
+  let content: string[] = [];
+  const close = () => {
+    if (role && first) turns.push(turnText(first, role, content));
+  };
+  req.messages.forEach((msg, i) => {
+    if (i === 0 && msg.role === "system") return;
+    let text = blocksText(msg, thinking);
+    if (text === "") return;
+    if (marks.has(i)) text += `,${CACHE_POINT_TEXT}`;
+    const r = msg.role === "assistant" ? "assistant" : "user";
+    if (r === role) content.push(text);
+    else {
+      close();
+      role = r;
+      first = msg;
+      content = [text];
+    }
+  });
+  close();
+  // Everything but the turns and the tools, from the object form: the system prompt, limits, thinking.
+  const head = req.messages[0]?.role === "system" ? req.messages.slice(0, 1) : [];
+  const { messages: _none, ...rest } = bedrockRequestBody({ ...req, messages: head, tools: [] });
+  let tools = "";
+  if (req.tools.length > 0) {
+    tools = toolTexts.get(req.tools) ?? JSON.stringify(toolConfig(req.tools));
+    toolTexts.set(req.tools, tools);
+    tools = `,"toolConfig":${tools}`;
+  }
+  return { turns, tail: `],${JSON.stringify(rest).slice(1, -1)}${tools}}` };
+}
+
+/**
+ * Exactly JSON.stringify(bedrockRequestBody(req)), from each message's JSON made once: serialising the
+ * whole history again for every request is what made a long session's requests cost more and more.
+ */
+export function bedrockRequestText(req: ModelRequest): string {
+  const { turns, tail } = bedrockRequestParts(req);
+  return `${BODY_HEAD}${turns.join(",")}${tail}`;
 }

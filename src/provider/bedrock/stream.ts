@@ -67,7 +67,9 @@ export class BedrockDecoder extends ReplyDecoder<ModelResponse> {
 
   event(ev: SseEvent): void {
     if (ev.event.startsWith("exception:")) throw this.exception(ev.event.slice(10), ev.data);
-    const parsed = Payload.safeParse(parseChunk(this.site, ev.data));
+    const raw = parseChunk(this.site, ev.data);
+    if (ev.event === "contentBlockDelta" && this.plainDelta(raw)) return;
+    const parsed = Payload.safeParse(raw);
     if (!parsed.success) throw badStreamData(this.site, "unexpected stream event", ev.data);
     const e = parsed.data;
     const index = e.contentBlockIndex ?? 0;
@@ -100,6 +102,29 @@ export class BedrockDecoder extends ReplyDecoder<ModelResponse> {
         this.done = true;
         break;
     }
+  }
+
+  /**
+   * Most frames of a reply are a text or tool-input delta: taken here when that is all the frame holds
+   * (checked field by field), without the schema's walk over every optional field of every event kind.
+   */
+  private plainDelta(raw: unknown): boolean {
+    const e = raw as { contentBlockIndex?: unknown; delta?: Record<string, unknown> } | null;
+    const d = e?.delta;
+    const index = e?.contentBlockIndex;
+    if (typeof d !== "object" || d === null || !Number.isInteger(index) || (index as number) < 0)
+      return false;
+    const keys = Object.keys(d);
+    if (keys.length !== 1) return false;
+    if (typeof d.text === "string") {
+      if (d.text) this.reply.text(d.text);
+      return true;
+    }
+    const input = (d.toolUse as { input?: unknown } | undefined)?.input;
+    if (typeof input !== "string" || Object.keys(d.toolUse as object).length !== 1) return false;
+    const pos = this.calls.get(index as number);
+    if (pos !== undefined) this.reply.appendArguments(pos, input);
+    return true;
   }
 
   private delta(index: number, d: Payload["delta"]): void {

@@ -1,9 +1,11 @@
 // The Google Gemini API provider (generativelanguage.googleapis.com): streamGenerateContent over SSE with
 // the key in x-goog-api-key (never in the URL, where proxies log it).
-import { type ProviderSettings, streamHeaders, streamModelRequest } from "../transport.ts";
+import { JsonBytes, type ProviderSettings, streamHeaders, streamModelRequest } from "../transport.ts";
 import type { Provider } from "../types.ts";
-import { geminiRequestBody } from "./request.ts";
+import { geminiRequestText } from "./request-text.ts";
 import { GeminiDecoder } from "./stream.ts";
+
+const encoder = new TextEncoder();
 
 export const GEMINI_DEFAULT_BASE = "https://generativelanguage.googleapis.com";
 
@@ -25,7 +27,7 @@ export function createGeminiProvider(settings: ProviderSettings): Provider {
         settings,
         { provider: "gemini", url: geminiEndpoint(req.model, settings.baseUrl), headers },
         req,
-        geminiRequestBody(req),
+        new JsonBytes(() => encoder.encode(geminiRequestText(req))),
         onEvent,
         GeminiDecoder,
       ),

@@ -21,7 +21,7 @@ export interface GeminiContent {
   parts: GeminiPart[];
 }
 
-function partsOf(content: string | Part[]): GeminiPart[] {
+export function partsOf(content: string | Part[]): GeminiPart[] {
   if (typeof content === "string") return content ? [{ text: content }] : [];
   const out: GeminiPart[] = [];
   for (const p of content) {
@@ -45,7 +45,7 @@ function argsOf(args: string): unknown {
 
 export const SKIP_SIGNATURE = "skip_thought_signature_validator";
 
-function modelParts(msg: Message): GeminiPart[] {
+export function modelParts(msg: Message): GeminiPart[] {
   const state = geminiStateOf(msg);
   const out: GeminiPart[] = [];
   const text = contentText(msg.content);
@@ -67,7 +67,7 @@ function modelParts(msg: Message): GeminiPart[] {
   return out;
 }
 
-function toolParts(msg: Message, names: Map<string, string>): GeminiPart[] {
+export function toolParts(msg: Message, names: Map<string, string>): GeminiPart[] {
   const id = msg.tool_call_id ?? "";
   const name = names.get(id) ?? "unknown_tool";
   const text = contentText(msg.content);
@@ -78,7 +78,7 @@ function toolParts(msg: Message, names: Map<string, string>): GeminiPart[] {
 }
 
 /** Tool-call id → function name, for the functionResponse parts (Gemini matches responses by name). */
-function callNames(history: History): Map<string, string> {
+export function callNames(history: History): Map<string, string> {
   const out = new Map<string, string>();
   for (const m of history) for (const c of m.tool_calls ?? []) out.set(c.id, c.name);
   return out;
@@ -115,26 +115,34 @@ function thinkingConfig(req: ModelRequest): Record<string, unknown> | undefined 
   return { includeThoughts: true, ...(budget !== undefined ? { thinkingBudget: budget } : {}) };
 }
 
+export function geminiTools(tools: ModelRequest["tools"]): unknown[] {
+  return [
+    {
+      functionDeclarations: tools.map((t) => {
+        const parameters = geminiParameters(t.input_schema);
+        return { name: t.name, description: t.description, ...(parameters ? { parameters } : {}) };
+      }),
+    },
+  ];
+}
+
+/** maxOutputTokens and thinkingConfig, or undefined when neither applies. */
+export function generationConfig(req: ModelRequest): Record<string, unknown> | undefined {
+  const max = req.max_output_tokens ?? lookupModel(req.model)?.max_output_tokens;
+  const thinking = thinkingConfig(req);
+  const config: Record<string, unknown> = {
+    ...(max !== undefined ? { maxOutputTokens: max } : {}),
+    ...(thinking ? { thinkingConfig: thinking } : {}),
+  };
+  return Object.keys(config).length > 0 ? config : undefined;
+}
+
 export function geminiRequestBody(req: ModelRequest): Record<string, unknown> {
   const { system, contents } = geminiContents(req.messages);
   const body: Record<string, unknown> = { contents };
   if (system) body.systemInstruction = { parts: [{ text: system }] };
-  if (req.tools.length > 0) {
-    body.tools = [
-      {
-        functionDeclarations: req.tools.map((t) => {
-          const parameters = geminiParameters(t.input_schema);
-          return { name: t.name, description: t.description, ...(parameters ? { parameters } : {}) };
-        }),
-      },
-    ];
-  }
-  const max = req.max_output_tokens ?? lookupModel(req.model)?.max_output_tokens;
-  const thinking = thinkingConfig(req);
-  const generationConfig: Record<string, unknown> = {
-    ...(max !== undefined ? { maxOutputTokens: max } : {}),
-    ...(thinking ? { thinkingConfig: thinking } : {}),
-  };
-  if (Object.keys(generationConfig).length > 0) body.generationConfig = generationConfig;
+  if (req.tools.length > 0) body.tools = geminiTools(req.tools);
+  const config = generationConfig(req);
+  if (config) body.generationConfig = config;
   return body;
 }

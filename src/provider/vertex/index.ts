@@ -5,12 +5,14 @@
 import type { VertexConfig } from "../../contract/cloud-config.ts";
 import { anthropicRequestBody } from "../anthropic-request.ts";
 import { AnthropicDecoder } from "../anthropic-stream.ts";
-import { geminiRequestBody } from "../gemini/request.ts";
+import { geminiRequestText } from "../gemini/request-text.ts";
 import { GeminiDecoder } from "../gemini/stream.ts";
-import { type ProviderSettings, streamModelRequest } from "../transport.ts";
+import { JsonBytes, type ProviderSettings, streamModelRequest } from "../transport.ts";
 import type { ModelRequest, Provider } from "../types.ts";
 import { type GoogleCredentials, resolveGoogleCredentials } from "./google-credentials.ts";
 import { GoogleTokenSource } from "./token.ts";
+
+const encoder = new TextEncoder();
 
 export const VERTEX_ANTHROPIC_VERSION = "vertex-2023-10-16";
 
@@ -62,7 +64,14 @@ export function createVertexProvider(
       };
       return isClaude(req.model)
         ? streamModelRequest(settings, endpoint, req, claudeBody(req), onEvent, AnthropicDecoder)
-        : streamModelRequest(settings, endpoint, req, geminiRequestBody(req), onEvent, GeminiDecoder);
+        : streamModelRequest(
+            settings,
+            endpoint,
+            req,
+            new JsonBytes(() => encoder.encode(geminiRequestText(req))),
+            onEvent,
+            GeminiDecoder,
+          );
     },
   };
 }
