@@ -88,6 +88,10 @@ function compile(entry: string, outfile: string, t: Target): void {
     "--compile",
     "--minify",
     "--bytecode",
+    // Split into chunks loaded on first import: a start loads the code of what it runs, not of all of
+    // `i` (`i --version` ~13 → ~8 ms, a worker loads no console). Splitting needs the ESM output format.
+    "--format=esm",
+    "--splitting",
     "--sourcemap=none",
     `--compile-jit-policy=${JIT_POLICY}`,
     // A standalone Bun executable reads `.env` and `bunfig.toml` from the directory it starts in unless
