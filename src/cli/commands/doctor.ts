@@ -16,7 +16,8 @@ import { cloudRows } from "../../doctor/clouds.ts";
 import { checkConfigFiles, webRow } from "../../doctor/config-files.ts";
 import { desktopRow } from "../../doctor/desktop.ts";
 import { mcpRows } from "../../doctor/mcp.ts";
-import { count, type Line, Painted, type Row, render, section } from "../../doctor/report.ts";
+import { printReport } from "../../doctor/print.ts";
+import { count, type Line, Painted, type Row, section } from "../../doctor/report.ts";
 import { checkEndpoint, checkTarget } from "../../doctor/target.ts";
 import { workerRows } from "../../doctor/workers.ts";
 import { credentialEnv } from "../../runtime/credential-handoff.ts";
@@ -235,8 +236,8 @@ function finish(out: Line[], problems: Row[], softFailures: number): number {
     : softFailures
       ? `${count(softFailures, "check")} FAILED`
       : "all checks ok";
-  out.push("", new Painted(failed ? stdoutStyle.red(verdict) : stdoutStyle.green(verdict)));
+  const painted = new Painted(failed ? stdoutStyle.red(verdict) : stdoutStyle.green(verdict));
   // File names, problems and paths come from config files and worker output: render shows them inert.
-  process.stdout.write(`${render(out, terminalColumns())}\n`);
+  printReport(out, painted, failed, terminalColumns());
   return problems.length ? 2 : softFailures ? 1 : 0;
 }
