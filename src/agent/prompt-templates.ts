@@ -5,23 +5,12 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_PROMPT_CHARS } from "../contract/config.ts";
+import type { PromptTemplate } from "../lib/prompt-template.ts";
 import { readBoundedText } from "../lib/text-files.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
 import { parseFrontMatter } from "./front-matter.ts";
 
-export interface PromptTemplate {
-  name: string;
-  /** where it was read from */
-  path: string;
-  /** its front matter's `description`, else the body's first line: its one line of help */
-  description: string;
-  /** how its arguments are written (front matter `argument-hint`), e.g. "[file] [focus]" */
-  argumentHint?: string;
-  /** the model its message is sent to (front matter `model`); the session's own model otherwise */
-  model?: string;
-  /** the message, front matter removed */
-  body: string;
-}
+export type { PromptTemplate };
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 const RESERVED_IN_CONFIG = new Set(["system", "summary"]);
