@@ -1,5 +1,5 @@
-// A client that offers fs/read_text_file and fs/write_text_file: read, edit and apply_patch see its unsaved buffer,
-// what the tools write reaches it (and the disk, atomically, inside the workspace as always).
+// A client that offers fs/read_text_file and fs/write_text_file: read, edit and apply_patch see its
+// unsaved buffer, what the tools write reaches it (and the disk, atomically, inside the workspace as always).
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
