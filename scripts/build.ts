@@ -1,5 +1,5 @@
 // Builds the release: per platform one standalone `i` (core, every default worker via `i worker …`, and the
-// launcher logic) with `bun build --compile`, the examples, and with --package reproducible archives plus
+// launcher logic) with Bun's bundler (`--compile`), the examples, and with --package reproducible archives plus
 // SHA256SUMS; with --npm the npm packages (a wrapper and one package per platform).
 //   bun scripts/build.ts                       host platform, staged in dist/ (no archives)
 //   bun scripts/build.ts --all                 every target, archives and SHA256SUMS
@@ -25,6 +25,7 @@ import {
   TARGETS,
   type Target,
 } from "./release/layout.ts";
+import { lazySchemasPlugin } from "./release/lazy-schemas.ts";
 import { packNpm } from "./release/npm.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -81,22 +82,32 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env):
   if (r.status !== 0) fail(`${cmd} ${args.join(" ")} failed (exit ${r.status})`, 1);
 }
 
-function compile(entry: string, outfile: string, t: Target): void {
+/**
+ * One standalone executable, through the bundler's API (as `bun build --compile --minify --bytecode`): its
+ * plugins hook in there, which the command line cannot take.
+ */
+async function compile(entry: string, outfile: string, t: Target): Promise<void> {
   mkdirSync(dirname(outfile), { recursive: true });
-  run(process.execPath, [
-    "build",
-    "--compile",
-    "--minify",
-    "--bytecode",
-    "--sourcemap=none",
-    `--compile-jit-policy=${JIT_POLICY}`,
-    // The functions a session runs laid out together (scripts/bytecode-order.ts): fewer pages mapped.
-    ...(ORDER_FILES.every((f) => existsSync(f)) ? [`--bytecode-order=${ORDER_FILES.join(",")}`] : []),
-    `--target=bun-${t}`,
-    join(ROOT, entry),
-    "--outfile",
-    outfile,
-  ]);
+  const started = performance.now();
+  const r = await Bun.build({
+    entrypoints: [join(ROOT, entry)],
+    target: "bun",
+    minify: true,
+    bytecode: true,
+    sourcemap: "none",
+    compile: {
+      target: `bun-${t}` as Bun.Build.CompileTarget,
+      outfile,
+      jitPolicy: JIT_POLICY,
+      // The functions a session runs laid out together (scripts/bytecode-order.ts): fewer pages mapped.
+      bytecodeOrder: ORDER_FILES.every((f) => existsSync(f)) && ORDER_FILES,
+    },
+    plugins: [lazySchemasPlugin],
+    throw: false,
+  });
+  if (!r.success)
+    fail(`compiling ${entry} failed: ${r.logs.map((l) => String(l.message ?? l)).join("; ")}`, 1);
+  console.log(`compiled ${outfile} in ${Math.round(performance.now() - started)} ms`);
 }
 
 /**
@@ -148,7 +159,7 @@ function writeArchive(dist: string, layout: Layout, t: Target): string {
 
 const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-function main(): void {
+async function main(): Promise<void> {
   const started = performance.now();
   const { targets, pack, npm, dist } = parse(process.argv.slice(2));
   if (!existsSync(join(ROOT, "LICENSE"))) fail("LICENSE is missing from the repository root", 1);
@@ -164,10 +175,10 @@ function main(): void {
     rmSync(platformDir, { recursive: true, force: true });
     rmSync(examplesDir, { recursive: true, force: true });
     const binary = join(platformDir, `i${exeSuffix(t)}`);
-    compile("src/cli/main.ts", binary, t);
+    await compile("src/cli/main.ts", binary, t);
     binaries.set(t, binary);
     const compactor = join(examplesDir, "local-compactor", `i-local-compactor${exeSuffix(t)}`);
-    compile("examples/local-compactor/main.ts", compactor, t);
+    await compile("examples/local-compactor/main.ts", compactor, t);
     // Staging alone (no --package) skips the cargo build: the binary matters only in the archive.
     const rust = t === "linux-x64" && pack ? rustBinary() : undefined;
     const layouts = [platformLayout(ROOT, t, binary), examplesLayout(ROOT, t, compactor, rust)];
@@ -204,4 +215,4 @@ function main(): void {
   console.log(`built ${targets.join(", ")} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-main();
+await main();
