@@ -1,6 +1,6 @@
 // Builds the release: per platform one standalone `i` (core, every default worker via `i worker …`, and the
-// launcher logic) with Bun's bundler (`--compile`), the examples, and with --package reproducible archives plus
-// SHA256SUMS; with --npm the npm packages (a wrapper and one package per platform).
+// launcher logic) with Bun's bundler (`--compile`), the examples, and with --package reproducible archives
+// plus SHA256SUMS; with --npm the npm packages (a wrapper and one package per platform).
 //   bun scripts/build.ts                       host platform, staged in dist/ (no archives)
 //   bun scripts/build.ts --all                 every target, archives and SHA256SUMS
 //   bun scripts/build.ts --target linux-arm64 [--target …] [--package] [--npm] [--out DIR]

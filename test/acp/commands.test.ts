@@ -74,3 +74,21 @@ describe("i acp: templates and skills as commands", () => {
     expect(sent(a, 1)).toContain("Say hello world twice.");
   }, 30_000);
 });
+
+describe("i acp: a template's own model", () => {
+  test("a template that names a model is sent to it; the session's model comes back after", async () => {
+    const limits = { context_window: 100_000, max_output_tokens: 4096 };
+    a = await startAcp({
+      script: [{ text: "from the other" }, { text: "from the usual" }],
+      files: { ".i/prompts/other.md": "---\nmodel: other-model\n---\nAsk the other model.\n" },
+      config: { models: { "mock-model": limits, "other-model": limits } },
+    });
+    await initialize(a);
+    const s = await newSession(a);
+    expect((await prompt(a, s.sessionId, "/other")).stopReason).toBe("end_turn");
+    expect(a.rig.mock.requests[0]?.body).toMatchObject({ model: "other-model" });
+    expect(sent(a, 0)).toContain("Ask the other model.");
+    expect((await prompt(a, s.sessionId, "and you?")).stopReason).toBe("end_turn");
+    expect(a.rig.mock.requests[1]?.body).toMatchObject({ model: "mock-model" });
+  }, 30_000);
+});
