@@ -2,7 +2,7 @@
 // (the workspace's win) become `/NAME args`. Read like the prompts module reads its templates (same size
 // bound, `{{workspace}}` substituted); the workspace's files only when they stay inside it. `system.md` and
 // `summary.md` in config_dir are the prompts module's own, not commands.
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_PROMPT_CHARS } from "../contract/config.ts";
 import type { PromptTemplate } from "../lib/prompt-template.ts";
@@ -66,11 +66,14 @@ export function loadTemplates(
     if (!RESERVED_IN_CONFIG.has(name)) add(name, join(cfgPrompts, f));
   }
   let wsPrompts: string | undefined;
-  try {
-    wsPrompts = resolveInWorkspace(workspace, ".i/prompts");
-  } catch (err) {
-    problems.push(`.i/prompts: ${(err as Error).message}`);
-  }
+  // Read again before every message (and after every editor turn): a workspace without the folder, the
+  // usual case, costs one lstat instead of resolving real paths.
+  if (lstatSync(join(workspace, ".i", "prompts"), { throwIfNoEntry: false }))
+    try {
+      wsPrompts = resolveInWorkspace(workspace, ".i/prompts");
+    } catch (err) {
+      problems.push(`.i/prompts: ${(err as Error).message}`);
+    }
   if (wsPrompts) {
     for (const f of listMd(wsPrompts)) {
       try {
