@@ -1,6 +1,6 @@
 // Builds the release: per platform one standalone `i` (core, every default worker via `i worker …`, and the
-// launcher logic) with `bun build --compile`, the examples, and with --package reproducible archives plus
-// SHA256SUMS; with --npm the npm packages (a wrapper and one package per platform).
+// launcher logic) with Bun's bundler (`--compile`), the examples, and with --package reproducible archives
+// plus SHA256SUMS; with --npm the npm packages (a wrapper and one package per platform).
 //   bun scripts/build.ts                       host platform, staged in dist/ (no archives)
 //   bun scripts/build.ts --all                 every target, archives and SHA256SUMS
 //   bun scripts/build.ts --target linux-arm64 [--target …] [--package] [--npm] [--out DIR]
@@ -25,6 +25,7 @@ import {
   TARGETS,
   type Target,
 } from "./release/layout.ts";
+import { lazySchemasPlugin } from "./release/lazy-schemas.ts";
 import { packNpm } from "./release/npm.ts";
 
 const ROOT = join(import.meta.dirname, "..");
@@ -81,32 +82,42 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv = process.env):
   if (r.status !== 0) fail(`${cmd} ${args.join(" ")} failed (exit ${r.status})`, 1);
 }
 
-function compile(entry: string, outfile: string, t: Target): void {
+/**
+ * One standalone executable, through the bundler's API (as `bun build --compile --minify --bytecode`): its
+ * plugins hook in there, which the command line cannot take.
+ */
+async function compile(entry: string, outfile: string, t: Target): Promise<void> {
   mkdirSync(dirname(outfile), { recursive: true });
-  run(process.execPath, [
-    "build",
-    "--compile",
-    "--minify",
-    "--bytecode",
+  const started = performance.now();
+  const r = await Bun.build({
+    entrypoints: [join(ROOT, entry)],
+    target: "bun",
+    minify: true,
+    bytecode: true,
+    sourcemap: "none",
     // Split into chunks loaded on first import: a start loads the code of what it runs, not of all of
     // `i` (`i --version` ~13 → ~8 ms, a worker loads no console). Splitting needs the ESM output format.
-    "--format=esm",
-    "--splitting",
-    "--sourcemap=none",
-    `--compile-jit-policy=${JIT_POLICY}`,
-    // A standalone Bun executable reads `.env` and `bunfig.toml` from the directory it starts in unless
-    // told not to: a workspace's `.env` would set I_CONFIG_DIR (its own plugins, hooks and bindings) and
-    // its bunfig.toml `preload` would run its code before ours. `i` reads its settings from config_dir and
-    // the user's environment only; and not looking for the two files sheds their syscalls at every start.
-    "--no-compile-autoload-dotenv",
-    "--no-compile-autoload-bunfig",
-    // The functions a session runs laid out together (scripts/bytecode-order.ts): fewer pages mapped.
-    ...(ORDER_FILES.every((f) => existsSync(f)) ? [`--bytecode-order=${ORDER_FILES.join(",")}`] : []),
-    `--target=bun-${t}`,
-    join(ROOT, entry),
-    "--outfile",
-    outfile,
-  ]);
+    format: "esm",
+    splitting: true,
+    compile: {
+      target: `bun-${t}` as Bun.Build.CompileTarget,
+      outfile,
+      jitPolicy: JIT_POLICY,
+      // A standalone Bun executable reads `.env` and `bunfig.toml` from the directory it starts in unless
+      // told not to: a workspace's `.env` would set I_CONFIG_DIR (its own plugins, hooks and bindings) and
+      // its bunfig.toml `preload` would run its code before ours. `i` reads its settings from config_dir and
+      // the user's environment only; and not looking for the two files sheds their syscalls at every start.
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      // The functions a session runs laid out together (scripts/bytecode-order.ts): fewer pages mapped.
+      bytecodeOrder: ORDER_FILES.every((f) => existsSync(f)) && ORDER_FILES,
+    },
+    plugins: [lazySchemasPlugin],
+    throw: false,
+  });
+  if (!r.success)
+    fail(`compiling ${entry} failed: ${r.logs.map((l) => String(l.message ?? l)).join("; ")}`, 1);
+  console.log(`compiled ${outfile} in ${Math.round(performance.now() - started)} ms`);
 }
 
 /**
@@ -158,7 +169,7 @@ function writeArchive(dist: string, layout: Layout, t: Target): string {
 
 const sha256 = (file: string): string => createHash("sha256").update(readFileSync(file)).digest("hex");
 
-function main(): void {
+async function main(): Promise<void> {
   const started = performance.now();
   const { targets, pack, npm, dist } = parse(process.argv.slice(2));
   if (!existsSync(join(ROOT, "LICENSE"))) fail("LICENSE is missing from the repository root", 1);
@@ -174,10 +185,10 @@ function main(): void {
     rmSync(platformDir, { recursive: true, force: true });
     rmSync(examplesDir, { recursive: true, force: true });
     const binary = join(platformDir, `i${exeSuffix(t)}`);
-    compile("src/cli/main.ts", binary, t);
+    await compile("src/cli/main.ts", binary, t);
     binaries.set(t, binary);
     const compactor = join(examplesDir, "local-compactor", `i-local-compactor${exeSuffix(t)}`);
-    compile("examples/local-compactor/main.ts", compactor, t);
+    await compile("examples/local-compactor/main.ts", compactor, t);
     // Staging alone (no --package) skips the cargo build: the binary matters only in the archive.
     const rust = t === "linux-x64" && pack ? rustBinary() : undefined;
     const layouts = [platformLayout(ROOT, t, binary), examplesLayout(ROOT, t, compactor, rust)];
@@ -214,4 +225,4 @@ function main(): void {
   console.log(`built ${targets.join(", ")} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
 }
 
-main();
+await main();

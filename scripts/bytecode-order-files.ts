@@ -2,5 +2,8 @@
 import { join } from "node:path";
 
 export const ORDER_DIR = join(import.meta.dirname, "bytecode-order");
-/** Most important first: the core's order decides where the functions both processes run go. */
-export const ORDER_FILES = ["core.txt", "worker.txt"].map((f) => join(ORDER_DIR, f));
+/**
+ * Most important first: the core's order decides where the functions both processes run go; `i acp`'s
+ * own (the ACP SDK, src/acp) follow, so an editor's session maps few pages of them too.
+ */
+export const ORDER_FILES = ["core.txt", "worker.txt", "acp.txt"].map((f) => join(ORDER_DIR, f));

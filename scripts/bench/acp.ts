@@ -4,8 +4,9 @@
 // the median gap between consecutive model requests of each, and their difference is what ACP adds per
 // turn (target ≤ 1 ms). The peak PSS of each run's whole process tree is printed too (target: within 5 MB).
 //   bun scripts/bench/acp.ts [--runs 10] [--turns 100] [--mode compiled|source]
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { parseArgs } from "node:util";
+import { connect, startAcp } from "./acp-client.ts";
 import {
   agentArgv,
   benchDirs,
@@ -32,47 +33,7 @@ const [MODE = "compiled"] = parseModes(values.mode);
 const argv = agentArgv(MODE);
 const mock = await benchMock();
 
-/**
- * A minimal JSON-RPC client over the agent's stdio: requests by id, notifications only counted. Not the
- * SDK's client: this process is also the mock model, and validating every update here would delay the
- * model's replies and be measured as the agent's time.
- */
-function connect(child: ChildProcess) {
-  let buf = "";
-  let next = 1;
-  const waiting = new Map<number, (result: Record<string, unknown>) => void>();
-  child.stdout?.on("data", (d: Buffer) => {
-    buf += d.toString("utf8");
-    let nl = buf.indexOf("\n");
-    while (nl >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      nl = buf.indexOf("\n");
-      // updates are notifications: only answers (a result or an error for our id) are read
-      if (!line.startsWith('{"jsonrpc":"2.0","id"')) continue;
-      const m = JSON.parse(line) as { id: number; result?: Record<string, unknown>; error?: unknown };
-      if (m.error) throw new Error(`agent error: ${JSON.stringify(m.error)}`);
-      waiting.get(m.id)?.(m.result ?? {});
-      waiting.delete(m.id);
-    }
-  });
-  return {
-    request(method: string, params: unknown): Promise<Record<string, unknown>> {
-      const id = next++;
-      child.stdin?.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
-      return new Promise((resolve) => waiting.set(id, resolve));
-    },
-  };
-}
-
-function spawnAcp(dirs: ReturnType<typeof benchDirs>): ChildProcess {
-  const [file, ...args] = argv as [string, ...string[]];
-  return spawn(
-    file,
-    [...args, "acp", "--base-url", mock.url, "-m", "mock-model", "--provider", "openai", "--approve", "all"],
-    { cwd: dirs.workspace, env: dirs.env, stdio: ["pipe", "pipe", "ignore"] },
-  );
-}
+const spawnAcp = (dirs: ReturnType<typeof benchDirs>) => startAcp(argv, mock.url, dirs.workspace, dirs.env);
 
 const exit = (child: ChildProcess) =>
   new Promise<void>((r) => (child.exitCode !== null ? r() : child.on("exit", () => r())));
@@ -109,6 +70,13 @@ console.log(`  spawn → initialize answered   ${fmt(median(init))} ms`);
 console.log(`  spawn → session/new answered  ${fmt(median(created))} ms   (target ≤ 150 ms)`);
 
 // ---- (2) per turn ------------------------------------------------------------------------------------
+/**
+ * How often the tree's memory is sampled. The ACP run takes about a second, `-p` two or three: sampled
+ * every 500 ms they got 3 and 6 samples, and the peak PSS each caught (the heap between collections) was
+ * chance, unevenly; every 100 ms each gets 10 to 50, for a few reads of /proc per sample.
+ */
+const SAMPLE_MS = 100;
+
 function gaps(): { med: number; p10: number } {
   const at = mock.arrivals;
   if (at.length !== TURNS + 1) throw new Error(`${at.length} model requests, expected ${TURNS + 1}`);
@@ -123,7 +91,7 @@ async function printRun(): Promise<{ med: number; p10: number; peak: TreePeak | 
     [...argv, ...printArgs(mock.url, d, TURNS + 5), "--json"],
     d.env,
     d.workspace,
-    500,
+    SAMPLE_MS,
   );
   d.remove();
   if (r.code !== 0) throw new Error(`-p --json exited ${r.code}: ${r.stderr}`);
@@ -134,7 +102,7 @@ async function acpRun(): Promise<{ med: number; p10: number; peak: TreePeak | un
   const d = benchDirs({ contextWindow: 1_000_000 });
   mock.reset(s0(TURNS));
   const child = spawnAcp(d);
-  const watch = watchTree(child.pid as number, 500);
+  const watch = watchTree(child.pid as number, SAMPLE_MS);
   const conn = connect(child);
   await conn.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
   const s = await conn.request("session/new", { cwd: d.workspace, mcpServers: [] });
@@ -152,7 +120,7 @@ async function acpRun(): Promise<{ med: number; p10: number; peak: TreePeak | un
 }
 
 const rows: { kind: string; med: number; p10: number; pss: number }[] = [];
-for (let i = 0; i < Math.max(1, Math.min(RUNS, 3)); i++)
+for (let i = 0; i < Math.max(1, Math.min(RUNS, 5)); i++)
   for (const [kind, run] of [
     ["-p --json", printRun],
     ["acp", acpRun],

@@ -22,13 +22,14 @@ import {
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
 import type { AgentEvent } from "../contract/events.ts";
+import { SkillCatalog } from "../lib/skill-catalog.ts";
 import { editorFiles } from "./editor-files.ts";
 import { editorTerminal } from "./editor-terminal.ts";
 import { configOptions, modeState } from "./modes.ts";
 import { answerOf, permissionOptions, permissionToolCall } from "./permission.ts";
 import { PromptProblem, promptMessage } from "./prompt-content.ts";
 import { replayUpdates } from "./replay.ts";
-import { availableCommands, slashCommand } from "./slash-commands.ts";
+import { availableCommands, slashCommand, type UserCommands } from "./slash-commands.ts";
 import { UpdateMapper } from "./updates.ts";
 
 /** keep: the model sees images; describe: they are described for it; else it gets none. */
@@ -54,12 +55,17 @@ export class AcpSession {
   private title: string | undefined;
   /** the commands last offered, to offer them again only when they change */
   private commandsKey = "";
+  /** template problems already said in this session */
+  private readonly said = new Set<string>();
+  private readonly skills = new SkillCatalog();
   private closed = false;
 
   constructor(
     options: SessionOptions,
     private readonly client: AgentContext,
     caps: ClientCapabilities | undefined,
+    /** where the user's skills live (config_dir) */
+    private readonly configDir: string,
   ) {
     this.mapper = new UpdateMapper(
       () => this.facade.workspace,
@@ -182,18 +188,52 @@ export class AcpSession {
     return turn;
   }
 
+  /**
+   * The user's templates (read again each time: one added while the editor runs is a command at once) and,
+   * when the session runs the skills module, the skills. A template that cannot be read is said once.
+   */
+  private userCommands(): UserCommands {
+    const { templates, problems } = this.facade.promptTemplates();
+    for (const p of problems)
+      if (!this.said.has(p)) {
+        this.said.add(p);
+        this.mapper.notice("warning", `prompt template skipped: ${p}`);
+      }
+    const withSkills = this.facade.status().modules.some((m) => m.name === "skills");
+    return {
+      templates,
+      skills: withSkills ? this.skills.list(this.configDir, this.facade.workspace) : [],
+    };
+  }
+
   private async runTurn(blocks: readonly ContentBlock[]): Promise<StopReason> {
-    const slash = await slashCommand(this.facade, blocks, (text) =>
-      this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } }),
+    const slash = await slashCommand(
+      this.facade,
+      blocks,
+      () => this.userCommands(),
+      (text) => this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text } }),
     );
     if (slash === "done") return "end_turn";
     let message: ReturnType<typeof promptMessage>;
     try {
-      message = promptMessage(slash ?? blocks, this.facade.workspace, takesImages(this.facade.model.images));
+      message = promptMessage(
+        slash?.blocks ?? blocks,
+        this.facade.workspace,
+        takesImages(this.facade.model.images),
+      );
     } catch (err) {
       if (err instanceof PromptProblem) throw RequestError.invalidParams(undefined, err.message);
       throw err;
     }
+    // A template that names its model is sent to it, and the session's model comes back after.
+    const before = this.facade.model.name;
+    const model = slash?.model && slash.model !== before ? slash.model : undefined;
+    if (model)
+      try {
+        this.facade.setModel(model);
+      } catch (err) {
+        throw RequestError.invalidParams(undefined, `the template's model: ${errorMessage(err)}; not sent`);
+      }
     try {
       const r = await this.facade.send(message.content, message.typed);
       if (r.stop === "blocked" && r.blocked) this.mapper.notice("warning", r.blocked);
@@ -202,6 +242,7 @@ export class AcpSession {
       if (this.stop?.signal.aborted) return "cancelled";
       throw RequestError.internalError(undefined, errorMessage(err));
     } finally {
+      if (model) this.facade.setModel(before);
       // A session closed under the turn (the agent is shutting down) has nothing more to say.
       if (!this.closed) this.afterTurn();
     }
@@ -232,7 +273,7 @@ export class AcpSession {
 
   /** The commands, again only when they changed. */
   private offerCommands(): void {
-    const commands = availableCommands(this.facade);
+    const commands = availableCommands(this.facade, this.userCommands());
     const key = JSON.stringify(commands);
     if (key === this.commandsKey) return;
     this.commandsKey = key;

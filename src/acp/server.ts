@@ -26,6 +26,8 @@ export interface AcpDeps {
   /** the command line's flags: model, provider, base URL, profile, approvals… (the workspace is the cwd) */
   options: Omit<SessionOptions, "workspace" | "resume" | "continue">;
   version: string;
+  /** config_dir: where the user's skills are found */
+  configDir: string;
   /** the configured model takes images */
   images: boolean;
   /** saved sessions of a workspace (every workspace when undefined), newest first */
@@ -105,6 +107,7 @@ export class AcpServer {
       },
       client,
       this.caps,
+      this.deps.configDir,
     );
     try {
       await s.facade.open();

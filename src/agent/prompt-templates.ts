@@ -2,26 +2,15 @@
 // (the workspace's win) become `/NAME args`. Read like the prompts module reads its templates (same size
 // bound, `{{workspace}}` substituted); the workspace's files only when they stay inside it. `system.md` and
 // `summary.md` in config_dir are the prompts module's own, not commands.
-import { readdirSync } from "node:fs";
+import { lstatSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { MAX_PROMPT_CHARS } from "../contract/config.ts";
+import type { PromptTemplate } from "../lib/prompt-template.ts";
 import { readBoundedText } from "../lib/text-files.ts";
 import { resolveInWorkspace } from "../tools/paths.ts";
 import { parseFrontMatter } from "./front-matter.ts";
 
-export interface PromptTemplate {
-  name: string;
-  /** where it was read from */
-  path: string;
-  /** its front matter's `description`, else the body's first line: its one line of help */
-  description: string;
-  /** how its arguments are written (front matter `argument-hint`), e.g. "[file] [focus]" */
-  argumentHint?: string;
-  /** the model its message is sent to (front matter `model`); the session's own model otherwise */
-  model?: string;
-  /** the message, front matter removed */
-  body: string;
-}
+export type { PromptTemplate };
 
 const NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 const RESERVED_IN_CONFIG = new Set(["system", "summary"]);
@@ -77,11 +66,14 @@ export function loadTemplates(
     if (!RESERVED_IN_CONFIG.has(name)) add(name, join(cfgPrompts, f));
   }
   let wsPrompts: string | undefined;
-  try {
-    wsPrompts = resolveInWorkspace(workspace, ".i/prompts");
-  } catch (err) {
-    problems.push(`.i/prompts: ${(err as Error).message}`);
-  }
+  // Read again before every message (and after every editor turn): a workspace without the folder, the
+  // usual case, costs one lstat instead of resolving real paths.
+  if (lstatSync(join(workspace, ".i", "prompts"), { throwIfNoEntry: false }))
+    try {
+      wsPrompts = resolveInWorkspace(workspace, ".i/prompts");
+    } catch (err) {
+      problems.push(`.i/prompts: ${(err as Error).message}`);
+    }
   if (wsPrompts) {
     for (const f of listMd(wsPrompts)) {
       try {

@@ -8,6 +8,7 @@ import {
   savedSessions,
 } from "../agent/agent-session.ts";
 import { errorMessage } from "../contract/errors.ts";
+import { expandTemplate } from "../lib/prompt-template.ts";
 import { truncate, visibleWidth } from "../terminal/width.ts";
 import type { CommandRegistry, ParsedCommand } from "./commands.ts";
 import { showCompactions, uncompactCommand } from "./compaction-commands.ts";
@@ -17,7 +18,6 @@ import type { PickRequest, PickRow } from "./input/picker.ts";
 import { mcpCommand, mcpPromptText } from "./mcp-command.ts";
 import type { ConsoleUi } from "./ports.ts";
 import { age, sessionPickRequest } from "./session-picker.ts";
-import { expandTemplate } from "./templates.ts";
 
 export type SlashOutcome =
   /** draft: text to put in the input box (the message an /undo took back) */

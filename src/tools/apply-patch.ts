@@ -1,7 +1,8 @@
 // `apply_patch`: add, update, move and delete files with one patch in codex's format, the tool GPT-5
 // and codex models are trained on (offered to them instead of edit and write). Every file of the patch is
-// read, matched and computed first; the user approves each change with its diff; only then is anything
-// written, each file atomically. A patch that does not apply writes nothing.
+// read (an editor's unsaved buffer when it holds the file), matched and computed first; the user approves
+// each change with its diff; only then is anything written, each file atomically, and the editor is handed
+// what was written. A patch that does not apply writes nothing.
 import { lstatSync, unlinkSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { z } from "zod";
@@ -10,7 +11,7 @@ import { writeConfined } from "./confined-fs.ts";
 import { diffFiles } from "./diff.ts";
 import { splitFile } from "./edit/lines.ts";
 import { snippetLines } from "./edit/snippet.ts";
-import { readTextFile } from "./edit.ts";
+import { bufferFile, readTextFile } from "./edit.ts";
 import { applyHunks } from "./patch/hunks.ts";
 import { type FileOp, parsePatch } from "./patch/parse.ts";
 import { isInside, realpathLoose, toolPath } from "./paths.ts";
@@ -45,7 +46,12 @@ function mustNotExist(real: string, shown: string, what: string): void {
     throw new ToolError(`${what} ${shown}: it already exists; change it with *** Update File instead`);
 }
 
-function plan(op: FileOp, ctx: ToolContext): Planned {
+/** The text to patch: the editor's buffer when it holds the file (unsaved changes included), else the disk's. */
+async function fileToPatch(real: string, shown: string, ctx: ToolContext, confine: string | undefined) {
+  return (await bufferFile(real, shown, ctx)) ?? readTextFile(real, shown, ctx, confine);
+}
+
+async function plan(op: FileOp, ctx: ToolContext): Promise<Planned> {
   const { real, shown, confine } = toolPath(ctx, op.path);
   const at = { real, shown, ...(confine ? { confine } : {}) };
   if (op.kind === "add") {
@@ -77,10 +83,10 @@ function plan(op: FileOp, ctx: ToolContext): Planned {
         fuzzy: false,
       };
     }
-    const file = readTextFile(real, shown, ctx, confine);
+    const file = await fileToPatch(real, shown, ctx, confine);
     return { op: "delete", ...at, before: file.text, after: "", mode: file.mode, spans: [], fuzzy: false };
   }
-  const file = readTextFile(real, shown, ctx, confine);
+  const file = await fileToPatch(real, shown, ctx, confine);
   const patched = op.chunks.length ? applyHunks(splitFile(file.text), shown, op.chunks) : undefined;
   const p: Planned = {
     op: "update",
@@ -134,16 +140,17 @@ export const applyPatchTool: CoreTool<typeof ApplyPatchInput> = changingTool({
   async prepare(args, ctx) {
     const ops = parsePatch(args.input);
     const seen = new Set<string>();
-    const plans = ops.map((op) => {
-      const p = plan(op, ctx);
+    const plans: Planned[] = [];
+    for (const op of ops) {
+      const p = await plan(op, ctx);
       for (const r of [p.real, p.target?.real]) {
         if (r === undefined) continue;
         if (seen.has(r))
           throw new ToolError(`the patch changes ${p.shown} twice; put all its changes in one section`);
         seen.add(r);
       }
-      return p;
-    });
+      plans.push(p);
+    }
     // One question for the whole patch, asked once every file is known to apply: all of it or nothing.
     const shownDiff = plans.find((p) => p.before !== p.after) ?? plans[0];
     const more =
@@ -160,7 +167,7 @@ export const applyPatchTool: CoreTool<typeof ApplyPatchInput> = changingTool({
   },
 });
 
-function applyPlans(plans: Planned[], ctx: ToolContext) {
+async function applyPlans(plans: Planned[], ctx: ToolContext) {
   const done: string[] = [];
   for (const p of plans) {
     try {
@@ -169,9 +176,11 @@ function applyPlans(plans: Planned[], ctx: ToolContext) {
         writeConfined(p.target.real, p.after, p.mode, p.target.confine, p.movedTo ?? p.shown);
         if (p.target.real !== p.real) unlinkSync(p.real);
         ctx.files?.record(p.target.real);
+        await ctx.editor?.written(p.target.real, p.after);
       } else {
         writeConfined(p.real, p.after, p.mode, p.confine, p.shown);
         ctx.files?.record(p.real);
+        await ctx.editor?.written(p.real, p.after);
       }
     } catch (err) {
       const why = err instanceof ToolError ? err.message : (err as Error).message;

@@ -84,8 +84,15 @@ export function readTextFile(real: string, shown: string, ctx: ToolContext, conf
   }
 }
 
-/** The editor's buffer of the file as the text to edit (its unsaved changes included), when it has one. */
-async function bufferFile(real: string, shown: string, ctx: ToolContext): Promise<TextFile | undefined> {
+/**
+ * The editor's buffer of the file as the text to edit (its unsaved changes included), when it has one;
+ * `real` is the confined path the caller checked.
+ */
+export async function bufferFile(
+  real: string,
+  shown: string,
+  ctx: ToolContext,
+): Promise<TextFile | undefined> {
   const text = await ctx.editor?.read(real);
   if (text === undefined) return undefined;
   if (Buffer.byteLength(text) > EDIT_MAX_BYTES)

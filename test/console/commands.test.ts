@@ -8,7 +8,7 @@ import { loadTemplates } from "../../src/agent/prompt-templates.ts";
 import { runUserCommand } from "../../src/agent/user-command.ts";
 import { BUILTIN_COMMANDS, CommandRegistry, parseSlash } from "../../src/console/commands.ts";
 import { parseBang } from "../../src/console/shell-command.ts";
-import { expandTemplate } from "../../src/console/templates.ts";
+import { expandTemplate } from "../../src/lib/prompt-template.ts";
 import { Approvals } from "../../src/tools/approvals.ts";
 import { removeDir, tempDir } from "../helpers/cli.ts";
 

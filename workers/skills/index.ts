@@ -1,17 +1,16 @@
 // The skills module: lists the available skills in the system prompt and loads one on demand.
-import { dirname } from "node:path";
+
+import { MAX_SKILL_CHARS, type Skill, SkillCatalog, skillText } from "../../src/lib/skill-catalog.ts";
 import { defineWorkerModule, toolError, toolText } from "../sdk/module.ts";
 import { appendToSystem } from "../sdk/system-prompt.ts";
-import { clipLine, clipText } from "../sdk/text-limits.ts";
+import { clipLine } from "../sdk/text-limits.ts";
 import { defineTool } from "../sdk/tool.ts";
 import { workerConfigDir } from "../sdk/worker-env.ts";
-import { type Skill, SkillCatalog } from "./catalog.ts";
 
 /** At most this many skills are listed in the system prompt; the tool can still load any of them. */
 export const MAX_LISTED = 100;
 export const MAX_DESCRIPTION_CHARS = 200;
-/** Largest skill text returned by the tool; longer skills are cut with a note. */
-export const MAX_SKILL_CHARS = 64000;
+export { MAX_SKILL_CHARS };
 
 export function skillListing(skills: Skill[]): string {
   if (skills.length === 0) return "";
@@ -51,14 +50,7 @@ export function createSkillsModule(configDir = workerConfigDir()) {
             `no skill named "${args.name}"; ${names ? `available skills: ${names}` : "no skills are installed"}`,
           );
         }
-        const body = clipText(
-          skill.text,
-          MAX_SKILL_CHARS,
-          (total) => `[skill cut: ${total} characters, only the first ${MAX_SKILL_CHARS} are shown]`,
-        );
-        return toolText(
-          `Skill "${skill.name}" (folder ${dirname(skill.file)}; paths in it are relative to that folder)\n\n${body}`,
-        );
+        return toolText(skillText(skill));
       }),
     ],
   });

@@ -36,7 +36,7 @@ export const command = defineSubcommand(
       );
     }
     startupMark("acp command");
-    const [{ serveAcp }, { configuredImages }, { listSessions }, { dataDir }] = await Promise.all([
+    const [{ serveAcp }, { configuredImages }, { listSessions }, { configDir, dataDir }] = await Promise.all([
       import("../../acp/server.ts"),
       import("./acp-images.ts"),
       import("../../session/store.ts"),
@@ -46,6 +46,7 @@ export const command = defineSubcommand(
     return serveAcp({
       options: { ...flags, approve: (args.approve ?? "ask") as ApprovalPolicy, maxTurns },
       version: pkg.version,
+      configDir: configDir(),
       images: configuredImages(flags),
       listSessions: (cwd) => listSessions(dataDir(), cwd),
     });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
 import { mkdirSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseSkillFile } from "../../../workers/skills/front-matter.ts";
+import { parseSkillFile } from "../../../src/lib/skill-file.ts";
 import { createSkillsModule, MAX_LISTED, MAX_SKILL_CHARS } from "../../../workers/skills/index.ts";
 import { removeDir, tempDir } from "../../helpers/cli.ts";
 import { inProcess, toolResultOf, type WorkerClient } from "../../helpers/worker-io.ts";

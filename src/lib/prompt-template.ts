@@ -1,8 +1,21 @@
-// Prompt templates as slash commands: `/NAME args` sends the template (loaded by the session:
-// AgentSession.promptTemplates) with its arguments filled in.
+// Prompt templates as slash commands: what a template is and the message `/NAME args` makes of it. Shared
+// by every front end (the console, `i acp`) so a template expands the same wherever it is typed; finding
+// the templates is the session's (AgentSession.promptTemplates).
+import { substituteWorkspace } from "./text-files.ts";
 
-import type { PromptTemplate } from "../agent/agent-session.ts";
-import { substituteWorkspace } from "../lib/text-files.ts";
+export interface PromptTemplate {
+  name: string;
+  /** where it was read from */
+  path: string;
+  /** its front matter's `description`, else the body's first line: its one line of help */
+  description: string;
+  /** how its arguments are written (front matter `argument-hint`), e.g. "[file] [focus]" */
+  argumentHint?: string;
+  /** the model its message is sent to (front matter `model`); the session's own model otherwise */
+  model?: string;
+  /** the message, front matter removed */
+  body: string;
+}
 
 /** Split arguments like a shell would for simple cases: spaces separate, quotes group. */
 export function splitArgs(text: string): string[] {

@@ -1,11 +1,13 @@
-// Finding skills: folders `<root>/<name>/SKILL.md` under config_dir/skills and <workspace>/.i/skills. The
-// scan runs on every request (a directory listing and one stat per skill), but a file is re-read only when
-// its mtime or size changed, so new and edited skills show up without re-reading unchanged ones.
+// Finding skills, for the skills module and for front ends that offer them as slash commands: folders
+// `<root>/<name>/SKILL.md` under config_dir/skills and <workspace>/.i/skills. The scan runs on every
+// request (a directory listing and one stat per skill), but a file is re-read only when its mtime or size
+// changed, so new and edited skills show up without re-reading unchanged ones.
 import { readdirSync, realpathSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { readOptionalText } from "../sdk/read-text.ts";
-import { isInside } from "../sdk/workspace-path.ts";
-import { firstProseLine, parseSkillFile } from "./front-matter.ts";
+import { dirname, join } from "node:path";
+import { isInside } from "./paths.ts";
+import { firstProseLine, parseSkillFile } from "./skill-file.ts";
+import { readOptionalText } from "./text-files.ts";
+import { clipText } from "./text-limits.ts";
 
 export interface Skill {
   name: string;
@@ -14,6 +16,25 @@ export interface Skill {
   file: string;
   /** the full file text */
   text: string;
+}
+
+/** Largest skill text given to the model; longer skills are cut with a note. */
+export const MAX_SKILL_CHARS = 64000;
+
+/** A skill's instructions as the model reads them: what the skill tool answers. */
+export function skillText(skill: Skill): string {
+  const body = clipText(
+    skill.text,
+    MAX_SKILL_CHARS,
+    (total) => `[skill cut: ${total} characters, only the first ${MAX_SKILL_CHARS} are shown]`,
+  );
+  return `Skill "${skill.name}" (folder ${dirname(skill.file)}; paths in it are relative to that folder)\n\n${body}`;
+}
+
+/** The message `/NAME args` sends: the skill's instructions, then the arguments after a blank line. */
+export function expandSkill(skill: Skill, args: string): string {
+  const all = args.trim();
+  return all ? `${skillText(skill)}\n\n${all}` : skillText(skill);
 }
 
 /** Skill names are what the model types: one short line without path separators. */
