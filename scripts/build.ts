@@ -97,8 +97,9 @@ async function compile(entry: string, outfile: string, t: Target): Promise<void>
     sourcemap: "none",
     // Split into chunks loaded on first import: a start loads the code of what it runs, not of all of
     // `i` (`i --version` ~13 → ~8 ms, a worker loads no console). Splitting needs the ESM output format.
-    format: "esm",
-    splitting: true,
+    // Not for Windows: a split executable built through this API starts there and prints nothing (seen
+    // under Wine with the runtime in use), so Windows gets the one-piece bundle.
+    ...(isWindows(t) ? {} : { format: "esm" as const, splitting: true }),
     compile: {
       target: `bun-${t}` as Bun.Build.CompileTarget,
       outfile,
