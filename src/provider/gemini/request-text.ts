@@ -5,7 +5,7 @@
 import type { Message } from "../../contract/history.ts";
 import { contentText } from "../../contract/history.ts";
 import type { ModelRequest } from "../types.ts";
-import { callNames, geminiTools, generationConfig, modelParts, partsOf, toolParts } from "./request.ts";
+import { callNames, geminiTools, generationConfig, messageParts } from "./request.ts";
 
 const partTexts = new WeakMap<Message, { text: string; name?: string }>();
 const toolTexts = new WeakMap<readonly unknown[], string>();
@@ -14,12 +14,7 @@ function partsText(msg: Message, names: Map<string, string>): string {
   const name = msg.role === "tool" ? (names.get(msg.tool_call_id ?? "") ?? "") : undefined;
   const kept = partTexts.get(msg);
   if (kept && kept.name === name) return kept.text;
-  const parts =
-    msg.role === "assistant"
-      ? modelParts(msg)
-      : msg.role === "tool"
-        ? toolParts(msg, names)
-        : partsOf(msg.content);
+  const parts = messageParts(msg, names);
   const text = parts.map((p) => JSON.stringify(p)).join(",");
   partTexts.set(msg, name === undefined ? { text } : { text, name });
   return text;

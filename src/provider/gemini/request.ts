@@ -84,6 +84,12 @@ export function callNames(history: History): Map<string, string> {
   return out;
 }
 
+/** One message's parts: the model's own, a tool's response, or the user's content. */
+export function messageParts(msg: Message, names: Map<string, string>): GeminiPart[] {
+  if (msg.role === "assistant") return modelParts(msg);
+  return msg.role === "tool" ? toolParts(msg, names) : partsOf(msg.content);
+}
+
 export function geminiContents(messages: History): { system?: string; contents: GeminiContent[] } {
   const names = callNames(messages);
   const contents: GeminiContent[] = [];
@@ -94,12 +100,7 @@ export function geminiContents(messages: History): { system?: string; contents: 
       return;
     }
     const role = msg.role === "assistant" ? "model" : "user";
-    const parts =
-      msg.role === "assistant"
-        ? modelParts(msg)
-        : msg.role === "tool"
-          ? toolParts(msg, names)
-          : partsOf(msg.content);
+    const parts = messageParts(msg, names);
     if (parts.length === 0) return;
     const prev = contents[contents.length - 1];
     if (prev && prev.role === role) prev.parts.push(...parts);
