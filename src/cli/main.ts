@@ -1,4 +1,5 @@
 #!/usr/bin/env bun
+import { writeSync } from "node:fs";
 import type { ArgsDef } from "citty";
 // Entry point of `i`. Kept tiny so `i --version` starts fast: citty and every command load only when used.
 import pkg from "../../package.json" with { type: "json" };
@@ -114,6 +115,24 @@ async function report(err: unknown): Promise<number> {
 if (import.meta.main) {
   startupMark("main");
   const args = process.argv.slice(2);
+  if (args[0] === "--version" || args[0] === "-V") answerVersion(args);
+  else start(args);
+}
+
+/**
+ * `i --version` is the startup figure: answered with one write to fd 1, before the engine mode, the
+ * credential hand-off or process.stdout (a stream the runtime builds on first use) are touched. A
+ * write that fails (a closed pipe, a full non-blocking one) goes through main() instead.
+ */
+function answerVersion(args: string[]): void {
+  try {
+    writeSync(1, `i ${pkg.version}\n`);
+  } catch {
+    start(args);
+  }
+}
+
+function start(args: string[]): void {
   // First, before anything is read or started: it may replace the process (runtime/engine-mode.ts).
   applyEngineMode(args, CHILDLESS.has(args[0] ?? ""));
   receiveCredentials();

@@ -3,7 +3,7 @@
 // every run, and the example compactor — compiled on its own — replaces the built-in compact module.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { arch, platform } from "node:os";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
@@ -59,6 +59,27 @@ test("the compiled binary prints its version and binds built-ins to itself", asy
   const m = await runBin(join(bin, "i"), ["--runtime", "manifest", "compact"]);
   expect(m.code).toBe(0);
   expect(JSON.parse(m.out).modules[0].exec).toEqual([join(bin, "i"), "worker", "budget,compact"]);
+});
+
+test("the compiled binary reads no .env or bunfig.toml from the directory it starts in", async () => {
+  // A workspace's .env would point config_dir elsewhere, and its bunfig.toml preload would run its code.
+  const ws = join(dir, "dotfiles-ws");
+  mkdirSync(ws);
+  writeFileSync(join(ws, ".env"), `I_CONFIG_DIR=${join(dir, "dotenv-cfg")}\n`);
+  writeFileSync(join(ws, "bunfig.toml"), 'preload = ["./preload.ts"]\n');
+  const marker = join(dir, "preloaded");
+  writeFileSync(
+    join(ws, "preload.ts"),
+    `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "1");\n`,
+  );
+  const { I_CONFIG_DIR: _, ...rest } = env();
+  const home = join(dir, "home");
+  for (const args of [["--version"], ["--runtime", "manifest", "compact"]]) {
+    const r = await startProgram(join(bin, "i"), args, { env: { ...rest, HOME: home }, cwd: ws }).done;
+    expect(r.code).toBe(0);
+    if (args[0] !== "--version") expect(JSON.parse(r.stdout).config_dir).toBe(join(home, ".i", "config"));
+  }
+  expect(existsSync(marker)).toBe(false);
 });
 
 test("the compiled binary words bad input as one i: line, exit 2, no stack trace", async () => {
