@@ -30,6 +30,27 @@ export function toldApprovalMode(h: Readonly<History>): ApprovalPolicy | undefin
   return undefined;
 }
 
+/**
+ * `toldApprovalMode` asked before every request of one history array, which between two requests only
+ * grows: the messages already read are not read again (a whole-history scan per request grew with the
+ * session). A different array (compaction, undo) or a changed prefix is read whole.
+ */
+export class ToldModeReader {
+  private seen: { h: Readonly<History>; length: number; last: Message | undefined } | undefined;
+  private mode: ApprovalPolicy | undefined;
+
+  read(h: Readonly<History>): ApprovalPolicy | undefined {
+    const s = this.seen;
+    if (s && s.h === h && h.length >= s.length && h[s.length - 1] === s.last) {
+      for (let i = s.length; i < h.length; i++) this.mode = modeOf(h[i] as Message) ?? this.mode;
+    } else {
+      this.mode = toldApprovalMode(h);
+    }
+    this.seen = { h, length: h.length, last: h.at(-1) };
+    return this.mode;
+  }
+}
+
 /** The note that tells the model the mode changed (a user turn: mid-history system messages exist nowhere). */
 export function approvalNote(mode: ApprovalPolicy, ts: string): Message {
   return {

@@ -12,7 +12,7 @@ import type { DeclaredTools } from "../tools/declared-tools.ts";
 import type { DispatchSeams, ToolDispatch } from "../tools/dispatch.ts";
 import type { ApprovalPolicy, ToolContext, ToolDecl } from "../tools/types.ts";
 import type { HookRunner } from "../worker/types.ts";
-import { approvalNote, toldApprovalMode } from "./approval-note.ts";
+import { approvalNote, ToldModeReader, toldApprovalMode } from "./approval-note.ts";
 import { cutCallResult, cutToolCall } from "./cut-call.ts";
 import { interruptedTail, partialReply } from "./interrupt.ts";
 import type { AgentCompaction, AgentSession } from "./ports.ts";
@@ -93,6 +93,7 @@ export class Agent {
   private readonly dispatch: ToolDispatch;
   /** the mode the system prompt is taken to state when the history records none (an older session) */
   private readonly startMode: ApprovalPolicy;
+  private readonly toldMode = new ToldModeReader();
 
   constructor(
     private readonly deps: AgentDeps,
@@ -184,7 +185,7 @@ export class Agent {
   /** A change of approval mode since the model was last told: a note before the next request. */
   private tellApprovalMode(): void {
     const mode = this.deps.toolContext.approvals.policy;
-    if (mode === (toldApprovalMode(this.history) ?? this.startMode)) return;
+    if (mode === (this.toldMode.read(this.history) ?? this.startMode)) return;
     this.history.push(approvalNote(mode, now()));
     this.checkpoint("approval");
   }

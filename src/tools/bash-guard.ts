@@ -13,18 +13,32 @@ export interface GuardCheck {
   git?: string;
 }
 
+type Classify = typeof import("./guard/classify.ts");
+
+/** The guard's module once loaded: every later call skips the import's promise round. */
+let loaded: Classify | undefined;
+
+/**
+ * The home and temp directories the guard judges paths against, resolved once per value of the variables
+ * they come from (a realpath of each temp directory per call was a good part of a one-line command's cost).
+ */
+let places: { key: string; home: string; temp: readonly string[] } | undefined;
+
+function placesOf(classify: Classify, allowPaths: readonly string[] | undefined): typeof places & object {
+  const key = `${process.env.HOME}\0${process.env.TMPDIR}`;
+  if (places?.key !== key) places = { key, home: homedir(), temp: classify.tempDirs() };
+  if (!allowPaths?.length) return places;
+  return { ...places, temp: [...places.temp, ...allowPaths] };
+}
+
 /** What the guard says of `command` run in `cwd` (absolute, real). */
 export async function guardCheck(command: string, cwd: string, ctx: ToolContext): Promise<GuardCheck> {
   const g = ctx.guard ?? {};
-  let verdict: Awaited<ReturnType<typeof import("./guard/classify.ts").classifyCommand>>;
+  let verdict: Awaited<ReturnType<Classify["classifyCommand"]>>;
   try {
-    const { classifyCommand, tempDirs } = await import("./guard/classify.ts");
-    verdict = await classifyCommand(command, {
-      workspace: ctx.workspace,
-      cwd,
-      home: homedir(),
-      temp: [...tempDirs(), ...(g.allowPaths ?? [])],
-    });
+    loaded ??= await import("./guard/classify.ts");
+    const { home, temp } = placesOf(loaded, g.allowPaths);
+    verdict = await loaded.classifyCommand(command, { workspace: ctx.workspace, cwd, home, temp });
   } catch (err) {
     verdict = { kind: "unknown", reason: `the guard's shell parser could not run (${errorMessage(err)})` };
   }
