@@ -78,10 +78,14 @@ test("a model that takes no images refuses one in one line; nothing is sent", as
 function pathWithoutClipboardTools(dir: string): string {
   const bin = join(dir, "bin");
   mkdirSync(bin);
+  // Names already linked are skipped by name: a dangling link on PATH would not "exist" a second time.
   const skip = new Set(["wl-paste", "xclip", "xsel", "osascript", "powershell", "pwsh"]);
   for (const d of (process.env.PATH ?? "/usr/bin:/bin").split(":"))
     for (const name of existsSync(d) ? readdirSync(d) : [])
-      if (!skip.has(name) && !existsSync(join(bin, name))) symlinkSync(join(d, name), join(bin, name));
+      if (!skip.has(name)) {
+        skip.add(name);
+        symlinkSync(join(d, name), join(bin, name));
+      }
   return bin;
 }
 

@@ -19,6 +19,20 @@ async function waitStyled(p: Pty, re: RegExp): Promise<string> {
   }
 }
 
+/** The assistant messages of the session's event log, once one is there (at most 5 s). */
+async function savedAssistant(
+  dir: string,
+): Promise<Array<{ content?: unknown; meta?: { reasoning?: string } }>> {
+  for (let i = 0; ; i++) {
+    const files = readdirSync(dir, { recursive: true }).map(String);
+    const log = files.find((f) => f.endsWith("events.jsonl"));
+    const lines = log ? readFileSync(join(dir, log), "utf8").split("\n") : [];
+    const found = lines.filter((l) => l.includes('"role":"assistant"')).map((l) => JSON.parse(l).message);
+    if (found.length > 0 || i >= 100) return found;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 const THOUGHT = "First I consider the question carefully. Then I weigh the options and pick the second one.";
 
 test("reasoning streams dimmed on one line, collapses, opens with Ctrl-O, and is absent from the saved answer", async () => {
@@ -43,14 +57,8 @@ test("reasoning streams dimmed on one line, collapses, opens with Ctrl-O, and is
   await p.press("C-o");
   await p.waitFor("pick the second one");
   // Saved: the answer's text alone; the reasoning is kept beside it, not in it.
-  const dir = join(rig.dataDir);
-  const files = readdirSync(dir, { recursive: true }).map(String);
-  const log = files.find((f) => f.endsWith("events.jsonl")) ?? "";
-  const saved = readFileSync(join(dir, log), "utf8");
-  const assistant = saved
-    .split("\n")
-    .filter((l) => l.includes('"role":"assistant"'))
-    .map((l) => JSON.parse(l).message);
+  // The screen can show the answer a moment before its event is appended: wait for the line.
+  const assistant = await savedAssistant(rig.dataDir);
   expect(assistant.at(-1)?.content).toBe("The answer is two.");
   expect(assistant.at(-1)?.meta?.reasoning).toBe(THOUGHT);
   // The next request does not send it as the answer's text.
