@@ -1,7 +1,9 @@
 // A client that offers terminal/*: bash runs in the editor's terminal (the tool call shows it), the
-// model gets its output and exit code, i's credentials are unset there, and a cancel kills it.
+// model gets its output and exit code, i's credentials are unset there, and a cancel kills it. With the
+// sandbox on (the default where bubblewrap runs) bash runs confined in i instead, terminals or not.
 import { afterEach, describe, expect, test } from "bun:test";
 import { methods } from "@agentclientprotocol/sdk";
+import { sandboxAvailability } from "../../src/tools/sandbox.ts";
 import {
   type AcpRig,
   initialize,
@@ -29,7 +31,7 @@ describe("i acp: bash in the editor's terminal", () => {
         { tool_calls: [{ name: "bash", arguments: { command: "sleep 30" } }] },
         { text: "never" },
       ],
-      args: ["--approve", "all"],
+      args: ["--approve", "all", "--sandbox", "off"],
       terminals: log,
     });
     await initialize(a, { terminal: true });
@@ -49,4 +51,32 @@ describe("i acp: bash in the editor's terminal", () => {
     expect((await turn).stopReason).toBe("cancelled");
     expect(log.killed).toBeGreaterThanOrEqual(1);
   }, 30_000);
+
+  test.skipIf("problem" in sandboxAvailability())(
+    "by default bash runs in i's sandbox, not the editor's terminal: the root is read-only to it",
+    async () => {
+      const log: TerminalLog = { created: [], killed: 0 };
+      a = await startAcp({
+        script: [
+          {
+            tool_calls: [
+              {
+                name: "bash",
+                arguments: { command: "test -w / && echo root-writable || echo root-read-only" },
+              },
+            ],
+          },
+          { text: "done" },
+        ],
+        args: ["--approve", "all"],
+        terminals: log,
+      });
+      await initialize(a, { terminal: true });
+      const s = await newSession(a);
+      expect((await prompt(a, s.sessionId, "run")).stopReason).toBe("end_turn");
+      expect(log.created).toHaveLength(0);
+      expect(JSON.stringify(a.rig.mock.requests[1]?.body)).toContain("root-read-only");
+    },
+    30_000,
+  );
 });

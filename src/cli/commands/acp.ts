@@ -4,6 +4,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import { startupMark } from "../../lib/startup-trace.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
+import { SANDBOX_ARG, sandboxOption } from "../sandbox-option.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 const { workspace: _, ...TARGET } = TARGET_ARGS;
@@ -19,6 +20,7 @@ export const command = defineSubcommand(
         options: ["all", "edits", "ask", "none"],
         description: "the mode sessions start in: ask (default) asks the editor before commands and changes",
       },
+      sandbox: SANDBOX_ARG,
       "max-turns": {
         type: "string",
         valueHint: "n",
@@ -35,6 +37,8 @@ export const command = defineSubcommand(
         `--max-turns: "${args["max-turns"]}" is not a positive whole number, e.g. --max-turns 20`,
       );
     }
+    // Bash in an editor's session runs in the same sandbox as in the terminal.
+    const sandbox = await sandboxOption(args.sandbox);
     startupMark("acp command");
     const [{ serveAcp }, { configuredImages }, { listSessions }, { configDir, dataDir }] = await Promise.all([
       import("../../acp/server.ts"),
@@ -44,7 +48,7 @@ export const command = defineSubcommand(
     ]);
     startupMark("acp loaded");
     return serveAcp({
-      options: { ...flags, approve: (args.approve ?? "ask") as ApprovalPolicy, maxTurns },
+      options: { ...flags, ...sandbox, approve: (args.approve ?? "ask") as ApprovalPolicy, maxTurns },
       version: pkg.version,
       configDir: configDir(),
       images: configuredImages(flags),

@@ -2,12 +2,11 @@
 import { resolve } from "node:path";
 import type { ArgsDef } from "citty";
 import pkg from "../../../package.json" with { type: "json" };
-import { configDir, dataDir } from "../../config/paths.ts";
 import { UserError } from "../../contract/errors.ts";
-import { defaultSandbox, parseSandbox, type SandboxSpec } from "../../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../../tools/types.ts";
 import { defineSubcommand } from "../command.ts";
 import { RESUME_PICK } from "../resume-pick.ts";
+import { SANDBOX_ARG, sandboxOption } from "../sandbox-option.ts";
 import { TARGET_ARGS, targetFlags } from "../target-args.ts";
 
 export const RUN_ARGS = {
@@ -52,12 +51,7 @@ export const RUN_ARGS = {
     description:
       "who allows bash, write and edit: all runs everything; edits runs write and edit and asks for bash; ask asks each time (console default; refused at once without a terminal); none is read-only (print mode default)",
   },
-  sandbox: {
-    type: "string",
-    valueHint: "mode",
-    description:
-      "how bash runs (Linux, bubblewrap): workspace-write (no network), workspace-write,network (the default where bwrap runs) or off",
-  },
+  sandbox: SANDBOX_ARG,
   "allow-destructive": {
     type: "boolean",
     description:
@@ -111,22 +105,6 @@ function parseMaxTurns(v: string | undefined): number {
       `--max-turns: "${v}" is not a positive whole number; give the most model requests to make, e.g. --max-turns 20`,
     );
   return n;
-}
-
-async function sandboxOption(value: string | undefined): Promise<{ sandbox?: SandboxSpec }> {
-  const hide = [configDir()];
-  // The session's folders stay readable inside (the saved outputs a bash result names are there).
-  const readable = [dataDir(), process.env.I_SESSION_DIR]
-    .filter((d): d is string => !!d)
-    .map((d) => resolve(d));
-  let sandbox = parseSandbox(value, hide, readable);
-  if (value === undefined) {
-    // The default: on where it runs, unless config.json turns it off; one line where it cannot run.
-    const { loadConfigFile } = await import("../../config/load.ts");
-    const settings = loadConfigFile(configDir()).sandbox;
-    sandbox = defaultSandbox(settings, hide, (line) => process.stderr.write(`i: ${line}\n`), readable);
-  }
-  return sandbox ? { sandbox } : {};
 }
 
 /**
