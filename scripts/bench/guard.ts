@@ -1,6 +1,6 @@
 // The bash guard's costs. (1) Classifying a command: median over the everyday and destructive corpora,
 // the parser's one-time load excluded (and printed), against the floor of the same run: tree-sitter's
-// parse alone. (2) A bash call's added cost with the sandbox on: `bash -c true` through bwrap with the
+// parse alone; and the plain reading (a lexer, no parser) on the commands it takes. (2) A bash call's added cost with the sandbox on: `bash -c true` through bwrap with the
 // default sandbox's argv against plain `bash -c true`, interleaved, medians. A turn without bash never
 // loads the guard (it is a dynamic import in the bash tool), so its per-turn cost is unchanged.
 // Targets: classify ≤ 1 ms median.
@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { classifyWith, tempDirs } from "../../src/tools/guard/classify.ts";
+import { classifyPlain, classifyWith, tempDirs } from "../../src/tools/guard/classify.ts";
 import { bashParser, parseWith } from "../../src/tools/guard/parser.ts";
 import { sandboxAvailability, sandboxed } from "../../src/tools/sandbox.ts";
 import { DESTRUCTIVE, EVERYDAY } from "../../test/tools/guard/corpus.ts";
@@ -32,7 +32,9 @@ const commands = [...EVERYDAY, ...DESTRUCTIVE.map((c) => c.replaceAll("{V}", "/s
 // Warm up (JIT, the first realpath calls), then sample each command in turn, `runs` rounds.
 for (const c of commands) classifyWith(parser, c, place);
 const classify: number[] = [];
+const plainRead: number[] = [];
 const floor: number[] = [];
+const plainOnes = commands.filter((c) => classifyPlain(c, place) !== undefined);
 for (let i = 0; i < runs; i++) {
   for (const c of commands) {
     let a = performance.now();
@@ -43,10 +45,19 @@ for (let i = 0; i < runs; i++) {
     classifyWith(parser, c, place);
     classify.push(performance.now() - a);
   }
+  for (const c of plainOnes) {
+    const a = performance.now();
+    classifyPlain(c, place);
+    plainRead.push(performance.now() - a);
+  }
 }
 console.log(`guard: parser load ${fmt(loadMs, 1)} ms (once, on the first bash call; excluded below)`);
 console.log(
   `guard: classify ${commands.length} commands × ${runs}: median ${fmt(median(classify), 3)} ms, p90 ${fmt(quantile(classify, 0.9), 3)} ms; floor (parse only) median ${fmt(median(floor), 3)} ms (target ≤ 1 ms)`,
+);
+
+console.log(
+  `guard: the plain reading (no parser) takes ${plainOnes.length} of the ${commands.length}; on those: median ${fmt(median(plainRead), 3)} ms, p90 ${fmt(quantile(plainRead, 0.9), 3)} ms`,
 );
 
 const a = sandboxAvailability();

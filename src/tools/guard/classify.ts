@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { judge, redirect } from "./commands.ts";
 import { bashParser, parseWith } from "./parser.ts";
 import { realish } from "./paths.ts";
-import type { GuardPlace, Verdict } from "./types.ts";
-import { type Reading, walk } from "./walk.ts";
+import { plainCommand } from "./plain.ts";
+import type { Finding, GuardPlace, Verdict } from "./types.ts";
+import { copyScope, DOWNLOADERS, ParserNeeded, type Reading, type Scope, walk } from "./walk.ts";
 
 export type { GuardPlace, Verdict };
 
@@ -25,29 +26,66 @@ export function classifyWith(
   if (!parsed) return { kind: "unknown", reason: "the command could not be parsed" };
   const r: Reading = { place, parser, findings: [], written: new Map(), depth: 0, judge, redirect };
   try {
-    walk(
-      parsed.root,
-      {
-        cwd: place.cwd,
-        vars: new Map([
-          ["HOME", place.home],
-          ["PWD", place.cwd],
-        ]),
-      },
-      r,
-      undefined,
-    );
+    walk(parsed.root, startScope(place), r, undefined);
   } finally {
     parsed.free();
   }
-  const flagged = r.findings.find((f) => f.kind === "flagged");
-  if (flagged) return flagged;
-  if (parsed.hasError) return { kind: "unknown", reason: "the command could not be parsed" };
-  const unknown = r.findings[0];
-  return unknown ?? { kind: "ok" };
+  return verdictOf(r.findings, parsed.hasError);
 }
 
-/** Whether `command` is destructive; loads the parser on first use. */
+const startScope = (place: GuardPlace): Scope => ({
+  cwd: place.cwd,
+  vars: new Map([
+    ["HOME", place.home],
+    ["PWD", place.cwd],
+  ]),
+});
+
+function verdictOf(findings: Finding[], hasError: boolean): Verdict {
+  const flagged = findings.find((f) => f.kind === "flagged");
+  if (flagged) return flagged;
+  if (hasError) return { kind: "unknown", reason: "the command could not be parsed" };
+  return findings[0] ?? { kind: "ok" };
+}
+
+/**
+ * Whether a plain `command` (plain.ts) is destructive, read without the parser the way the walker reads
+ * the parser's tree of it: lists in order in one scope, each stage of a pipeline in a scope of its own
+ * and told when its input is a download, a stage's redirections before its words. Undefined when the
+ * command is not plain or runs a script of its own: the parser reads it then.
+ */
+export function classifyPlain(command: string, place: GuardPlace): Verdict | undefined {
+  const list = plainCommand(command);
+  if (!list) return undefined;
+  const r: Reading = {
+    place,
+    parser: undefined,
+    findings: [],
+    written: new Map(),
+    depth: 0,
+    judge,
+    redirect,
+  };
+  const scope = startScope(place);
+  try {
+    for (const pipeline of list) {
+      let downloaded = false;
+      for (const stage of pipeline) {
+        const at = pipeline.length > 1 ? copyScope(scope) : scope;
+        for (const { op, target } of stage.redirects) redirect(target, op, at, r, undefined);
+        judge(stage.words, stage.env, at, r, downloaded ? { download: true } : undefined);
+        const name = stage.words[0]?.value.split("/").at(-1);
+        if (name && DOWNLOADERS.has(name)) downloaded = true;
+      }
+    }
+  } catch (err) {
+    if (err instanceof ParserNeeded) return undefined;
+    throw err;
+  }
+  return verdictOf(r.findings, false);
+}
+
+/** Whether `command` is destructive; a plain one is read without the parser, which loads on first use. */
 export async function classifyCommand(command: string, place: GuardPlace): Promise<Verdict> {
-  return classifyWith(await bashParser(), command, place);
+  return classifyPlain(command, place) ?? classifyWith(await bashParser(), command, place);
 }

@@ -19,7 +19,8 @@ export type Stdin = { script: string } | { download: true } | undefined;
 
 export interface Reading {
   place: GuardPlace;
-  parser: Parser;
+  /** absent while a plain command is read without it (plain.ts): a nested script then needs it */
+  parser: Parser | undefined;
   findings: Finding[];
   /** files this command writes from a here-doc, by absolute path: a script it may then run */
   written: Map<string, string>;
@@ -30,6 +31,9 @@ export interface Reading {
 }
 
 const MAX_DEPTH = 64;
+
+/** Thrown when a command read without the parser runs a script of its own (bash -c, eval, python -c). */
+export class ParserNeeded extends Error {}
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "http", "aria2c"]);
 
 export const copyScope = (s: Scope): Scope => ({ cwd: s.cwd, vars: new Map(s.vars) });
@@ -40,6 +44,7 @@ function named(node: Node): Node[] {
 
 /** Read `text` as a script run at `scope` (bash -c, eval, a here-doc fed to a shell). */
 export function readScript(text: string, scope: Scope, r: Reading): void {
+  if (!r.parser) throw new ParserNeeded();
   if (r.depth >= MAX_DEPTH) {
     r.findings.push({ kind: "unknown", reason: `nested more than ${MAX_DEPTH} levels deep` });
     return;

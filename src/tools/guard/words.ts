@@ -9,7 +9,14 @@ export interface Word {
   dynamic: boolean;
   /** an unquoted *, ? or [ in it: the shell expands it to the matching paths */
   glob: boolean;
-  node: Node;
+  /** where it was written: the parser's node, or the plain lexer's slice of the command */
+  node: WordSource;
+}
+
+/** What the rules read of a word's source: its kind (a process substitution, a string) and text. */
+export interface WordSource {
+  readonly type: string;
+  readonly text: string;
 }
 
 /** Variables known before the command runs: HOME, PWD and those the command itself assigned. */
