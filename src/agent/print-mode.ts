@@ -35,7 +35,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
   };
   // The run's totals ride on the last event; `session` and `totals` are set before any event can come.
   let session: AgentSession | undefined;
-  const totals = new RunTotals(() => session?.status().model.price, dataDir());
+  const totals = new RunTotals(() => session?.modelPrice, dataDir());
   const write = (ev: AgentEvent) => process.stdout.write(`${inertJson(JSON.stringify(ev))}\n`);
   const emit = opts.json
     ? (ev: AgentEvent) => {

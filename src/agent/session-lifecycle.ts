@@ -9,7 +9,7 @@ import { dataDir } from "../config/paths.ts";
 import type { AgentEvent } from "../contract/events.ts";
 import type { History } from "../contract/history.ts";
 import type { Usage } from "../contract/usage.ts";
-import { requestCost } from "../lib/request-cost.ts";
+import { type Price, requestCost } from "../lib/request-cost.ts";
 import type { ApprovalAnswer, ApprovalRequest } from "../tools/approvals.ts";
 import { resolveWorkspace } from "./options.ts";
 import type {
@@ -170,6 +170,11 @@ export class SessionLifecycle {
   /** Tokens of every request this run made. */
   get usageTotals(): Usage {
     return this.live.agent.usageTotals;
+  }
+
+  /** The price of the model serving the session now: read per reply, so without the rest of status(). */
+  get modelPrice(): Price {
+    return this.live.agent.model.price;
   }
 
   status(): SessionStatus {

@@ -1,7 +1,6 @@
 // `i acp` runs unmodified under Deno 2 too: a prompt with a tool call, through the SDK's client.
 import { afterEach, expect, test } from "bun:test";
-import { join } from "node:path";
-import { ROOT } from "../helpers/cli.ts";
+import { DENO_RUN } from "../helpers/deno.ts";
 import {
   type AcpRig,
   agentText,
@@ -13,8 +12,6 @@ import {
   updatesOf,
 } from "./harness.ts";
 
-const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
-
 let a: AcpRig | undefined;
 afterEach(async () => {
   await a?.close();
@@ -25,7 +22,7 @@ test("under Deno: initialize, session/new, a prompt with a read", async () => {
   a = await startAcp({
     script: [{ tool_calls: [{ name: "read", arguments: { path: "a.txt" } }] }, { text: "deno acp done" }],
     files: { "a.txt": "alpha\n" },
-    runner: [DENO, "run", "-A"],
+    runner: [...DENO_RUN],
   });
   expect((await initialize(a)).protocolVersion).toBe(1);
   const s = await newSession(a);

@@ -3,7 +3,7 @@
 // key, deployment) each end in the config.json and auth.json a run reads — the secret never copied into
 // config.json — and a bad answer (a key file that is not there, a profile that does not exist or cannot
 // be used, a deployment the resource lacks) gets one line and the question again.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,23 +13,11 @@ import { setupReason } from "../../src/cli/setup/needs-setup.ts";
 import { bedrockGeography, modelsFor } from "../../src/cli/setup/setup-providers.ts";
 import { testRequest } from "../../src/cli/setup/test-request.ts";
 import { lookupModel } from "../../src/provider/models.ts";
-import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
+import { startMockServer } from "../fixtures/mock-server/index.ts";
 import type { MockAwsIdentity } from "../fixtures/mock-server/sigv4-check.ts";
-import { removeDir, tempDir } from "../helpers/cli.ts";
+import { useTempHome } from "../helpers/temp-home.ts";
 
-let root: string;
-let cfg: string;
-let mock: MockServer | undefined;
-beforeEach(() => {
-  root = tempDir("i-setup-clouds-");
-  cfg = join(root, "cfg");
-  mkdirSync(cfg);
-});
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-  removeDir(root);
-});
+const home = useTempHome("i-setup-clouds-");
 
 /** The number shown before the option whose label starts with `label` (in the last menu printed). */
 function numberOf(out: string, label: string): string {
@@ -59,7 +47,7 @@ function interactive(steps: (string | ((out: string) => string))[]): AskIo & { o
 const pick = (label: string) => (out: string) => numberOf(out, label);
 
 const readJson = (file: string) => JSON.parse(readFileSync(file, "utf8"));
-const baseEnv = () => ({ HOME: root, PATH: process.env.PATH ?? "/bin" });
+const baseEnv = () => ({ HOME: home.root, PATH: process.env.PATH ?? "/bin" });
 
 test("every model the setup lists for a provider is in the model table", () => {
   for (const choice of ["openai", "anthropic", "gemini", "vertex", "bedrock", "azure", "openrouter"] as const)
@@ -78,7 +66,7 @@ const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
 const PRIVATE = privateKey.export({ type: "pkcs8", format: "pem" }).toString();
 
 test("vertex: a missing key file is said in one line and asked again; the path, project and location are saved, the key is not", async () => {
-  const keyFile = join(root, "sa.json");
+  const keyFile = join(home.root, "sa.json");
   writeFileSync(
     keyFile,
     JSON.stringify({
@@ -88,7 +76,7 @@ test("vertex: a missing key file is said in one line and asked again; the path, 
       client_email: "setup@sa-project-1.iam.gserviceaccount.com",
     }),
   );
-  const badKey = join(root, "bad-key.json");
+  const badKey = join(home.root, "bad-key.json");
   writeFileSync(
     badKey,
     JSON.stringify({
@@ -100,7 +88,7 @@ test("vertex: a missing key file is said in one line and asked again; the path, 
   const io = interactive([
     pick("Vertex AI"),
     pick("a service-account JSON key file"),
-    join(root, "missing.json"),
+    join(home.root, "missing.json"),
     badKey,
     keyFile,
     "", // the key's own project
@@ -108,39 +96,39 @@ test("vertex: a missing key file is said in one line and asked again; the path, 
     pick("gemini-2.5-pro"),
     "n",
   ]);
-  const written = await runSetup(io, cfg, baseEnv());
+  const written = await runSetup(io, home.cfg, baseEnv());
   const out = io.out();
   expect(out).toContain(
-    `${join(root, "missing.json")} does not exist; give the path of the service-account JSON key file\n`,
+    `${join(home.root, "missing.json")} does not exist; give the path of the service-account JSON key file\n`,
   );
   expect(out).toContain(
     `${badKey}: its private_key is not a usable RSA key; create a new JSON key for the service account\n`,
   );
   expect(out).toContain("service account setup@sa-project-1.iam.gserviceaccount.com");
   expect(out).toContain("Google Cloud project ID [sa-project-1]");
-  expect(written).toEqual([join(cfg, "config.json")]);
-  expect(existsSync(join(cfg, "auth.json"))).toBe(false);
-  const config = readJson(join(cfg, "config.json"));
+  expect(written).toEqual([join(home.cfg, "config.json")]);
+  expect(existsSync(join(home.cfg, "auth.json"))).toBe(false);
+  const config = readJson(join(home.cfg, "config.json"));
   expect(config).toEqual({
     provider: "vertex",
     model: "gemini-2.5-pro",
     vertex: { project: "sa-project-1", location: "europe-west4", credentials_file: keyFile },
   });
-  expect(readFileSync(join(cfg, "config.json"), "utf8")).not.toContain("PRIVATE KEY");
+  expect(readFileSync(join(home.cfg, "config.json"), "utf8")).not.toContain("PRIVATE KEY");
 });
 
 test("vertex: gcloud's application-default credentials are offered when found; a file that is not a key is refused", async () => {
-  const gcloud = join(root, ".config", "gcloud");
+  const gcloud = join(home.root, ".config", "gcloud");
   mkdirSync(gcloud, { recursive: true });
   writeFileSync(
     join(gcloud, "application_default_credentials.json"),
     JSON.stringify({ type: "authorized_user", client_id: "c", client_secret: "s", refresh_token: "r" }),
   );
-  writeFileSync(join(root, "not-a-key.json"), JSON.stringify({ type: "external_account" }));
+  writeFileSync(join(home.root, "not-a-key.json"), JSON.stringify({ type: "external_account" }));
   const io = interactive([
     pick("Vertex AI"),
     pick("a service-account JSON key file"),
-    join(root, "not-a-key.json"),
+    join(home.root, "not-a-key.json"),
     // no way back from the path question but a good path; the ADC option is checked in a second setup
     join(gcloud, "application_default_credentials.json"),
     "bad project!",
@@ -149,19 +137,22 @@ test("vertex: gcloud's application-default credentials are offered when found; a
     pick("claude-sonnet-4-5@20250929"),
     "n",
   ]);
-  await runSetup(io, cfg, baseEnv());
+  await runSetup(io, home.cfg, baseEnv());
   expect(io.out()).toContain("gcloud's application-default credentials (");
   expect(io.out()).toContain('credentials of type "external_account" are not supported');
   expect(io.out()).toContain('"bad project!" is not a project ID');
-  expect(readJson(join(cfg, "config.json")).vertex).toEqual({
+  expect(readJson(join(home.cfg, "config.json")).vertex).toEqual({
     project: "my-project-7",
     location: "us-central1",
     credentials_file: join(gcloud, "application_default_credentials.json"),
   });
   // Chosen as gcloud's own file, no path is kept: the run finds it where gcloud puts it.
   const again = interactive([pick("Vertex AI"), pick("gcloud's"), "my-project-7", "global", "1", "n"]);
-  await runSetup(again, cfg, baseEnv());
-  expect(readJson(join(cfg, "config.json")).vertex).toEqual({ project: "my-project-7", location: "global" });
+  await runSetup(again, home.cfg, baseEnv());
+  expect(readJson(join(home.cfg, "config.json")).vertex).toEqual({
+    project: "my-project-7",
+    location: "global",
+  });
 });
 
 const ID: MockAwsIdentity = {
@@ -170,8 +161,8 @@ const ID: MockAwsIdentity = {
 };
 
 function awsFiles(): { AWS_SHARED_CREDENTIALS_FILE: string; AWS_CONFIG_FILE: string } {
-  const creds = join(root, "aws-credentials");
-  const config = join(root, "aws-config");
+  const creds = join(home.root, "aws-credentials");
+  const config = join(home.root, "aws-config");
   writeFileSync(
     creds,
     `[default]\naws_access_key_id = AKIDDEFAULT\naws_secret_access_key = defaultsecret\n\n[work]\naws_access_key_id = ${ID.accessKeyId}\naws_secret_access_key = ${ID.secretAccessKey}\n`,
@@ -184,8 +175,8 @@ function awsFiles(): { AWS_SHARED_CREDENTIALS_FILE: string; AWS_CONFIG_FILE: str
 }
 
 test("bedrock: the profiles found are listed; an unknown or SSO profile gets one line and the question again; region and profile saved, no secret; the test request is signed", async () => {
-  mock = await startMockServer({ script: [{ text: "ok" }], aws: { identity: ID, region: "eu-west-1" } });
-  const env = { ...baseEnv(), ...awsFiles(), AWS_ENDPOINT_URL_BEDROCK_RUNTIME: mock.url };
+  home.mock = await startMockServer({ script: [{ text: "ok" }], aws: { identity: ID, region: "eu-west-1" } });
+  const env = { ...baseEnv(), ...awsFiles(), AWS_ENDPOINT_URL_BEDROCK_RUNTIME: home.mock.url };
   const io = interactive([
     pick("Amazon Bedrock"),
     pick("another profile"),
@@ -196,7 +187,7 @@ test("bedrock: the profiles found are listed; an unknown or SSO profile gets one
     pick("eu.amazon.nova-pro-v1:0"),
     "y",
   ]);
-  await runSetup(io, cfg, env);
+  await runSetup(io, home.cfg, env);
   const out = io.out();
   for (const p of ["default", "work", "corp"]) expect(out).toContain(`profile ${p}\n`);
   expect(out).toContain(
@@ -205,15 +196,15 @@ test("bedrock: the profiles found are listed; an unknown or SSO profile gets one
   expect(out).toContain('profile "corp" uses SSO, which i does not support yet');
   expect(out).toContain("AWS region [eu-west-1]");
   expect(out).toContain("eu.amazon.nova-pro-v1:0 answered.");
-  expect(mock.requests.at(-1)?.path).toBe("/model/eu.amazon.nova-pro-v1%3A0/converse-stream");
-  const text = readFileSync(join(cfg, "config.json"), "utf8");
+  expect(home.mock.requests.at(-1)?.path).toBe("/model/eu.amazon.nova-pro-v1%3A0/converse-stream");
+  const text = readFileSync(join(home.cfg, "config.json"), "utf8");
   expect(JSON.parse(text)).toEqual({
     provider: "bedrock",
     model: "eu.amazon.nova-pro-v1:0",
     bedrock: { region: "eu-west-1", profile: "work" },
   });
   expect(text).not.toContain(ID.secretAccessKey);
-  expect(existsSync(join(cfg, "auth.json"))).toBe(false);
+  expect(existsSync(join(home.cfg, "auth.json"))).toBe(false);
 });
 
 test("bedrock: the environment's keys are offered first and no profile is saved; a bad region is asked again", async () => {
@@ -224,21 +215,21 @@ test("bedrock: the environment's keys are offered first and no profile is saved;
     AWS_SECRET_ACCESS_KEY: "envsecret",
   };
   const io = interactive([pick("Amazon Bedrock"), "1", "mars", "us-west-2", "1", "n"]);
-  await runSetup(io, cfg, env);
+  await runSetup(io, home.cfg, env);
   expect(io.out()).toContain("1  the keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (environment)");
   expect(io.out()).toContain('"mars" is not an AWS region; give one like us-east-1');
-  const config = readJson(join(cfg, "config.json"));
+  const config = readJson(join(home.cfg, "config.json"));
   expect(config.bedrock).toEqual({ region: "us-west-2" });
   expect(config.model).toStartWith("us.anthropic.");
 });
 
 test("azure: endpoint, version, key and deployment; a deployment the resource lacks fails the test request and is asked again", async () => {
-  mock = await startMockServer({ script: () => ({ text: "ok" }), deployments: ["team-gpt"] });
+  home.mock = await startMockServer({ script: () => ({ text: "ok" }), deployments: ["team-gpt"] });
   const KEY = "azure-key-0123456789abcdef";
   const io = interactive([
     pick("Azure OpenAI"),
     "not a url",
-    mock.url,
+    home.mock.url,
     "", // the default API version
     KEY,
     pick("gpt-4o "),
@@ -249,7 +240,7 @@ test("azure: endpoint, version, key and deployment; a deployment the resource la
     "team-gpt",
     "y",
   ]);
-  await runSetup(io, cfg, baseEnv());
+  await runSetup(io, home.cfg, baseEnv());
   const out = io.out();
   expect(out).toContain('"not a url" is not an https:// URL');
   expect(out).toContain("API version [2024-10-21]");
@@ -257,21 +248,24 @@ test("azure: endpoint, version, key and deployment; a deployment the resource la
   expect(out).toMatch(/the test request failed: .*deployment/i);
   expect(out).toContain("gpt-4o answered.");
   expect(out).not.toContain(KEY);
-  expect(mock.requests.at(-1)?.headers["api-key"]).toBe(KEY);
-  const auth = join(cfg, "auth.json");
+  expect(home.mock.requests.at(-1)?.headers["api-key"]).toBe(KEY);
+  const auth = join(home.cfg, "auth.json");
   expect(readJson(auth)).toEqual({ azure: KEY });
   expect(statSync(auth).mode & 0o777).toBe(0o600);
-  const text = readFileSync(join(cfg, "config.json"), "utf8");
+  const text = readFileSync(join(home.cfg, "config.json"), "utf8");
   expect(JSON.parse(text)).toEqual({
     provider: "azure",
     model: "gpt-4o",
-    azure: { endpoint: mock.url, api_version: "2024-10-21", deployment: "team-gpt" },
+    azure: { endpoint: home.mock.url, api_version: "2024-10-21", deployment: "team-gpt" },
   });
   expect(text).not.toContain(KEY);
 });
 
 test("azure: with AZURE_OPENAI_API_KEY set, Enter keeps it and auth.json is not written; other azure settings stay", async () => {
-  writeFileSync(join(cfg, "config.json"), JSON.stringify({ azure: { wire: "chat", deployment: "old" } }));
+  writeFileSync(
+    join(home.cfg, "config.json"),
+    JSON.stringify({ azure: { wire: "chat", deployment: "old" } }),
+  );
   const env = { ...baseEnv(), AZURE_OPENAI_API_KEY: "from-env-key" };
   const io = interactive([
     pick("Azure OpenAI"),
@@ -282,10 +276,10 @@ test("azure: with AZURE_OPENAI_API_KEY set, Enter keeps it and auth.json is not 
     "",
     "n",
   ]);
-  await runSetup(io, cfg, env);
+  await runSetup(io, home.cfg, env);
   expect(io.out()).toContain("Enter keeps the one in AZURE_OPENAI_API_KEY");
-  expect(existsSync(join(cfg, "auth.json"))).toBe(false);
-  expect(readJson(join(cfg, "config.json")).azure).toEqual({
+  expect(existsSync(join(home.cfg, "auth.json"))).toBe(false);
+  expect(readJson(join(home.cfg, "config.json")).azure).toEqual({
     wire: "chat",
     endpoint: "https://team.openai.azure.com",
     api_version: "2025-04-01-preview",
@@ -296,16 +290,16 @@ test("azure: with AZURE_OPENAI_API_KEY set, Enter keeps it and auth.json is not 
 test("gemini and openrouter keys go to their own auth.json slots", async () => {
   await runSetup(
     interactive([pick("Google Gemini"), "gm-key-123", pick("gemini-2.5-flash "), "n"]),
-    cfg,
+    home.cfg,
     baseEnv(),
   );
   await runSetup(
     interactive([pick("OpenRouter"), "or-key-456", pick("anthropic/claude-sonnet-4.5"), "n"]),
-    cfg,
+    home.cfg,
     baseEnv(),
   );
-  expect(readJson(join(cfg, "auth.json"))).toEqual({ gemini: "gm-key-123", openrouter: "or-key-456" });
-  expect(readJson(join(cfg, "config.json"))).toEqual({
+  expect(readJson(join(home.cfg, "auth.json"))).toEqual({ gemini: "gm-key-123", openrouter: "or-key-456" });
+  expect(readJson(join(home.cfg, "config.json"))).toEqual({
     provider: "openrouter",
     model: "anthropic/claude-sonnet-4.5",
   });
@@ -313,53 +307,56 @@ test("gemini and openrouter keys go to their own auth.json slots", async () => {
 
 test("the vertex test request signs in with the saved key file and asks the chosen project and location", async () => {
   const { publicKey, privateKey: pk } = generateKeyPairSync("rsa", { modulusLength: 2048 });
-  mock = await startMockServer({
+  home.mock = await startMockServer({
     script: [{ text: "ok" }],
     google: {
       publicKeyPem: publicKey.export({ type: "spki", format: "pem" }).toString(),
       clientEmail: "t@p.iam.gserviceaccount.com",
     },
   });
-  const keyFile = join(root, "sa.json");
+  const keyFile = join(home.root, "sa.json");
   writeFileSync(
     keyFile,
     JSON.stringify({
       type: "service_account",
       private_key: pk.export({ type: "pkcs8", format: "pem" }).toString(),
       client_email: "t@p.iam.gserviceaccount.com",
-      token_uri: `${mock.url}/token`,
+      token_uri: `${home.mock.url}/token`,
     }),
   );
   const vertex = { project: "proj-1234", location: "us-east5", credentials_file: keyFile };
   const why = await testRequest(
-    { provider: "vertex", model: "gemini-2.5-flash", baseUrl: mock.url },
+    { provider: "vertex", model: "gemini-2.5-flash", baseUrl: home.mock.url },
     baseEnv(),
     { vertex },
   );
   expect(why).toBeUndefined();
-  expect(mock.requests.at(-1)?.path).toStartWith(
+  expect(home.mock.requests.at(-1)?.path).toStartWith(
     "/v1/projects/proj-1234/locations/us-east5/publishers/google/models/gemini-2.5-flash:streamGenerateContent",
   );
 });
 
 test("a chosen model without a key is a reason to set up; a cloud without credentials is not (its own tools make them)", () => {
-  writeFileSync(join(cfg, "config.json"), JSON.stringify({ provider: "gemini", model: "gemini-2.5-pro" }));
-  const env = { ...baseEnv(), I_CONFIG_DIR: cfg, GEMINI_API_KEY: "", GOOGLE_API_KEY: "", I_API_KEY: "" };
+  writeFileSync(
+    join(home.cfg, "config.json"),
+    JSON.stringify({ provider: "gemini", model: "gemini-2.5-pro" }),
+  );
+  const env = { ...baseEnv(), I_CONFIG_DIR: home.cfg, GEMINI_API_KEY: "", GOOGLE_API_KEY: "", I_API_KEY: "" };
   expect(setupReason({}, env)).toStartWith('not logged in: no API key for provider "gemini"');
   writeFileSync(
-    join(cfg, "config.json"),
+    join(home.cfg, "config.json"),
     JSON.stringify({ provider: "bedrock", model: "us.amazon.nova-pro-v1:0" }),
   );
   expect(
-    setupReason({}, { ...env, AWS_REGION: "us-east-1", AWS_CONFIG_FILE: join(root, "none") }),
+    setupReason({}, { ...env, AWS_REGION: "us-east-1", AWS_CONFIG_FILE: join(home.root, "none") }),
   ).toBeUndefined();
 });
 
 test("after a failed test request, another provider leaves nothing of the first one's settings", async () => {
-  mock = await startMockServer({ script: () => ({ text: "ok" }), deployments: [] });
+  home.mock = await startMockServer({ script: () => ({ text: "ok" }), deployments: [] });
   const io = interactive([
     pick("Azure OpenAI"),
-    mock.url,
+    home.mock.url,
     "",
     "azure-key-1",
     pick("gpt-4o "),
@@ -367,17 +364,17 @@ test("after a failed test request, another provider leaves nothing of the first 
     "y",
     pick("the provider or its settings"),
     pick("An OpenAI-compatible server"),
-    mock.url,
+    home.mock.url,
     "",
     pick("llama3.3 "),
     "y",
   ]);
-  await runSetup(io, cfg, baseEnv());
+  await runSetup(io, home.cfg, baseEnv());
   expect(io.out()).toContain("llama3.3 answered.");
-  expect(readJson(join(cfg, "config.json"))).toEqual({
+  expect(readJson(join(home.cfg, "config.json"))).toEqual({
     provider: "openai",
     model: "llama3.3",
-    base_url: mock.url,
+    base_url: home.mock.url,
   });
-  expect(existsSync(join(cfg, "auth.json"))).toBe(false);
+  expect(existsSync(join(home.cfg, "auth.json"))).toBe(false);
 });

@@ -2,56 +2,35 @@
 // finds them (a profile that is not there, session keys past their expiration, a service account whose
 // private key cannot be used, an Entra ID token past its exp), each problem in one line and counted once;
 // with --online the target gets one request through its own signing and URLs.
-import { afterEach, beforeEach, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { generateKeyPairSync } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { removeDir, runCliAsync, tempDir } from "../helpers/cli.ts";
+import { startMockServer } from "../fixtures/mock-server/index.ts";
+import { runCliAsync } from "../helpers/cli.ts";
+import { homeEnv, useTempHome } from "../helpers/temp-home.ts";
 
-let root: string;
-let cfg: string;
-let mock: MockServer | undefined;
-beforeEach(() => {
-  root = tempDir("i-doctor-clouds-");
-  cfg = join(root, "cfg");
-  mkdirSync(cfg);
-  mkdirSync(join(root, "ws"));
-});
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-  removeDir(root);
-});
+const home = useTempHome("i-doctor-clouds-", { workspace: true });
 
 const ID = { accessKeyId: "AKIDDOCTOR0001", secretAccessKey: "doctorSecret/0123456789EXAMPLE" };
 
 function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    HOME: root,
-    I_CONFIG_DIR: cfg,
-    I_DATA_DIR: join(root, "data"),
-    I_API_KEY: "",
-    OPENAI_API_KEY: "",
-    ANTHROPIC_API_KEY: "",
-    I_MODEL: "",
-    I_PROVIDER: "",
-    I_BASE_URL: "",
-    AWS_SHARED_CREDENTIALS_FILE: join(root, "aws-credentials"),
-    AWS_CONFIG_FILE: join(root, "aws-config"),
+  return homeEnv(home, {
+    AWS_SHARED_CREDENTIALS_FILE: join(home.root, "aws-credentials"),
+    AWS_CONFIG_FILE: join(home.root, "aws-config"),
     ...extra,
-  };
+  });
 }
 const doctor = (args: string[], extra: Record<string, string> = {}) =>
-  runCliAsync(["doctor", ...args], env(extra), join(root, "ws"));
+  runCliAsync(["doctor", ...args], env(extra), home.ws);
 
 function profile(extra = ""): void {
   writeFileSync(
-    join(root, "aws-credentials"),
+    join(home.root, "aws-credentials"),
     `[work]\naws_access_key_id = ${ID.accessKeyId}\naws_secret_access_key = ${ID.secretAccessKey}\naws_session_token = tok\n${extra}`,
   );
 }
-const config = (value: unknown) => writeFileSync(join(cfg, "config.json"), JSON.stringify(value));
+const config = (value: unknown) => writeFileSync(join(home.cfg, "config.json"), JSON.stringify(value));
 const BEDROCK = {
   provider: "bedrock",
   model: "us.amazon.nova-pro-v1:0",
@@ -64,7 +43,7 @@ test("bedrock: session keys past their expiration fail in one line (exit 1); key
   const old = await doctor([]);
   expect(old.code).toBe(1);
   expect(old.stdout).toContain(
-    `  bedrock: the AWS session credentials from ${join(root, "aws-credentials")} [work] expired at 2020-01-01T00:00:00.000Z; get new ones (e.g. \`aws configure export-credentials --profile work --format env\`) and run again\n`,
+    `  bedrock: the AWS session credentials from ${join(home.root, "aws-credentials")} [work] expired at 2020-01-01T00:00:00.000Z; get new ones (e.g. \`aws configure export-credentials --profile work --format env\`) and run again\n`,
   );
   expect(old.stdout).not.toContain(ID.secretAccessKey);
   profile("aws_expiration = 2999-01-01T00:00:00Z\n");
@@ -80,14 +59,14 @@ test("bedrock: a profile that does not exist stops a run (exit 2), said once", a
   config({ ...BEDROCK, bedrock: { region: "us-west-2", profile: "gone" } });
   const r = await doctor([]);
   expect(r.code).toBe(2);
-  const line = `bedrock: AWS profile "gone" does not exist in ${join(root, "aws-credentials")} or ${join(root, "aws-config")}; check AWS_PROFILE or config.json bedrock.profile`;
+  const line = `bedrock: AWS profile "gone" does not exist in ${join(home.root, "aws-credentials")} or ${join(home.root, "aws-config")}; check AWS_PROFILE or config.json bedrock.profile`;
   expect(r.stdout.split(line)).toHaveLength(2);
   expect(r.stdout).toMatch(/bedrock\s+FAILED\s+the target's problem above/);
 });
 
 test("vertex set up beside another target: a private key that cannot be imported fails its row (exit 1); --online asks the Bedrock target, signed", async () => {
   profile();
-  const sa = join(root, "sa.json");
+  const sa = join(home.root, "sa.json");
   writeFileSync(
     sa,
     JSON.stringify({
@@ -97,13 +76,13 @@ test("vertex set up beside another target: a private key that cannot be imported
     }),
   );
   config({ ...BEDROCK, vertex: { project: "proj-123456", credentials_file: sa } });
-  mock = await startMockServer({ script: [{ text: "OK" }], aws: { identity: ID, region: "us-west-2" } });
-  const r = await doctor(["--online"], { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: mock.url });
+  home.mock = await startMockServer({ script: [{ text: "OK" }], aws: { identity: ID, region: "us-west-2" } });
+  const r = await doctor(["--online"], { AWS_ENDPOINT_URL_BEDROCK_RUNTIME: home.mock.url });
   expect(r.stdout).toContain(
     `  vertex: ${sa}: its private_key is not a usable RSA key; create a new JSON key for bot@proj.iam.gserviceaccount.com and point at it\n`,
   );
   expect(r.stdout).toMatch(/endpoint\s+ok\s+us\.amazon\.nova-pro-v1:0 answered/);
-  expect(mock.requests.at(-1)?.path).toBe("/model/us.amazon.nova-pro-v1%3A0/converse-stream");
+  expect(home.mock.requests.at(-1)?.path).toBe("/model/us.amazon.nova-pro-v1%3A0/converse-stream");
   expect(r.code).toBe(1);
   // A good key: the row names the service account, project and location.
   const { privateKey } = generateKeyPairSync("rsa", { modulusLength: 2048 });
@@ -127,8 +106,8 @@ const jwt = (exp: number) =>
   ".sig";
 
 test("azure: an Entra ID token past its exp fails in one line; --online with a wrong deployment names it", async () => {
-  mock = await startMockServer({ script: () => ({ text: "OK" }), deployments: ["team-gpt"] });
-  config({ provider: "azure", model: "gpt-4o", azure: { endpoint: mock.url, deployment: "nope" } });
+  home.mock = await startMockServer({ script: () => ({ text: "OK" }), deployments: ["team-gpt"] });
+  config({ provider: "azure", model: "gpt-4o", azure: { endpoint: home.mock.url, deployment: "nope" } });
   const expired = await doctor([], { AZURE_OPENAI_AD_TOKEN: jwt(1_600_000_000) });
   expect(expired.stdout).toContain(
     "  azure: the Entra ID token in AZURE_OPENAI_AD_TOKEN expired at 2020-09-13T12:26:40.000Z; get a new one with `az account get-access-token --resource https://cognitiveservices.azure.com`\n",

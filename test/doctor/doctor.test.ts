@@ -1,48 +1,22 @@
 // `i doctor` runs every check a run makes: whatever makes `i -p` exit 2 makes doctor exit 2 with the same
 // line; absent files are said to be absent; each module is reported on its own; --online asks the endpoint.
-import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { describe, expect, test } from "bun:test";
+import { chmodSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CONFIG_FILES } from "../../src/contract/config-file-list.ts";
 import { MODULE_NAMES } from "../../src/contract/registry.ts";
-import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { type CliResult, removeDir, runCliAsync, tempDir } from "../helpers/cli.ts";
+import { startMockServer } from "../fixtures/mock-server/index.ts";
+import { type CliResult, removeDir, runCliAsync } from "../helpers/cli.ts";
+import { homeEnv, useTempHome } from "../helpers/temp-home.ts";
 
-let root: string;
-let cfg: string;
-let mock: MockServer | undefined;
-beforeEach(() => {
-  root = tempDir("i-doctor-");
-  cfg = join(root, "cfg");
-  mkdirSync(cfg);
-  mkdirSync(join(root, "ws"));
-});
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-  removeDir(root);
-});
+const home = useTempHome("i-doctor-", { workspace: true });
 
 const KEY = "sk-test-key-not-real-0000000000";
 /** No key anywhere unless a test adds one: the machine's own variables must not leak in. */
-function env(extra: Record<string, string> = {}): Record<string, string> {
-  return {
-    HOME: root,
-    I_CONFIG_DIR: cfg,
-    I_DATA_DIR: join(root, "data"),
-    I_API_KEY: "",
-    OPENAI_API_KEY: "",
-    ANTHROPIC_API_KEY: "",
-    I_MODEL: "",
-    I_PROVIDER: "",
-    I_BASE_URL: "",
-    ...extra,
-  };
-}
 const run = (args: string[], extra: Record<string, string> = {}) =>
-  runCliAsync(args, env(extra), join(root, "ws"));
+  runCliAsync(args, homeEnv(home, extra), home.ws);
 const write = (name: string, value: unknown) =>
-  writeFileSync(join(cfg, name), typeof value === "string" ? value : JSON.stringify(value));
+  writeFileSync(join(home.cfg, name), typeof value === "string" ? value : JSON.stringify(value));
 
 /** The run fails with one line and exit 2 before any request; doctor exits 2 and shows that line (without
  * the program name the run puts first on stderr). */
@@ -61,20 +35,20 @@ async function bothRefuse(args: string[], extra: Record<string, string> = {}): P
 describe("i doctor fails whenever a run would exit 2", () => {
   test("auth.json readable by others, directly or through a symlink", async () => {
     write("auth.json", { openai: KEY });
-    chmodSync(join(cfg, "auth.json"), 0o644);
+    chmodSync(join(home.cfg, "auth.json"), 0o644);
     let d = await bothRefuse(["-m", "gpt-4o"]);
     expect(d.stdout).toMatch(/^ {2}auth\.json +FAILED$/m);
     expect(d.stdout).toContain("mode 0644 lets other users read your API keys; run: chmod 600");
-    removeDir(join(cfg, "auth.json"));
-    writeFileSync(join(root, "real-auth.json"), JSON.stringify({ openai: KEY }), { mode: 0o644 });
-    symlinkSync(join(root, "real-auth.json"), join(cfg, "auth.json"));
+    removeDir(join(home.cfg, "auth.json"));
+    writeFileSync(join(home.root, "real-auth.json"), JSON.stringify({ openai: KEY }), { mode: 0o644 });
+    symlinkSync(join(home.root, "real-auth.json"), join(home.cfg, "auth.json"));
     d = await bothRefuse(["-m", "gpt-4o"]);
     expect(d.stdout).toContain("mode 0644");
   }, 30_000);
 
   test("auth.json malformed, with an unknown key, or with a duplicate key", async () => {
     for (const text of ["{oops", JSON.stringify({ opneai: KEY }), `{"openai":"${KEY}","openai":"x"}`]) {
-      writeFileSync(join(cfg, "auth.json"), text, { mode: 0o600 });
+      writeFileSync(join(home.cfg, "auth.json"), text, { mode: 0o600 });
       await bothRefuse(["-m", "gpt-4o"]);
     }
   }, 30_000);
@@ -82,10 +56,10 @@ describe("i doctor fails whenever a run would exit 2", () => {
   test("no key for the chosen provider; a good auth.json is ok and names its keys", async () => {
     const d = await bothRefuse(["-m", "claude-sonnet-4-5", "--provider", "anthropic"]);
     expect(d.stdout).toMatch(/^ {2}API key +FAILED$/m);
-    writeFileSync(join(cfg, "auth.json"), JSON.stringify({ anthropic: KEY }), { mode: 0o600 });
+    writeFileSync(join(home.cfg, "auth.json"), JSON.stringify({ anthropic: KEY }), { mode: 0o600 });
     const ok = await run(["doctor", "-m", "claude-sonnet-4-5", "--provider", "anthropic"]);
     expect(ok.stdout).toMatch(/^ {2}auth\.json +ok +private \(mode 0600\); keys for: anthropic$/m);
-    expect(ok.stdout).toMatch(new RegExp(`^ {2}API key +ok +from ${join(cfg, "auth.json")}$`, "m"));
+    expect(ok.stdout).toMatch(new RegExp(`^ {2}API key +ok +from ${join(home.cfg, "auth.json")}$`, "m"));
     expect(ok.code).toBe(0);
   }, 30_000);
 
@@ -114,7 +88,7 @@ describe("i doctor fails whenever a run would exit 2", () => {
       true,
     );
     const { existsSync } = await import("node:fs");
-    expect(existsSync(join(root, "data"))).toBe(false);
+    expect(existsSync(join(home.root, "data"))).toBe(false);
   }, 30_000);
 
   test("a bad keybindings.json: the console refuses it in one line; doctor fails it and names the fix", async () => {
@@ -122,7 +96,7 @@ describe("i doctor fails whenever a run would exit 2", () => {
     // Without -p the console starts (plain lines here: no terminal) and reads the file first.
     const r = await run(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
     expect(r.code).toBe(2);
-    const line = `${join(cfg, "keybindings.json")}: field complete: ctrl+s is bound to both submit and complete; give one of them another key`;
+    const line = `${join(home.cfg, "keybindings.json")}: field complete: ctrl+s is bound to both submit and complete; give one of them another key`;
     expect(r.stderr).toBe(`i: ${line}\n`);
     const d = await run(["doctor", "-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
     expect(d.code).toBe(2);
@@ -141,21 +115,27 @@ describe("i doctor fails whenever a run would exit 2", () => {
   }, 30_000);
 
   test("a file where config_dir or the data directory should be; workers are not started", async () => {
-    writeFileSync(join(root, "file"), "x");
-    let d = await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY, I_CONFIG_DIR: join(root, "file") });
+    writeFileSync(join(home.root, "file"), "x");
+    let d = await bothRefuse(["-m", "gpt-4o"], {
+      OPENAI_API_KEY: KEY,
+      I_CONFIG_DIR: join(home.root, "file"),
+    });
     expect(d.stdout).toMatch(/^ {2}config_dir +FAILED$/m);
     expect(d.stdout).toContain("workers: not checked: the directories they need are not usable");
-    d = await bothRefuse(["-m", "gpt-4o"], { OPENAI_API_KEY: KEY, I_DATA_DIR: join(root, "file", "data") });
+    d = await bothRefuse(["-m", "gpt-4o"], {
+      OPENAI_API_KEY: KEY,
+      I_DATA_DIR: join(home.root, "file", "data"),
+    });
     expect(d.stdout).toMatch(/^ {2}data dir +FAILED$/m);
   }, 30_000);
 });
 
 describe("i doctor on a machine that never ran i", () => {
   test("reports absent files as absent, creates what workers need, and passes", async () => {
-    removeDir(cfg);
+    removeDir(home.cfg);
     const d = await run(["doctor", "-m", "gpt-4o"], { OPENAI_API_KEY: KEY });
     expect(d.stderr).toBe("");
-    expect(d.stdout).toContain(`config_dir ${cfg} (does not exist yet: \`i init\` creates it)`);
+    expect(d.stdout).toContain(`config_dir ${home.cfg} (does not exist yet: \`i init\` creates it)`);
     for (const f of Object.keys(CONFIG_FILES))
       expect(d.stdout).toMatch(
         new RegExp(`^ {2}${f.replace(".", "\\.")} +- +not present, defaults used$`, "m"),
@@ -168,18 +148,18 @@ describe("i doctor on a machine that never ran i", () => {
 
 describe("i doctor --online", () => {
   test("one small request to the endpoint; a dead endpoint fails the check", async () => {
-    mock = await startMockServer({ script: [{ text: "OK" }] });
-    const ok = await run(["doctor", "--online", "-m", "mock-model", "--base-url", mock.url], {});
-    write("config.json", { models: { "mock-model": { context_window: 32000 } } });
-    const d = await run(["doctor", "--online", "-m", "mock-model", "--base-url", mock.url]);
+    home.mock = await startMockServer({ script: [{ text: "OK" }] });
+    const ok = await run(["doctor", "--online", "-m", "home.mock-model", "--base-url", home.mock.url], {});
+    write("config.json", { models: { "home.mock-model": { context_window: 32000 } } });
+    const d = await run(["doctor", "--online", "-m", "home.mock-model", "--base-url", home.mock.url]);
     expect(ok.code).toBe(2); // before config.json: the model is unknown
-    expect(d.stdout).toMatch(/^ {2}endpoint +ok +mock-model answered in \d+ ms \(stop: end\)$/m);
+    expect(d.stdout).toMatch(/^ {2}endpoint +ok +home.mock-model answered in \d+ ms \(stop: end\)$/m);
     expect(d.code).toBe(0);
-    expect(mock.requests).toHaveLength(1);
-    const url = mock.url;
-    await mock.close();
-    mock = undefined;
-    const dead = await run(["doctor", "--online", "-m", "mock-model", "--base-url", url]);
+    expect(home.mock.requests).toHaveLength(1);
+    const url = home.mock.url;
+    await home.mock.close();
+    home.mock = undefined;
+    const dead = await run(["doctor", "--online", "-m", "home.mock-model", "--base-url", url]);
     expect(dead.stdout).toMatch(/^ {2}endpoint +FAILED$/m);
     expect(dead.stdout).toMatch(/^ {2}endpoint: /m);
     expect(dead.code).toBe(1);

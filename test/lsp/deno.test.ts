@@ -2,26 +2,18 @@
 // Deno whose write is answered with the diagnostics of a fake language server. Skipped where the Deno dev
 // dependency is not installed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { dirEnv, MAIN, ROOT, removeDir, startProgram, tempDir } from "../helpers/cli.ts";
+import { dirEnv, removeDir } from "../helpers/cli.ts";
+import { DENO, denoCli, denoCliSync, denoHome } from "../helpers/deno.ts";
 import { fakeConfig } from "./rig.ts";
 
-const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
-const run = ["run", "-A", MAIN];
 let dir: string;
 let mock: MockServer;
 
 beforeAll(async () => {
-  dir = tempDir("i-deno-lsp-");
-  mkdirSync(join(dir, "ws"));
-  mkdirSync(join(dir, "cfg"));
-  writeFileSync(
-    join(dir, "cfg", "config.json"),
-    JSON.stringify({ models: { "mock-model": { context_window: 50000 } } }),
-  );
+  dir = denoHome("i-deno-lsp-");
   writeFileSync(join(dir, "cfg", "lsp.json"), JSON.stringify(fakeConfig("ok")));
   mock = await startMockServer({
     script: [
@@ -38,12 +30,7 @@ afterAll(async () => {
 describe.skipIf(!existsSync(DENO))("the lsp worker under Deno", () => {
   test("answers hello over NDJSON, watching the tools that change or read files", () => {
     const hello = `${JSON.stringify({ id: 3, event: "hello", workspace: join(dir, "ws"), data: { protocol: 1, module: "lsp" } })}\n`;
-    const r = spawnSync(DENO, [...run, "worker", "lsp"], {
-      env: dirEnv(dir),
-      input: hello,
-      encoding: "utf8",
-      cwd: join(dir, "ws"),
-    });
+    const r = denoCliSync(["worker", "lsp"], { env: dirEnv(dir), input: hello, cwd: join(dir, "ws") });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
     const reply = JSON.parse(r.stdout.trim());
@@ -55,10 +42,8 @@ describe.skipIf(!existsSync(DENO))("the lsp worker under Deno", () => {
   }, 60_000);
 
   test("a print-mode run under Deno: the write's result carries the server's diagnostics", async () => {
-    const r = await startProgram(
-      DENO,
+    const r = await denoCli(
       [
-        ...run,
         "-p",
         "write it",
         "--approve",
@@ -70,8 +55,8 @@ describe.skipIf(!existsSync(DENO))("the lsp worker under Deno", () => {
         "--workspace",
         join(dir, "ws"),
       ],
-      { env: dirEnv(dir) },
-    ).done;
+      dirEnv(dir),
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("deno lsp run finished\n");

@@ -12,15 +12,13 @@ import {
   bedrockRequestText,
 } from "../../src/provider/bedrock/request.ts";
 import type { ModelRequest } from "../../src/provider/types.ts";
+import { growingHistory, openingTurns, PNG, sameAsBody } from "../helpers/request-text.ts";
 
-const png = { type: "image" as const, media_type: "image/png", data: "iVBORw0KGgo=" };
 const MODEL = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
 
 function script(): Message[] {
   return [
-    { role: "system", content: 'you are a test \u2028 with "quotes" and \\ backslashes' },
-    { role: "user", content: "first question, ünïcödé 世界 🎉" },
-    { role: "user", content: [{ type: "text", text: "and this one" }, png] },
+    ...openingTurns(),
     {
       role: "assistant",
       content: "let me look",
@@ -30,7 +28,7 @@ function script(): Message[] {
       ],
     },
     { role: "tool", tool_call_id: "call_1", content: "a.png\n" },
-    { role: "tool", tool_call_id: "call_2", content: [{ type: "text", text: "the image" }, png] },
+    { role: "tool", tool_call_id: "call_2", content: [{ type: "text", text: "the image" }, PNG] },
     { role: "assistant", content: "" },
     { role: "assistant", content: "done", meta: { ts: "2026-01-01T00:00:00Z" } },
     { role: "tool", tool_call_id: "call_3", content: "", meta: { is_error: true } },
@@ -39,16 +37,11 @@ function script(): Message[] {
 
 const tools = [{ name: "bash", description: "run", input_schema: { type: "object" } }];
 
-function expectSame(req: ModelRequest): void {
-  expect(bedrockRequestText(req)).toBe(JSON.stringify(bedrockRequestBody(req)));
-}
+const expectSame = sameAsBody(bedrockRequestText, bedrockRequestBody);
 
 describe("bedrock request text", () => {
   test("every prefix of a growing history, with and without tools, thinking and cache points", () => {
-    const all = script();
-    const live: Message[] = [];
-    for (const m of all) {
-      live.push(m);
+    for (const live of growingHistory(script())) {
       for (const extra of [
         {},
         { tools },

@@ -2,19 +2,15 @@
 // per message, instead of JSON.stringify of the whole body per request. It must be exactly that JSON in
 // every case: thought signatures on text and calls, parallel calls and their merged responses, images,
 // errors, a call whose name arrives later, tools adapted to Gemini's schema subset, thinking settings.
-import { describe, expect, test } from "bun:test";
+import { describe, test } from "bun:test";
 import type { Message } from "../../src/contract/history.ts";
 import { geminiRequestBody } from "../../src/provider/gemini/request.ts";
 import { geminiRequestText } from "../../src/provider/gemini/request-text.ts";
-import type { ModelRequest } from "../../src/provider/types.ts";
-
-const png = { type: "image" as const, media_type: "image/png", data: "iVBORw0KGgo=" };
+import { growingHistory, openingTurns, PNG, sameAsBody } from "../helpers/request-text.ts";
 
 function script(): Message[] {
   return [
-    { role: "system", content: 'you are a test \u2028 with "quotes" and \\ backslashes' },
-    { role: "user", content: "first question, ünïcödé 世界 🎉" },
-    { role: "user", content: [{ type: "text", text: "and this one" }, png] },
+    ...openingTurns(),
     {
       role: "assistant",
       content: "",
@@ -28,7 +24,7 @@ function script(): Message[] {
     {
       role: "tool",
       tool_call_id: "c2",
-      content: [{ type: "text", text: "matches" }, png],
+      content: [{ type: "text", text: "matches" }, PNG],
       meta: { is_error: true },
     },
     { role: "assistant", content: "done", adapter: { gemini: { text: "sig-text" } } },
@@ -51,15 +47,11 @@ const tools = [
   { name: "now", description: "the time", input_schema: { type: "object", properties: {} } },
 ];
 
-function expectSame(req: ModelRequest): void {
-  expect(geminiRequestText(req)).toBe(JSON.stringify(geminiRequestBody(req)));
-}
+const expectSame = sameAsBody(geminiRequestText, geminiRequestBody);
 
 describe("gemini request text", () => {
   test("every prefix of a growing history, with tools, limits and thinking", () => {
-    const live: Message[] = [];
-    for (const m of script()) {
-      live.push(m);
+    for (const live of growingHistory(script())) {
       for (const extra of [{}, { tools }, { max_output_tokens: 300 }, { thinking_budget: 2048 }])
         for (const model of ["gemini-2.5-pro", "gemini-2.0-flash", "my-gemini"])
           expectSame({ model, messages: live, tools: [], ...extra });

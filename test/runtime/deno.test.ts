@@ -2,26 +2,18 @@
 // registry as a dev dependency): manifest generation, a built-in worker round trip, and a whole print-mode
 // run with tools and worker processes against the mock model.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type MockServer, startMockServer } from "../fixtures/mock-server/index.ts";
-import { dirEnv, MAIN, ROOT, removeDir, savedSessionIds, startProgram, tempDir } from "../helpers/cli.ts";
+import { dirEnv, removeDir, savedSessionIds } from "../helpers/cli.ts";
+import { DENO, denoCli, denoCliSync, denoHome } from "../helpers/deno.ts";
 
-const DENO = join(ROOT, "node_modules", ".bin", process.platform === "win32" ? "deno.cmd" : "deno");
-const run = ["run", "-A", MAIN];
 let dir: string;
 let mock: MockServer;
 
 beforeAll(async () => {
-  dir = tempDir("i-deno-");
-  mkdirSync(join(dir, "ws"));
-  mkdirSync(join(dir, "cfg"));
+  dir = denoHome("i-deno-");
   writeFileSync(join(dir, "ws", "a.txt"), "alpha\n");
-  writeFileSync(
-    join(dir, "cfg", "config.json"),
-    JSON.stringify({ models: { "mock-model": { context_window: 50000 } } }),
-  );
   mock = await startMockServer({
     script: [
       { tool_calls: [{ name: "read", arguments: { path: "a.txt" } }] },
@@ -42,7 +34,7 @@ test("deno is installed by npm install", () => {
 });
 
 test("i --runtime manifest under Deno binds built-ins to deno itself", () => {
-  const r = spawnSync(DENO, [...run, "--runtime", "manifest", "compact"], { env: env(), encoding: "utf8" });
+  const r = denoCliSync(["--runtime", "manifest", "compact"], { env: env() });
   expect(r.stderr).toBe("");
   expect(r.status).toBe(0);
   const m = JSON.parse(r.stdout);
@@ -52,12 +44,7 @@ test("i --runtime manifest under Deno binds built-ins to deno itself", () => {
 
 test("i worker under Deno answers hello over NDJSON", () => {
   const hello = `${JSON.stringify({ id: 7, event: "hello", workspace: dir, data: { protocol: 1, module: "search" } })}\n`;
-  const r = spawnSync(DENO, [...run, "worker", "search"], {
-    env: env(),
-    input: hello,
-    encoding: "utf8",
-    cwd: join(dir, "cfg"),
-  });
+  const r = denoCliSync(["worker", "search"], { env: env(), input: hello, cwd: join(dir, "cfg") });
   expect(r.status).toBe(0);
   const reply = JSON.parse(r.stdout.trim());
   expect(reply.id).toBe(7);
@@ -65,21 +52,10 @@ test("i worker under Deno answers hello over NDJSON", () => {
 });
 
 test("a whole print-mode run under Deno: core tool, module tool, final answer", async () => {
-  const r = await startProgram(
-    DENO,
-    [
-      ...run,
-      "-p",
-      "read and grep",
-      "-m",
-      "mock-model",
-      "--base-url",
-      mock.url,
-      "--workspace",
-      join(dir, "ws"),
-    ],
-    { env: env() },
-  ).done;
+  const r = await denoCli(
+    ["-p", "read and grep", "-m", "mock-model", "--base-url", mock.url, "--workspace", join(dir, "ws")],
+    env(),
+  );
   const [code, out, err] = [r.code, r.stdout, r.stderr];
   expect(err).toBe("");
   expect(code).toBe(0);
@@ -104,31 +80,16 @@ test("under Deno, credentials in the environment are held when they are blanked:
   });
   try {
     const model = "us.anthropic.claude-sonnet-4-5-20250929-v1:0";
-    const r = await startProgram(
-      DENO,
-      [
-        ...run,
-        "-p",
-        "hi",
-        "--provider",
-        "bedrock",
-        "-m",
-        model,
-        "--base-url",
-        aws.url,
-        "--profile",
-        "budget",
-      ],
+    const r = await denoCli(
+      ["-p", "hi", "--provider", "bedrock", "-m", model, "--base-url", aws.url, "--profile", "budget"],
       {
-        env: {
-          ...env(),
-          AWS_ACCESS_KEY_ID: identity.accessKeyId,
-          AWS_SECRET_ACCESS_KEY: identity.secretAccessKey,
-          AWS_REGION: "us-west-2",
-          HOME: dir,
-        },
+        ...env(),
+        AWS_ACCESS_KEY_ID: identity.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: identity.secretAccessKey,
+        AWS_REGION: "us-west-2",
+        HOME: dir,
       },
-    ).done;
+    );
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("signed under deno\n");

@@ -2,8 +2,7 @@
 // back (HEAD, branch tips, the index, the files), a second /undo takes it away again; and the refs that
 // keep the states are bounded (those whose record is gone are let go, then all but the newest).
 import { afterEach, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { CHECKPOINT_DEFAULTS } from "../../src/contract/checkpoints.ts";
 import type { History } from "../../src/contract/history.ts";
@@ -13,38 +12,20 @@ import { pruneGuardRefs } from "../../src/safety/git-state-prune.ts";
 import { redo, undo } from "../../src/safety/rewind.ts";
 import { Session } from "../../src/session/session.ts";
 import { removeDir, tempDir } from "../helpers/cli.ts";
+import { git, victimRepo } from "../helpers/git-victim.ts";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) removeDir(d);
 });
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@t",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@t",
-};
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
 const read = (ws: string, p: string) => readFileSync(join(ws, p), "utf8");
 
 /** A repository with two commits and uncommitted work (staged and unstaged). */
 function repo(): string {
   const ws = tempDir("i-gs-ws-");
   dirs.push(ws);
-  git(ws, "init", "-q", "-b", "main");
-  writeFileSync(join(ws, "a.txt"), "one\n");
-  writeFileSync(join(ws, "b.txt"), "bee\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-qm", "first");
-  writeFileSync(join(ws, "a.txt"), "two\n");
-  git(ws, "commit", "-qam", "second");
-  writeFileSync(join(ws, "b.txt"), "staged bee\n");
-  git(ws, "add", "b.txt");
-  writeFileSync(join(ws, "a.txt"), "afternoon of work\n");
+  victimRepo(ws);
   return ws;
 }
 

@@ -148,6 +148,27 @@ export async function choose(
   }
 }
 
+/** A numbered choice among labelled options: the chosen option itself, so no caller maps an index back. */
+export async function chooseOption<T extends { readonly label: string }>(
+  io: AskIo,
+  title: string,
+  options: readonly T[],
+  fallback = 0,
+): Promise<T> {
+  const option =
+    options[
+      await choose(
+        io,
+        title,
+        options.map((o) => o.label),
+        fallback,
+      )
+    ];
+  // choose answers only an index into the list: this is reached with an empty list alone
+  if (option === undefined) throw new Error(`no options for "${title}"`);
+  return option;
+}
+
 /** A yes/no question; Enter takes `fallback`. */
 export async function confirm(io: AskIo, question: string, fallback: boolean): Promise<boolean> {
   for (;;) {

@@ -7,7 +7,7 @@ import { errorMessage } from "../../contract/errors.ts";
 import { AZURE_DEFAULT_API_VERSION } from "../../provider/azure/index.ts";
 import { awsFiles, awsProfiles, resolveAwsCredentials } from "../../provider/bedrock/aws-credentials.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
-import { type AskIo, askValid, choose, shown } from "./ask.ts";
+import { type AskIo, askValid, chooseOption, shown } from "./ask.ts";
 import { type SetupCloud, savedCloud } from "./setup-files.ts";
 import { askVertex } from "./vertex-questions.ts";
 
@@ -44,19 +44,21 @@ async function askAwsProfile(
     io.write(
       `no AWS credentials found: none in the environment, no profile in ${credFile} or ${configFile}\n`,
     );
-  const options = [
-    ...(envKeys ? ["the keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (environment)"] : []),
-    ...profiles.map((p) => `profile ${sanitize(p)}`),
-    "another profile: type its name",
+  const fromEnv = { label: "the keys in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (environment)" };
+  // an option without a profile, other than the environment's keys, has the name typed next
+  const options: { label: string; profile?: string }[] = [
+    ...(envKeys ? [fromEnv] : []),
+    ...profiles.map((p) => ({ label: `profile ${sanitize(p)}`, profile: p })),
+    { label: "another profile: type its name" },
   ];
   const wanted = env.AWS_PROFILE?.trim() || prev.profile;
-  const at = wanted && profiles.includes(wanted) ? profiles.indexOf(wanted) + (envKeys ? 1 : 0) : 0;
+  const listed = options.findIndex((o) => wanted && o.profile === wanted);
+  const at = Math.max(listed, 0);
   for (;;) {
-    const pick = await choose(io, "Which AWS credentials?", options, at);
-    if (envKeys && pick === 0) return undefined;
-    const listed = profiles[pick - (envKeys ? 1 : 0)];
+    const pick = await chooseOption(io, "Which AWS credentials?", options, at);
+    if (pick === fromEnv) return undefined;
     const profile =
-      listed ??
+      pick.profile ??
       (await askValid(io, "AWS profile name", prev.profile, (a) =>
         /^[\w.@+-]+$/.test(a) ? undefined : `${shown(a)} is not a profile name`,
       ));

@@ -7,7 +7,7 @@ import { PROVIDER_ENV } from "../../provider/credentials.ts";
 import { lookupModel } from "../../provider/index.ts";
 import { credentialEnv } from "../../runtime/credential-handoff.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
-import { type AskIo, ask, choose, confirm } from "./ask.ts";
+import { type AskIo, ask, choose, chooseOption, confirm } from "./ask.ts";
 import { askCloud, askDeployment } from "./cloud-questions.ts";
 import { configAfter, type SetupAnswers, type SetupCloud, saveAnswers } from "./setup-files.ts";
 import { type Choice, KEYLESS, modelsFor, PROVIDERS, providerOf } from "./setup-providers.ts";
@@ -47,15 +47,7 @@ async function askSettings(io: AskIo, d: Draft, env: NodeJS.ProcessEnv): Promise
 
 async function askProvider(io: AskIo, d: Draft, env: NodeJS.ProcessEnv): Promise<void> {
   const at = PROVIDERS.findIndex((p) => p.choice === d.choice);
-  d.choice =
-    PROVIDERS[
-      await choose(
-        io,
-        "Which models do you use?",
-        PROVIDERS.map((p) => p.label),
-        at,
-      )
-    ]?.choice ?? "openai";
+  d.choice = (await chooseOption(io, "Which models do you use?", PROVIDERS, at)).choice;
   if (d.choice !== "local") {
     delete d.baseUrl;
     return askSettings(io, d, env);
@@ -119,12 +111,16 @@ async function askModel(io: AskIo, d: Draft): Promise<void> {
 async function pickModel(io: AskIo, d: Draft): Promise<void> {
   const region = d.cloud?.section === "bedrock" ? d.cloud.values.region : undefined;
   const names = modelsFor(d.choice, region);
-  const options = [...names.map(describe), "another model: type its name"];
-  const at = d.model && names.includes(d.model) ? names.indexOf(d.model) : 0;
-  const pick = await choose(io, "Which model?", options, at);
+  const options: { label: string; model?: string }[] = [
+    ...names.map((model) => ({ label: describe(model), model })),
+    { label: "another model: type its name" },
+  ];
+  const listed = options.findIndex((o) => d.model && o.model === d.model);
+  const at = Math.max(listed, 0);
+  const pick = await chooseOption(io, "Which model?", options, at);
   delete d.modelInfo;
-  if (pick < names.length) {
-    d.model = names[pick];
+  if (pick.model !== undefined) {
+    d.model = pick.model;
     return;
   }
   for (;;) {

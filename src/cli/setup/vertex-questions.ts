@@ -9,7 +9,7 @@ import { UserError } from "../../contract/errors.ts";
 import { adcFile, type GoogleKeyFile, readKey } from "../../provider/vertex/google-credentials.ts";
 import { importPrivateKey } from "../../provider/vertex/jwt.ts";
 import { sanitize } from "../../terminal/sanitize.ts";
-import { type AskIo, ask, askValid, choose, shown } from "./ask.ts";
+import { type AskIo, ask, askValid, chooseOption, shown } from "./ask.ts";
 
 /** A user's answer that names a file: ~ expanded, made absolute (config.json is read from anywhere). */
 function expandPath(answer: string, env: NodeJS.ProcessEnv): string {
@@ -67,22 +67,14 @@ async function askGoogleKey(
   options.push({ label: "a service-account JSON key file: type its path", from: "path" });
   for (;;) {
     const at = prev.credentials_file ? options.length - 1 : 0;
-    const pick =
-      options[
-        await choose(
-          io,
-          "Which Google credentials?",
-          options.map((o) => o.label),
-          at,
-        )
-      ];
+    const pick = await chooseOption(io, "Which Google credentials?", options, at);
     try {
-      if (pick?.from === "env" && fromEnv) {
+      if (pick.from === "env" && fromEnv) {
         if (!existsSync(fromEnv))
           throw new UserError(`GOOGLE_APPLICATION_CREDENTIALS names ${fromEnv}, which does not exist`);
         return { key: await usableKey(fromEnv, "GOOGLE_APPLICATION_CREDENTIALS") };
       }
-      if (pick?.from === "adc") return { key: readKey(adc, "application-default credentials") };
+      if (pick.from === "adc") return { key: readKey(adc, "application-default credentials") };
       const found = await askKeyPath(io, env, prev.credentials_file);
       if (fromEnv)
         io.write("note: GOOGLE_APPLICATION_CREDENTIALS is set and is read before this file; unset it\n");

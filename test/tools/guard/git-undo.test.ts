@@ -2,11 +2,11 @@
 // (`i sessions --rewind`, the same rewind /undo runs): the working tree, the index and the branch tips
 // are back, and the user's stash and reflog were never touched.
 import { afterEach, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { makeRig, type Rig } from "../../agent/rig.ts";
 import { runCliAsync, savedSessionIds } from "../../helpers/cli.ts";
+import { git, victimRepo } from "../../helpers/git-victim.ts";
 
 let rig: Rig | undefined;
 afterEach(async () => {
@@ -14,38 +14,13 @@ afterEach(async () => {
   rig = undefined;
 });
 
-const GIT_ENV = {
-  ...process.env,
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@t",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@t",
-};
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, { cwd, env: GIT_ENV, encoding: "utf8" }).trim();
-
-function repo(ws: string): void {
-  git(ws, "init", "-q", "-b", "main");
-  writeFileSync(join(ws, "a.txt"), "one\n");
-  writeFileSync(join(ws, "b.txt"), "bee\n");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-qm", "first");
-  writeFileSync(join(ws, "a.txt"), "two\n");
-  git(ws, "commit", "-qam", "second");
-  // The afternoon's uncommitted work: a staged change, an unstaged one.
-  writeFileSync(join(ws, "b.txt"), "staged bee\n");
-  git(ws, "add", "b.txt");
-  writeFileSync(join(ws, "a.txt"), "afternoon of work\n");
-}
-
 for (const command of ["git reset --hard HEAD~1", "git checkout -- ."]) {
   test(`${command} over uncommitted work, allowed, is undone by a rewind`, async () => {
     rig = await makeRig({
       script: [{ tool_calls: [{ name: "bash", arguments: { command } }] }, { text: "done" }],
     });
     const ws = rig.workspace;
-    repo(ws);
+    victimRepo(ws);
     const head = git(ws, "rev-parse", "HEAD");
     const index = git(ws, "write-tree");
     const reflog = git(ws, "reflog", "--format=%H %gs");
