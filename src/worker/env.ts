@@ -11,8 +11,8 @@ export { INHERITED_VARS, WINDOWS_VARS };
  * 2x, and collections are full ones, so the per-request garbage of hook data (history-sized strings and
  * arrays that grow a little every turn) does not pile up in the old generation or spread over ever new
  * allocation sizes. Measured on S0 1,000 turns (compiled): the worker's peak 74.5 -> 59.9 MB RSS, for
- * ~0.25 ms more worker CPU per turn. The compiled core runs in the same mode (runtime/engine-mode.ts
- * re-executes it at start, the option being read only then).
+ * ~0.25 ms more worker CPU per turn. A long-lived compiled core (the console, `i acp`) runs in the same
+ * mode (runtime/engine-mode.ts re-executes it at start, the option being read only then).
  * Without the DFG tier (and so without FTL): the worker's hot functions stay in the baseline JIT, and the
  * optimising compiler, native code of the runtime, is never paged in: S1 tree PSS ~3 MB less, for worker
  * CPU per compaction within the noise. The core keeps the tier: without it its per-turn cost at 1,000
