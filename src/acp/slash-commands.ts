@@ -63,7 +63,7 @@ const BUILT_IN: Record<string, { description: string; hint?: string; run: Run }>
     description: "write the conversation to a file (md, html or json by its name)",
     hint: "file",
     async run(s, args, say) {
-      say(`Exported to ${s.exportTo(args || undefined)}.`);
+      say(`Exported to ${await s.exportTo(args || undefined)}.`);
     },
   },
 };

@@ -301,7 +301,7 @@ export class AgentSession extends SessionLifecycle {
   }
 
   /** `/export [FILE]`: the conversation written to a new file; returns its path. */
-  exportTo(file?: string): string {
+  exportTo(file?: string): Promise<string> {
     return exportConversation(this.live, file);
   }
 

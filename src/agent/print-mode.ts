@@ -99,7 +99,7 @@ export async function runPrintMode(opts: PrintOptions): Promise<number> {
     return 1;
   } finally {
     if (opts.trajectory) {
-      const failed = writeTrajectory(opts.trajectory, session.id, dataDir(), opts.version ?? "");
+      const failed = await writeTrajectory(opts.trajectory, session.id, dataDir(), opts.version ?? "");
       if (failed) writeLine(process.stderr, `i: ${failed}`);
     }
     process.off("SIGINT", onSigint);

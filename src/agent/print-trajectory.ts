@@ -5,7 +5,6 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { errorMessage, UserError } from "../contract/errors.ts";
 import { writeFileAtomic } from "../lib/atomic-write.ts";
-import { sessionTrajectory, trajectoryText } from "../safety/export-atif.ts";
 
 /** The file's full path; a usage error now, before anything runs, when its folder is not there. */
 export function trajectoryPath(file: string): string {
@@ -22,14 +21,15 @@ export function trajectoryPath(file: string): string {
   return path;
 }
 
-/** Write it; an error message when that failed (the run's own outcome stands). */
-export function writeTrajectory(
+/** Write it; an error message when that failed (the run's own outcome stands). The exporter loads here. */
+export async function writeTrajectory(
   path: string,
   sessionId: string,
   dataDir: string,
   version: string,
-): string | undefined {
+): Promise<string | undefined> {
   try {
+    const { sessionTrajectory, trajectoryText } = await import("../safety/export-atif.ts");
     writeFileAtomic(path, trajectoryText(sessionTrajectory(sessionId, { dataDir, version })));
     return undefined;
   } catch (err) {

@@ -2,7 +2,6 @@
 // /rewind, /fork and /export, each on the running agent's conversation, which a rewind replaces.
 import { resolve } from "node:path";
 import { UserError } from "../contract/errors.ts";
-import { formatOfPath, renderExport, writeNewFile } from "../safety/export.ts";
 import { forkSession } from "../safety/fork.ts";
 import {
   type RewindDeps,
@@ -68,8 +67,12 @@ export function forkAt(rt: AgentRuntime, dataDir: string, turn?: number): { id: 
   return { id: fork.id, messages: Math.max(1, keep) - 1 };
 }
 
-/** Write the conversation to the new file `file` (relative to the workspace); its format by extension. */
-export function exportConversation(rt: AgentRuntime, file: string | undefined): string {
+/**
+ * Write the conversation to the new file `file` (relative to the workspace); its format by extension.
+ * The exporters load on the first export: a session that never exports never loads them.
+ */
+export async function exportConversation(rt: AgentRuntime, file: string | undefined): Promise<string> {
+  const { formatOfPath, renderExport, writeNewFile } = await import("../safety/export.ts");
   const path = resolve(rt.workspace, file || `session-${rt.session.id}.md`);
   const format = formatOfPath(path);
   if (!format) throw new UserError(`${path}: end the name in .md, .html or .json to choose the format`);

@@ -166,10 +166,10 @@ async function fork(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome
   return { kind: "switch", resume: made.id };
 }
 
-function exportTo(cmd: ParsedCommand, ctx: SlashContext): SlashOutcome {
+async function exportTo(cmd: ParsedCommand, ctx: SlashContext): Promise<SlashOutcome> {
   const { ui } = ctx;
   try {
-    const file = ctx.session.exportTo(cmd.args || undefined);
+    const file = await ctx.session.exportTo(cmd.args || undefined);
     ui.print(ui.dim(`exported the conversation to ${ui.clean(file)}`));
   } catch (err) {
     ui.print(ui.red(`✗ /export: ${ui.clean(errorMessage(err))}`));
