@@ -1,6 +1,7 @@
 // The module registry: every optional capability, the hook events it declares and the tools it offers.
 // Names, events and tool schemas are public: a replacement must declare exactly these (checked at hello).
 import { z } from "zod";
+import { TOOL_SCHEMAS } from "./generated/tool-schemas.ts";
 import { LSP_DESCRIPTION, LSP_TOOL_DEADLINE_MS, LspInput } from "./lsp.ts";
 import { type HookEvent, type PayloadForm, type ToolDecl, USER_HOOK_CONTRACT_EVENTS } from "./protocol.ts";
 import { TASK_DEADLINE_MS, TaskInput } from "./tasks.ts";
@@ -335,12 +336,34 @@ export function toolSpec(module: ModuleName, name: string): ToolSpec | undefined
 
 const declCache = new Map<string, ToolDecl>();
 
+/** The JSON Schema a tool's declaration carries for its arguments' zod schema. */
+export function toolInputSchema(input: z.ZodType): Record<string, unknown> {
+  const schema = z.toJSONSchema(input, { target: "draft-2020-12" }) as Record<string, unknown>;
+  delete schema.$schema;
+  return schema;
+}
+
+/**
+ * The built-in tools' schemas converted at build time (generated/tool-schemas.ts), by the zod schema they
+ * were converted from: a declaration uses one only for that very schema object, any other is converted
+ * here. Converting them all took milliseconds at every start of the core and of the worker.
+ */
+const converted = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+/** Take the build-time conversions of these tools (name and argument schema) for their declarations. */
+export function adoptToolSchemas(tools: readonly { name: string; input: z.ZodType }[]): void {
+  for (const t of tools) {
+    const schema = TOOL_SCHEMAS[t.name];
+    if (schema) converted.set(t.input, schema);
+  }
+}
+adoptToolSchemas(Object.entries(TOOL_INPUTS).map(([name, input]) => ({ name, input })));
+
 /** The public declaration of a tool: name, description and JSON Schema generated from its zod schema. */
 export function toolDecl(spec: ToolSpec): ToolDecl {
   let d = declCache.get(spec.name);
   if (!d) {
-    const schema = z.toJSONSchema(spec.input, { target: "draft-2020-12" }) as Record<string, unknown>;
-    delete schema.$schema;
+    const schema = converted.get(spec.input) ?? toolInputSchema(spec.input);
     d = { name: spec.name, description: spec.description, input_schema: schema };
     declCache.set(spec.name, d);
   }

@@ -1,7 +1,7 @@
 // The core tools (read, write, edit, bash): mandatory, not replaceable, run in the core process.
 // runCoreTool runs one of them through the tool dispatch, for callers without a turn (the console's
 // `!command`): whatever the model sends, it returns a ToolResult and never throws.
-import { toolDecl } from "../contract/registry.ts";
+import { adoptToolSchemas, toolDecl } from "../contract/registry.ts";
 import { applyPatchTool } from "./apply-patch.ts";
 import { bashTool } from "./bash.ts";
 import { coreToolAdapter } from "./core-adapter.ts";
@@ -21,6 +21,7 @@ export const CORE_TOOLS: readonly CoreTool[] = [
   applyPatchTool,
 ] as CoreTool[];
 export const CORE_TOOL_NAMES: readonly string[] = CORE_TOOLS.map((t) => t.name);
+adoptToolSchemas(CORE_TOOLS);
 
 /**
  * The core tools offered to a model: apply_patch instead of edit and write for models the table says
