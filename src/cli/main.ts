@@ -6,7 +6,7 @@ import pkg from "../../package.json" with { type: "json" };
 import { errorMessage, UserError } from "../contract/errors.ts";
 import { startupMark } from "../lib/startup-trace.ts";
 import { receiveCredentials, shedCredentials } from "../runtime/credential-handoff.ts";
-import { applyEngineMode, longLived } from "../runtime/engine-mode.ts";
+import { applyEngineMode, sessionKind } from "../runtime/engine-mode.ts";
 import { WorkerError } from "../worker/errors.ts";
 import type { CliCommand } from "./command.ts";
 
@@ -136,7 +136,7 @@ function start(args: string[]): void {
   // First, before anything is read or started: it may replace the process (runtime/engine-mode.ts).
   applyEngineMode(
     args,
-    longLived(args, (name) => SUBCOMMANDS[name] !== undefined || CHILDLESS.has(name)),
+    sessionKind(args, (name) => SUBCOMMANDS[name] !== undefined || CHILDLESS.has(name)),
   );
   receiveCredentials();
   // A diagnostic for scripts/bench/memory.ts; the module is not even loaded without the variable.

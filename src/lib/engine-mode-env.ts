@@ -17,6 +17,12 @@ export const ENGINE_VARS: Readonly<Record<string, string>> = {
   BUN_JSC_thresholdForOptimizeAfterLongWarmUp: "10000",
 };
 
+/** A print run's settings: the same, with the heap grown by 1.8 instead of 1.27 (runtime/engine-mode.ts). */
+export const PRINT_ENGINE_VARS: Readonly<Record<string, string>> = {
+  ...ENGINE_VARS,
+  BUN_JSC_miniVMHeapGrowthFactor: "1.8",
+};
+
 /**
  * What a process that runs in mini VM mode itself adds to the environment of an `i` it starts (a task's
  * child session): the child begins in that mode and skips the re-execution a new session would do (one
