@@ -148,10 +148,23 @@ export class WorkerHost implements HookRunner {
       if (logOn()) log("debug", "hook", `${event} ${module}: ${(performance.now() - t0).toFixed(1)} ms`);
       const problem = replyProblem(event, next) ?? opts?.afterEach?.(module, next, current);
       if (problem !== undefined) throw new WorkerError(module, event, "malformed", problem);
+      this.retireIfUnwanted(module, event, current);
       current = next;
     }
     // Every module's reply has passed HOOKS[event].reply, so the last one is that shape.
     return current as HookReply<E>;
+  }
+
+  /**
+   * A built-in module with a process of its own that was started for a request its hello then said it
+   * does not want (the lsp module, started by the first read, with no server for that file or none at
+   * all): the process is let go, so a session it serves nothing keeps no idle worker. What it said stays
+   * known, so such requests are left out from then on; one it wants starts it again.
+   */
+  private retireIfUnwanted(module: ModuleName, event: HookEvent, sent: HookData): void {
+    const group = this.groups.get(module);
+    if (!group?.builtin || group.modules.length !== 1) return;
+    if (skipsHook(this.hookOptions.get(module), event, sent)) this.pool.retire(group);
   }
 
   /** One module's step of a hook pipeline, with the history summarised when the module declared so. */

@@ -149,6 +149,11 @@ export class WorkerProcess {
     return this.fault === undefined;
   }
 
+  /** whether a request of the core's is waiting for its reply */
+  get busy(): boolean {
+    return this.pending.size > 0;
+  }
+
   /** Send one request; resolves with the reply's data, rejects with a WorkerError. */
   request(
     module: string,

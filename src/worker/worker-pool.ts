@@ -84,6 +84,17 @@ export class WorkerPool {
     return slot.ready.catch((err) => Promise.reject(rephrase(err, forModule, forEvent)));
   }
 
+  /**
+   * Let `group`'s process go while it serves nothing (a request still waiting keeps it); the next
+   * request for the group starts a fresh one, as after any exit.
+   */
+  retire(group: Group): void {
+    const slot = this.slots.get(group.key);
+    if (!slot?.ok || slot.proc.busy) return;
+    this.slots.delete(group.key);
+    void slot.proc.close(CLOSE_GRACE_MS);
+  }
+
   async close(): Promise<void> {
     this.closedFlag = true;
     const procs = [...this.slots.values()].map((s) => s.proc);

@@ -38,6 +38,11 @@ export class ObservedHost extends WorkerHost {
     return proc?.alive ? proc.pid : undefined;
   }
 
+  /** The pid of the last process started for `module`, running or not. */
+  lastPidOf(module: ModuleName): number | undefined {
+    return this.latest.get(module)?.pid;
+  }
+
   /** Requests written to the process serving `module` (hello included); 0 once it is gone. */
   requestsOf(module: ModuleName): number {
     const proc = this.latest.get(module);
