@@ -5,8 +5,8 @@
 import { afterAll, afterEach, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fakeConfig } from "../lsp/rig.ts";
 import { ObservedHost } from "../helpers/observed-host.ts";
+import { fakeConfig } from "../lsp/rig.ts";
 import { manifestOf, TempDirs } from "./helpers.ts";
 
 const temp = new TempDirs();
