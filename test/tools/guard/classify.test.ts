@@ -1,41 +1,18 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { classifyWith, type GuardPlace } from "../../../src/tools/guard/classify.ts";
 import { bashParser } from "../../../src/tools/guard/parser.ts";
 import { DESTRUCTIVE, EVERYDAY, SANDBOX_ONLY } from "./corpus.ts";
+import { guardPlace } from "./guard-place.ts";
 
 let root: string;
 let place: GuardPlace;
 let parser: Awaited<ReturnType<typeof bashParser>>;
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync("git", args, {
-    cwd,
-    stdio: "pipe",
-    env: {
-      ...process.env,
-      GIT_CONFIG_GLOBAL: "/dev/null",
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@t",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@t",
-    },
-  });
-
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "i-guard-")));
-  const ws = join(root, "ws");
-  for (const d of ["ws/src", "home/.ssh", "home/.aws", "home/project-b", "tmp", "victim/keep"])
-    mkdirSync(join(root, d), { recursive: true });
-  writeFileSync(join(ws, "tracked.txt"), "committed\n");
-  git(ws, "init", "-q", "-b", "main");
-  git(ws, "add", "-A");
-  git(ws, "commit", "-qm", "init");
-  writeFileSync(join(ws, "tracked.txt"), "uncommitted work\n");
-  place = { workspace: ws, cwd: ws, home: join(root, "home"), temp: [join(root, "tmp")] };
+  ({ root, place } = guardPlace("i-guard-"));
   parser = await bashParser();
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -3,48 +3,24 @@
 // operators, words the parser reads otherwise). A command it refuses goes to the parser, so only its
 // verdicts are compared, and it must take most of what an agent runs every day.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { classifyPlain, classifyWith, type GuardPlace } from "../../../src/tools/guard/classify.ts";
 import { bashParser } from "../../../src/tools/guard/parser.ts";
 import { plainCommand } from "../../../src/tools/guard/plain.ts";
 import { DESTRUCTIVE, EVERYDAY, SANDBOX_ONLY } from "./corpus.ts";
+import { fillIn, guardPlace } from "./guard-place.ts";
 
 let root: string;
 let place: GuardPlace;
 let parser: Awaited<ReturnType<typeof bashParser>>;
 
 beforeAll(async () => {
-  root = realpathSync(mkdtempSync(join(tmpdir(), "i-guard-plain-")));
-  const ws = join(root, "ws");
-  for (const d of ["ws/src", "home/project-b", "tmp", "victim/keep"])
-    mkdirSync(join(root, d), { recursive: true });
-  writeFileSync(join(ws, "tracked.txt"), "committed\n");
-  const env = {
-    ...process.env,
-    GIT_CONFIG_GLOBAL: "/dev/null",
-    GIT_AUTHOR_NAME: "t",
-    GIT_AUTHOR_EMAIL: "t@t",
-  };
-  const git = (...args: string[]) =>
-    execFileSync("git", args, {
-      cwd: ws,
-      stdio: "pipe",
-      env: { ...env, GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" },
-    });
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-qm", "init");
-  writeFileSync(join(ws, "tracked.txt"), "uncommitted work\n");
-  place = { workspace: ws, cwd: ws, home: join(root, "home"), temp: [join(root, "tmp")] };
+  ({ root, place } = guardPlace("i-guard-plain-"));
   parser = await bashParser();
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-const fill = (c: string) =>
-  c.replaceAll("{V_REL}", join(root, "victim").slice(1)).replaceAll("{V}", join(root, "victim"));
+const fill = (c: string) => fillIn(root, c);
 
 /** Edge forms of the plain subset, and forms just outside it. */
 const EDGES = [
