@@ -11,10 +11,29 @@ afterEach(async () => {
   a = undefined;
 });
 
+/** An editor's open buffers, as its fs/* methods serve them: what was read and written is recorded. */
+function editorBuffers() {
+  const buffers = new Map<string, string>();
+  const reads: string[] = [];
+  const writes: [string, string][] = [];
+  const fs = {
+    read: (path: string) => {
+      reads.push(path);
+      const b = buffers.get(path);
+      if (b === undefined) throw new Error("not open");
+      return b;
+    },
+    write: (path: string, content: string) => {
+      writes.push([path, content]);
+      buffers.set(path, content);
+    },
+  };
+  return { buffers, reads, writes, fs };
+}
+
 describe("i acp: the editor's buffers through fs/*", () => {
   test("read and edit use the unsaved buffer; writes are handed to the editor", async () => {
-    const buffers = new Map<string, string>();
-    const writes: [string, string][] = [];
+    const { buffers, writes, fs } = editorBuffers();
     a = await startAcp({
       script: [
         { tool_calls: [{ name: "read", arguments: { path: "a.txt" } }] },
@@ -28,17 +47,7 @@ describe("i acp: the editor's buffers through fs/*", () => {
       ],
       files: { "a.txt": "on disk\n" },
       args: ["--approve", "all"],
-      fs: {
-        read: (path) => {
-          const b = buffers.get(path);
-          if (b === undefined) throw new Error("not open");
-          return b;
-        },
-        write: (path, content) => {
-          writes.push([path, content]);
-          buffers.set(path, content);
-        },
-      },
+      fs,
     });
     await initialize(a, { fs: { readTextFile: true, writeTextFile: true } });
     const s = await newSession(a);
@@ -60,9 +69,7 @@ describe("i acp: the editor's buffers through fs/*", () => {
 
 describe("i acp: apply_patch through the editor's buffers", () => {
   test("the patch applies to the unsaved buffer, reaches the editor, stays confined and undoes", async () => {
-    const buffers = new Map<string, string>();
-    const reads: string[] = [];
-    const writes: [string, string][] = [];
+    const { buffers, reads, writes, fs } = editorBuffers();
     const patch = (body: string) => ({
       tool_calls: [{ name: "apply_patch", arguments: { input: `*** Begin Patch\n${body}*** End Patch` } }],
     });
@@ -81,18 +88,7 @@ describe("i acp: apply_patch through the editor's buffers", () => {
         },
       },
       args: ["--approve", "all"],
-      fs: {
-        read: (path) => {
-          reads.push(path);
-          const b = buffers.get(path);
-          if (b === undefined) throw new Error("not open");
-          return b;
-        },
-        write: (path, content) => {
-          writes.push([path, content]);
-          buffers.set(path, content);
-        },
-      },
+      fs,
     });
     const outside = join(a.rig.root, "outside.txt");
     writeFileSync(outside, "x\n");
