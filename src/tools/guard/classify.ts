@@ -6,7 +6,7 @@ import { bashParser, parseWith } from "./parser.ts";
 import { realish } from "./paths.ts";
 import { plainCommand } from "./plain.ts";
 import type { Finding, GuardPlace, Verdict } from "./types.ts";
-import { copyScope, DOWNLOADERS, ParserNeeded, type Reading, type Scope, walk } from "./walk.ts";
+import { copyScope, downloads, newReading, ParserNeeded, type Scope, walk } from "./walk.ts";
 
 export type { GuardPlace, Verdict };
 
@@ -24,7 +24,7 @@ export function classifyWith(
 ): Verdict {
   const parsed = parseWith(parser, command);
   if (!parsed) return { kind: "unknown", reason: "the command could not be parsed" };
-  const r: Reading = { place, parser, findings: [], written: new Map(), depth: 0, judge, redirect };
+  const r = newReading(place, parser, judge, redirect);
   try {
     walk(parsed.root, startScope(place), r, undefined);
   } finally {
@@ -57,15 +57,7 @@ function verdictOf(findings: Finding[], hasError: boolean): Verdict {
 export function classifyPlain(command: string, place: GuardPlace): Verdict | undefined {
   const list = plainCommand(command);
   if (!list) return undefined;
-  const r: Reading = {
-    place,
-    parser: undefined,
-    findings: [],
-    written: new Map(),
-    depth: 0,
-    judge,
-    redirect,
-  };
+  const r = newReading(place, undefined, judge, redirect);
   const scope = startScope(place);
   try {
     for (const pipeline of list) {
@@ -74,8 +66,7 @@ export function classifyPlain(command: string, place: GuardPlace): Verdict | und
         const at = pipeline.length > 1 ? copyScope(scope) : scope;
         for (const { op, target } of stage.redirects) redirect(target, op, at, r, undefined);
         judge(stage.words, stage.env, at, r, downloaded ? { download: true } : undefined);
-        const name = stage.words[0]?.value.split("/").at(-1);
-        if (name && DOWNLOADERS.has(name)) downloaded = true;
+        if (downloads(stage.words[0]?.value)) downloaded = true;
       }
     }
   } catch (err) {

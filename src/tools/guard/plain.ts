@@ -62,6 +62,8 @@ function readWord(text: string, at: number): { word: Word; end: number } | undef
 }
 
 const OPERATORS = ["&&", "||", "&>>", "&>", ">>", ">&", ">", "<", "|", ";"];
+/** Digits right before `>`, matched where the lexer stands (sticky): a file descriptor, however long. */
+const DESCRIPTOR = /\d+(?=>)/y;
 
 function tokens(text: string): Token[] | undefined {
   const out: Token[] = [];
@@ -73,7 +75,8 @@ function tokens(text: string): Token[] | undefined {
       continue;
     }
     // A file descriptor: digits standing alone right before > (2>&1, 2>/dev/null).
-    const fd = /^\d+(?=>)/.exec(text.slice(i, i + 12));
+    DESCRIPTOR.lastIndex = i;
+    const fd = DESCRIPTOR.exec(text);
     if (fd && (i === 0 || text.charAt(i - 1) === " " || text.charAt(i - 1) === "\t")) {
       i += fd[0].length;
       continue;

@@ -31,10 +31,26 @@ export interface Reading {
 }
 
 const MAX_DEPTH = 64;
+const DOWNLOADERS = new Set(["curl", "wget", "fetch", "http", "aria2c"]);
 
 /** Thrown when a command read without the parser runs a script of its own (bash -c, eval, python -c). */
 export class ParserNeeded extends Error {}
-const DOWNLOADERS = new Set(["curl", "wget", "fetch", "http", "aria2c"]);
+
+/** Whether a pipeline stage running `program` (its first word, as written) downloads: what follows reads it. */
+export function downloads(program: string | undefined): boolean {
+  const name = program?.split("/").at(-1);
+  return name !== undefined && DOWNLOADERS.has(name);
+}
+
+/** A fresh reading of one command at `place` (without the parser: only a plain one, see plain.ts). */
+export function newReading(
+  place: GuardPlace,
+  parser: Parser | undefined,
+  judge: Reading["judge"],
+  redirect: Reading["redirect"],
+): Reading {
+  return { place, parser, findings: [], written: new Map(), depth: 0, judge, redirect };
+}
 
 export const copyScope = (s: Scope): Scope => ({ cwd: s.cwd, vars: new Map(s.vars) });
 
@@ -197,7 +213,7 @@ function redirected(node: Node, scope: Scope, r: Reading, stdin: Stdin, level: n
   if (body) walk(body, scope, r, heredoc !== undefined ? { script: heredoc } : stdin, level);
 }
 
-/** The program a pipeline stage runs (its first word, without a path), for download detection. */
+/** The program a pipeline stage runs (its first word, as written), for download detection. */
 function stageProgram(node: Node): string | undefined {
   const cmd =
     node.type === "command"
@@ -206,7 +222,7 @@ function stageProgram(node: Node): string | undefined {
         ? node.childForFieldName("body")
         : null;
   const name = cmd?.type === "command" ? cmd.childForFieldName("name") : null;
-  return name ? (wordOf(name, new Map()).value.split("/").at(-1) ?? undefined) : undefined;
+  return name ? wordOf(name, new Map()).value : undefined;
 }
 
 function pipeline(node: Node, scope: Scope, r: Reading, stdin: Stdin, level: number): void {
@@ -216,8 +232,7 @@ function pipeline(node: Node, scope: Scope, r: Reading, stdin: Stdin, level: num
     // Each stage runs in its own subshell.
     walk(stage, copyScope(scope), r, downloaded ? { download: true } : input, level);
     input = undefined;
-    const p = stageProgram(stage);
-    if (p && DOWNLOADERS.has(p)) downloaded = true;
+    if (downloads(stageProgram(stage))) downloaded = true;
   }
 }
 
@@ -226,5 +241,3 @@ export function writtenScript(w: Word | undefined, scope: Scope, r: Reading): st
   if (!w || w.dynamic || scope.cwd === undefined) return undefined;
   return r.written.get(realish(absolute(tildeWord(w, r.place.home), scope.cwd, r.place.home), true));
 }
-
-export { DOWNLOADERS };

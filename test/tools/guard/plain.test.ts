@@ -41,6 +41,7 @@ const EDGES = [
   "echo x >{V}/keep/a.txt",
   "echo x 1>{V}/keep/a.txt",
   "echo x2>{V}/keep/a.txt",
+  "echo x 12345678901234>{V}/keep/a.txt",
   "cat < tracked.txt",
   "echo x > tracked.txt && cat tracked.txt",
   "echo a > b c",
