@@ -57,7 +57,7 @@ export function engineRestartEnv(
 
 /**
  * At start: re-execute in mini VM mode when that applies (does not return then); in the re-executed
- * image, drop the two variables from process.env. A runtime without execve goes on unchanged.
+ * image, drop the engine's variables and the mark from process.env. A runtime without execve goes on unchanged.
  */
 export function applyEngineMode(args: readonly string[], kind: SessionKind): void {
   if (process.env[MARK_VAR] !== undefined) {

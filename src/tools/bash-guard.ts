@@ -22,9 +22,15 @@ let loaded: Classify | undefined;
  * The home and temp directories the guard judges paths against, resolved once per value of the variables
  * they come from (a realpath of each temp directory per call was a good part of a one-line command's cost).
  */
-let places: { key: string; home: string; temp: readonly string[] } | undefined;
+interface Places {
+  /** the HOME and TMPDIR they were resolved for */
+  key: string;
+  home: string;
+  temp: readonly string[];
+}
+let places: Places | undefined;
 
-function placesOf(classify: Classify, allowPaths: readonly string[] | undefined): typeof places & object {
+function placesOf(classify: Classify, allowPaths: readonly string[] | undefined): Places {
   const key = `${process.env.HOME}\0${process.env.TMPDIR}`;
   if (places?.key !== key) places = { key, home: homedir(), temp: classify.tempDirs() };
   if (!allowPaths?.length) return places;

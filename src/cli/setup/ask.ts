@@ -155,15 +155,8 @@ export async function chooseOption<T extends { readonly label: string }>(
   options: readonly T[],
   fallback = 0,
 ): Promise<T> {
-  const option =
-    options[
-      await choose(
-        io,
-        title,
-        options.map((o) => o.label),
-        fallback,
-      )
-    ];
+  const labels = options.map((o) => o.label);
+  const option = options[await choose(io, title, labels, fallback)];
   // choose answers only an index into the list: this is reached with an empty list alone
   if (option === undefined) throw new Error(`no options for "${title}"`);
   return option;
