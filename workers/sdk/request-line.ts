@@ -25,7 +25,7 @@ import {
   type Piece,
 } from "../../src/lib/encode-data.ts";
 import { isRecord } from "../../src/lib/is-record.ts";
-import { type SplitField, splitRequestLine } from "./json-split.ts";
+import { type SplitField, splitByKeys, splitRequestLine } from "./json-split.ts";
 
 /** Lines shorter than this are parsed plainly: splitting only pays off on big histories. */
 export const SPLIT_MIN_CHARS = 64 * 1024;
@@ -148,9 +148,27 @@ function byteRange(line: string, bytes: Uint8Array, start: number, end: number):
   return bytes.subarray(from, bytes.length - Buffer.byteLength(line.slice(end)));
 }
 
-/** The split parse, or undefined when the line is not one it can prove equal to JSON.parse(line). */
+/**
+ * The split parse, or undefined when the line is not one it can prove equal to JSON.parse(line). The
+ * arrays are found by their keys first; when one of those is not a top-level field of `data` (a nested
+ * member of the same name) or the line does not parse so, by walking the line.
+ */
 function parseSplit(line: string, bytes: Uint8Array | undefined, echo: ReceivedArrays | undefined): unknown {
-  const fields = splitRequestLine(line, MESSAGE_FIELDS);
+  const byKeys = splitByKeys(line, MESSAGE_FIELDS);
+  // No such key anywhere: the walk would find none either.
+  if (byKeys?.length === 0) return undefined;
+  return (
+    (byKeys && parseFields(line, bytes, echo, byKeys)) ??
+    parseFields(line, bytes, echo, splitRequestLine(line, MESSAGE_FIELDS))
+  );
+}
+
+function parseFields(
+  line: string,
+  bytes: Uint8Array | undefined,
+  echo: ReceivedArrays | undefined,
+  fields: SplitField[] | undefined,
+): unknown {
   if (!fields || fields.length === 0) return undefined;
   let rest = "";
   let at = 0;

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { MESSAGE_FIELDS } from "../../../src/lib/encode-data.ts";
 import { encodeRequest } from "../../../src/worker/encode-request.ts";
-import { splitRequestLine } from "../../../workers/sdk/json-split.ts";
+import { splitByKeys, splitRequestLine } from "../../../workers/sdk/json-split.ts";
 import { defineWorkerModule, type WorkerModule } from "../../../workers/sdk/module.ts";
 import {
   encodeReplyLine,
@@ -109,6 +109,27 @@ describe("splitRequestLine", () => {
   });
 });
 
+test("found by their keys, the fields are the ones the walk finds, however long the other fields are", () => {
+  const summary = { roles: Array.from({ length: 5000 }, (_, i) => (i % 2 ? "tool" : "assistant")) };
+  const tools = [{ name: "read", description: 'reads "files"', input_schema: { type: "object" } }];
+  const lines = [
+    line,
+    encodeRequest({
+      id: 4,
+      event: "budget",
+      workspace: "/w",
+      data: { system: "s", tools, history_summary: summary },
+    }),
+    encodeRequest({
+      id: 5,
+      event: "before_compact",
+      workspace: "/w",
+      data: { messages: big.slice(1, 40), cut: 40 },
+    }),
+  ];
+  for (const l of lines) expect(splitByKeys(l, MESSAGE_FIELDS)).toEqual(splitRequestLine(l, MESSAGE_FIELDS));
+});
+
 describe("parseRequestLine", () => {
   test("equals JSON.parse; messages frozen, their texts kept", () => {
     const msg = parseRequestLine(line) as { data: { history: Msg[] } };
@@ -144,6 +165,11 @@ describe("parseRequestLine", () => {
       `{"id":1,"event":"e","workspace":"/w","other":{"history":${hist}},"data":{"pad":"${pad}"}}`,
       // Non-canonical elements, duplicate keys, __proto__, integer keys, non-object elements.
       `{"id":1,"event":"e","workspace":"/w","data":{"messages":[{"a":1,"a":2},{"__proto__":{"x":1}},{"2":1,"1":2},"s",7,null,[],{},{"n":-0},{"n":1.0},{"n":1e400},{"s":"\\/"},{"s":"\\u0041"},{"s":"\\ud800"}],"pad":"${pad}"}}`,
+      // A field's key inside a string or ending one (its quote escaped), a nested member of that name first.
+      `{"id":1,"event":"e","workspace":"/w","data":{"note":"say \\"history\\":[1] \\\\","history":${hist},"pad":"${pad}"}}`,
+      `{"id":1,"event":"e","workspace":"/w","data":{"say\\"history":[1],"history":${hist},"pad":"${pad}"}}`,
+      `{"id":1,"event":"e","workspace":"/w","data":{"model":{"tools":[{"name":"x"}]},"tools":${hist},"pad":"${pad}"}}`,
+      `{"id":1,"event":"e","workspace":"/w","data":{"history":[{"messages":[1,2]},{"role":"user"}],"messages":${hist},"pad":"${pad}"}}`,
       // A placeholder look-alike, an empty array, whitespace at the end.
       `{"id":1,"event":"e","workspace":"/w","data":{"history":[],"candidate":["i-received-array-0"],"pad":"${pad}"}}`,
       `{"id":1,"event":"e","workspace":"/w","data":{"history":${hist},"pad":"${pad}"}} `,
