@@ -33,15 +33,25 @@ export class ByteLog {
   }
 
   /**
-   * head + the text + tail, as one view of the buffer. The head and the tail are scratch: the view holds
-   * until the next call of framed() or append(); the text bytes in it never change.
+   * head + the text + the tail's parts, as one view of the buffer. A part given as bytes is copied as it
+   * is (what is the same every time, kept encoded by the caller). The head and the tail are scratch: the
+   * view holds until the next call of framed() or append(); the text bytes in it never change.
    */
-  framed(head: string, tail: string): Uint8Array<ArrayBuffer> {
+  framed(head: string, tail: readonly (string | Uint8Array)[]): Uint8Array<ArrayBuffer> {
     const headBytes = encoder.encode(head);
-    this.reserve(headBytes.length, utf8Max(tail));
+    let more = 0;
+    for (const part of tail) more += typeof part === "string" ? utf8Max(part) : part.length;
+    this.reserve(headBytes.length, more);
     const from = this.start - headBytes.length;
     this.buf.set(headBytes, from);
-    const to = this.end + encoder.encodeInto(tail, this.buf.subarray(this.end)).written;
+    let to = this.end;
+    for (const part of tail) {
+      if (typeof part === "string") to += encoder.encodeInto(part, this.buf.subarray(to)).written;
+      else {
+        this.buf.set(part, to);
+        to += part.length;
+      }
+    }
     return this.buf.subarray(from, to);
   }
 

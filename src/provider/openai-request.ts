@@ -150,35 +150,57 @@ const messagesBytes = new PrefixCache<MessagesBytes>(
 );
 
 /**
+ * The `tools` member of a request (`,"tools":[…]`) as UTF-8, made once per tool list: the list is the
+ * same array from request to request while the declarations stay the same (the standard tools are ~10 KB
+ * of JSON, an MCP server's 36 tools some 18 KB), and encoding it again for every request was per-turn work.
+ */
+const toolsMember = new WeakMap<readonly unknown[], Uint8Array>();
+const encoder = new TextEncoder();
+function toolsBytes(tools: ModelRequest["tools"], body: unknown): Uint8Array {
+  let bytes = toolsMember.get(tools);
+  if (bytes === undefined) {
+    bytes = encoder.encode(`,"tools":${JSON.stringify(body)}`);
+    toolsMember.set(tools, bytes);
+  }
+  return bytes;
+}
+
+/** The declarations in the wire's form, mapped once per tool list (see toolsBytes). */
+const wireTools = new WeakMap<readonly unknown[], unknown[]>();
+function wireToolsOf(tools: ModelRequest["tools"]): unknown[] {
+  let mapped = wireTools.get(tools);
+  if (mapped === undefined) {
+    mapped = tools.map((t) => ({
+      type: "function",
+      function: { name: t.name, description: t.description, parameters: t.input_schema },
+    }));
+    wireTools.set(tools, mapped);
+  }
+  return mapped;
+}
+
+/**
  * Exactly the UTF-8 of JSON.stringify(openAiRequestBody(req, opts)), with the messages' bytes kept for
  * this history: the same bytes without serialising the whole history again for every request. A view of
  * the kept buffer: it holds until the next request of the same history is made, so hand it to fetch
  * (which copies it) straight away.
  */
-/**
- * The `tools` of a request as JSON, made once per tool list: the list is the same array from request to
- * request while the declarations stay the same (an MCP server's 36 tools are some 18 KB of JSON).
- */
-const toolsText = new WeakMap<readonly unknown[], string>();
-function toolsJson(tools: ModelRequest["tools"], body: unknown): string {
-  let text = toolsText.get(tools);
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    toolsText.set(tools, text);
-  }
-  return text;
-}
-
 export function openAiRequestBytes(req: ModelRequest, opts: OpenAiOptions): Uint8Array<ArrayBuffer> {
   const { messages: _messages, ...rest } = openAiRequestBody({ ...req, messages: [] }, opts);
   const s = messagesBytes.of(req.messages);
-  let tail = "";
-  if (s.pending.length > 0) tail = `${s.count === 0 ? "" : ","}${JSON.stringify(imagesTurn(s.pending))}`;
-  tail += "]";
-  for (const [k, v] of Object.entries(rest))
-    if (k !== "model")
-      tail += `,${JSON.stringify(k)}:${k === "tools" ? toolsJson(req.tools, v) : JSON.stringify(v)}`;
-  return s.log.framed(`{"model":${JSON.stringify(rest.model)},"messages":[`, `${tail}}`);
+  const tail: (string | Uint8Array)[] = [];
+  let text = "";
+  if (s.pending.length > 0) text = `${s.count === 0 ? "" : ","}${JSON.stringify(imagesTurn(s.pending))}`;
+  text += "]";
+  for (const [k, v] of Object.entries(rest)) {
+    if (k === "model") continue;
+    if (k === "tools") {
+      tail.push(text, toolsBytes(req.tools, v));
+      text = "";
+    } else text += `,${JSON.stringify(k)}:${JSON.stringify(v)}`;
+  }
+  tail.push(`${text}}`);
+  return s.log.framed(`{"model":${JSON.stringify(rest.model)},"messages":[`, tail);
 }
 
 export function openAiRequestBody(req: ModelRequest, opts: OpenAiOptions): Record<string, unknown> {
@@ -188,12 +210,7 @@ export function openAiRequestBody(req: ModelRequest, opts: OpenAiOptions): Recor
     stream: true,
     stream_options: { include_usage: true },
   };
-  if (req.tools.length > 0) {
-    body.tools = req.tools.map((t) => ({
-      type: "function",
-      function: { name: t.name, description: t.description, parameters: t.input_schema },
-    }));
-  }
+  if (req.tools.length > 0) body.tools = wireToolsOf(req.tools);
   if (req.max_output_tokens !== undefined) {
     body[opts.useMaxCompletionTokens ? "max_completion_tokens" : "max_tokens"] = req.max_output_tokens;
   }

@@ -55,6 +55,29 @@ describe("openAiRequestBytes is the UTF-8 of JSON.stringify(openAiRequestBody)",
     }
   });
 
+  test("two tool lists in turn over one history: each request carries its own list's declarations", () => {
+    const other = [
+      {
+        name: "read",
+        description: "lit un fichier — vite",
+        input_schema: { type: "object", properties: {} },
+      },
+      ...tools,
+    ];
+    const h = script().slice(0, 4);
+    for (const list of [tools, other, tools, other]) {
+      expectSame({ model: "m", messages: h, tools: list });
+      const body = JSON.parse(
+        new TextDecoder().decode(
+          openAiRequestBytes({ model: "m", messages: h, tools: list }, { useMaxCompletionTokens: false }),
+        ),
+      );
+      expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).toEqual(
+        list.map((t) => t.name),
+      );
+    }
+  });
+
   test("a fresh array per request, no tools, no output limit", () => {
     const all = script();
     for (let n = 0; n <= all.length; n++) expectSame({ model: "m", messages: all.slice(0, n), tools: [] });
