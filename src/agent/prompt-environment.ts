@@ -94,6 +94,9 @@ export async function gatherEnvironment(
   extra: { nestedInstructions?: boolean } = {},
   now = new Date(),
 ): Promise<PromptEnvironment> {
+  // git runs in a child while the rest is read here: the first local date loads the time zone data
+  // (~6 ms at start), which then overlaps git's run instead of adding to it.
+  const git = gitState(workspace);
   let shell = "sh";
   try {
     shell = findShell();
@@ -103,7 +106,7 @@ export async function gatherEnvironment(
     platform: `${platform()} ${arch()}`,
     shell,
     workspace,
-    git: await gitState(workspace),
+    git: await git,
     approval,
     ...(sandbox ? { sandbox: { network: sandbox.network } } : {}),
     ...(extra.nestedInstructions ? { nestedInstructions: true } : {}),
