@@ -8,7 +8,7 @@
 // Target: difference ≤ 3 ms/turn, flat from 100 to 3,000 turns.
 //   bun scripts/bench/turns.ts [--turns 100,300] [--runs 3] [--mode source,compiled] [--profile standard]
 //                              [--data-dir DIR] [--tool bash|read] [--sandbox off|default]
-//                              [--without MODULE,…] [--json]
+//                              [--without MODULE,…[/MODULE,…]] [--json]
 // --tool read makes every turn a one-line `read` call instead (a turn without bash: what the bash guard
 // and the sandbox must leave unchanged); the floor then reads the file itself.
 // --data-dir puts the session (and the floor's log) elsewhere, e.g. /dev/shm: there fsync costs nothing,
@@ -18,7 +18,8 @@
 // run from source: --mode source,/tmp/before compares a change A/B in the same run; compiled:/tmp/before
 // runs that checkout's compiled binary (`npm run build` there first): --mode compiled,compiled:/tmp/before.
 // --without lsp runs each mode a second time with those modules in plugins.json's `disabled`, interleaved:
-// the same binary with and without a module, i.e. what the module costs a session that does not use it.
+// the same binary with and without a module, i.e. what the module costs a session that does not use it;
+// `--without lsp/plan` makes one arm per set.
 // --json runs `i -p --json` (every event as NDJSON, the totals on `done`) instead of the plain answer.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -63,7 +64,8 @@ const SANDBOX = values.sandbox === "default";
 const under = values["data-dir"];
 const TURN_COUNTS = values.turns.split(",").map(Number);
 const RUNS = Number(values.runs);
-const WITHOUT = values.without ? values.without.split(",") : [];
+// Several sets, separated by "/": each is its own arm (`--without lsp/plan/lsp,plan`).
+const WITHOUT_SETS = values.without ? values.without.split("/").map((set) => set.split(",")) : [];
 /** One side of the comparison: a mode, and the modules its config disables. */
 interface Arm {
   mode: Mode;
@@ -72,7 +74,7 @@ interface Arm {
 }
 const ARMS: Arm[] = parseModes(values.mode).flatMap((mode) => [
   { mode, disabled: [], label: mode },
-  ...(WITHOUT.length ? [{ mode, disabled: WITHOUT, label: `${mode} without ${WITHOUT.join(",")}` }] : []),
+  ...WITHOUT_SETS.map((set) => ({ mode, disabled: set, label: `${mode} without ${set.join(",")}` })),
 ]);
 
 const mock = await benchMock();

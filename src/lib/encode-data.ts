@@ -67,11 +67,13 @@ export class EncodedJson<V = unknown> {
 /**
  * JSON.stringify(data) as pieces, with the message fields' arrays encoded by `messages`: their exact
  * JSON text, or something standing for it (bytes, element texts) kept as a piece of its own, or
- * undefined to leave the array to JSON.stringify. An EncodedJson member gives its own pieces.
+ * undefined to leave the array to JSON.stringify. An EncodedJson member gives its own pieces. `strings`
+ * may give a string member's JSON as its exact UTF-8 bytes (kept by the caller), or undefined.
  */
 export function encodeDataPieces<T extends object>(
   data: Record<string, unknown>,
   messages: (key: string, list: readonly unknown[]) => string | T | undefined,
+  strings?: (value: string) => Uint8Array | undefined,
 ): (Piece | T)[] {
   if (!isPlain(data)) return [JSON.stringify(data)];
   const out: (Piece | T)[] = [];
@@ -87,8 +89,9 @@ export function encodeDataPieces<T extends object>(
     }
     // JSON.stringify passes the member's key to toJSON; keep that case (never seen in hook data) exact.
     if (hasToJSON(value)) return [JSON.stringify(data)];
-    let piece: string | T | undefined;
+    let piece: Piece | T | undefined;
     if (MESSAGE_FIELDS.has(key) && isPlainArray(value)) piece = messages(key, value);
+    else if (strings && typeof value === "string") piece = strings(value);
     // undefined, functions and symbols are skipped as object members, exactly as JSON.stringify does.
     piece ??= JSON.stringify(value) as string | undefined;
     if (piece === undefined) continue;

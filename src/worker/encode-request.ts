@@ -62,6 +62,54 @@ class Texts {
   }
 }
 
+/** A message array's exact JSON bytes, kept from an earlier request of the very same list. */
+class ListBytes {
+  constructor(
+    readonly list: readonly unknown[],
+    readonly bytes: Uint8Array,
+  ) {}
+}
+
+/**
+ * The budget request carries the tool declarations on every turn (~9 KB with the standard profile, some
+ * of it not Latin-1, so writing their texts transcoded them each time): the same list, the same objects.
+ * Their bytes are kept per list and used while it holds the very same elements in the same order.
+ */
+const keptLists = new WeakMap<readonly unknown[], { elements: unknown[]; bytes: Uint8Array }>();
+
+function sameElements(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function toolListBytes(list: readonly unknown[]): ListBytes | Texts | undefined {
+  const kept = keptLists.get(list);
+  if (kept && sameElements(kept.elements, list)) return new ListBytes(list, kept.bytes);
+  const texts = Texts.of(list);
+  if (!texts) return undefined;
+  const bytes = Buffer.from(`[${texts.texts.join(",")}]`, "utf8");
+  keptLists.set(list, { elements: [...list], bytes });
+  return new ListBytes(list, bytes);
+}
+
+/** Strings at least this long are kept encoded: the system prompt goes to the budget hook every turn. */
+const KEEP_STRING_CHARS = 1024;
+/** How many such strings are kept; past it the store starts anew (a prompt rarely changes). */
+const KEEP_STRINGS = 8;
+const keptStrings = new Map<string, Uint8Array>();
+
+function stringBytes(value: string): Uint8Array | undefined {
+  if (value.length < KEEP_STRING_CHARS) return undefined;
+  let bytes = keptStrings.get(value);
+  if (bytes === undefined) {
+    if (keptStrings.size >= KEEP_STRINGS) keptStrings.clear();
+    bytes = Buffer.from(JSON.stringify(value), "utf8");
+    keptStrings.set(value, bytes);
+  }
+  return bytes;
+}
+
 export interface RequestFields {
   id: number;
   event: string;
@@ -92,11 +140,22 @@ export function encodeRequest(req: RequestFields): string {
  * Large message arrays in the data are appended to `sent`.
  */
 export function encodeRequestBytes(req: RequestFields, sent?: SentArray[]): Uint8Array {
-  const pieces = [head(req), ...encodeDataPieces(req.data, (_key, list) => Texts.of(list)), tail(req)];
+  const body = encodeDataPieces<Texts | ListBytes>(
+    req.data,
+    (key, list) => (key === "tools" ? toolListBytes(list) : Texts.of(list)),
+    stringBytes,
+  );
+  const pieces = [head(req), ...body, tail(req)];
   let total = 1;
   for (const p of pieces)
     total +=
-      typeof p === "string" ? Buffer.byteLength(p) : p instanceof Uint8Array ? p.length : p.byteLength();
+      typeof p === "string"
+        ? Buffer.byteLength(p)
+        : p instanceof Uint8Array
+          ? p.length
+          : p instanceof ListBytes
+            ? p.bytes.length
+            : p.byteLength();
   const buf = Buffer.allocUnsafe(total);
   let at = 0;
   for (const p of pieces) {
@@ -107,6 +166,13 @@ export function encodeRequestBytes(req: RequestFields, sent?: SentArray[]): Uint
     if (p instanceof Uint8Array) {
       buf.set(p, at);
       at += p.length;
+      continue;
+    }
+    if (p instanceof ListBytes) {
+      buf.set(p.bytes, at);
+      if (sent && p.bytes.length >= ECHO_MIN_BYTES)
+        sent.push({ bytes: buf.subarray(at, at + p.bytes.length), value: [...p.list] });
+      at += p.bytes.length;
       continue;
     }
     const start = at;

@@ -153,3 +153,32 @@ describe("a history summary goes out from its kept column bytes", () => {
     expect(early.toJSON().count).toBe(2);
   });
 });
+
+describe("kept bytes: the tool declarations and long strings", () => {
+  const decl = (name: string) => ({
+    name,
+    description: `${name} — ünïcödé ${"d".repeat(900)}`,
+    input_schema: { type: "object", properties: { path: { type: "string" } } },
+  });
+
+  test("the same tool list goes out as JSON.stringify writes it, and a changed element is seen", () => {
+    const tools = [decl("read"), decl("write"), decl("bash")];
+    const system = `system — ${"s".repeat(2000)} \ud800 lone`;
+    expectSame({ system, tools, history_summary: { n: 1 } });
+    expectSame({ system, tools, history_summary: { n: 2 } });
+    // The same array with one element replaced (and then one more added): the kept bytes are not used.
+    tools[1] = decl("edit");
+    expectSame({ system, tools });
+    tools.push(decl("grep"));
+    expectSame({ system, tools });
+    const sent: SentArray[] = [];
+    encodeRequestBytes(request({ tools }), sent);
+    expect(sent.map((s) => s.value)).toEqual([tools]);
+    expect(sent[0]?.value).not.toBe(tools);
+  });
+
+  test("more long strings than are kept: each still exact", () => {
+    for (let i = 0; i < 20; i++)
+      expectSame({ system: `prompt ${i} ${"ü".repeat(1500)}`, prompt: "x".repeat(1024) });
+  });
+});
