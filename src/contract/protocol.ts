@@ -61,6 +61,24 @@ export type Request = z.infer<typeof Request>;
 export const OkReply = z.lazy(() => z.object({ id: z.number().int().nonnegative(), data: Data }));
 export const ErrorReply = z.lazy(() => z.object({ id: z.number().int().nonnegative(), error: z.string() }));
 export const Reply = z.union([OkReply, ErrorReply]);
+
+/**
+ * The reply nearly every request gets, `{"id":N,"data":{…}}` and nothing else, read without the schema:
+ * a worker answers every hook of every turn, and the schema's walk ran at the engine's interpreted speed
+ * each time. Anything else (an error, other members, odd values) is undefined: parse it with `Reply`,
+ * which accepts everything this accepts, as the same value.
+ */
+export function plainOkReply(msg: unknown): { id: number; data: Record<string, unknown> } | undefined {
+  if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return undefined;
+  const keys = Object.keys(msg);
+  if (keys.length !== 2 || !("id" in msg) || !("data" in msg)) return undefined;
+  const { id, data } = msg as { id: unknown; data: unknown };
+  if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) return undefined;
+  if (typeof data !== "object" || data === null || Array.isArray(data)) return undefined;
+  // An own "__proto__" member (JSON.parse makes one) is left to the schema, which copies members.
+  if (Object.getPrototypeOf(data) !== Object.prototype || Object.hasOwn(data, "__proto__")) return undefined;
+  return { id, data: data as Record<string, unknown> };
+}
 /**
  * Sent by a worker, any number of times, while request `id` (a tool call) is in flight: news for the
  * user's display (e.g. what a child task is doing). It settles nothing and the core may ignore it.

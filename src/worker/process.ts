@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { statSync } from "node:fs";
 import { describeIssue } from "../contract/errors.ts";
-import { MAX_LINE_BYTES, ProgressMessage, Reply } from "../contract/protocol.ts";
+import { MAX_LINE_BYTES, ProgressMessage, plainOkReply, Reply } from "../contract/protocol.ts";
 import { LineDecoder } from "../lib/framing.ts";
 import { killGroup, trackGroup, untrackGroup } from "../runtime/process-group.ts";
 import { parseEchoReply } from "./decode-reply.ts";
@@ -323,7 +323,8 @@ export class WorkerProcess {
 
   private onMessage(msg: unknown): void {
     if (this.onProgress(msg)) return;
-    const parsed = Reply.safeParse(msg);
+    const plain = plainOkReply(msg);
+    const parsed = plain ? { success: true as const, data: plain } : Reply.safeParse(msg);
     const rawId = (msg as { id?: unknown } | null)?.id;
     const knownId = typeof rawId === "number" && this.pending.has(rawId) ? rawId : undefined;
     if (!parsed.success) {
