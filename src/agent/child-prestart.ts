@@ -1,12 +1,13 @@
-// The worker host of a run, and a child task's head start on it. `i task-child` starts, before it even has
-// its task, the worker processes its first model request will wait for: the manifest its setup will
-// generate (same config_dir, same workspace), built into a host exactly as setup builds one. Only those
-// processes: the modules with hooks (the system prompt, SessionStart, UserPromptSubmit, the budget and
-// the request hints run before the first request) and the MCP module when servers are configured (its
-// tools are listed in that request). A module serving only tools (the agents module, whose `task` a child
-// never has; a bound tool-only module), or whose hooks all follow a tool call (the contract's hook table
-// says which: the language servers' sync), starts when first asked, as in any run. Kept to the
-// config, manifest and host code, so the processes start before the rest of the setup code is loaded.
+// The worker host of a run, and a head start on it. A run's first model request waits for the worker
+// processes its hooks need; they start before the rest of the setup code is loaded, from the manifest
+// setup will generate (same config_dir, same workspace, same profile), built into a host exactly as setup
+// builds one: `i task-child` starts them before it even has its task, a new print run before it loads the
+// agent. Only those processes: the modules with hooks (the system prompt, SessionStart, UserPromptSubmit,
+// the budget and the request hints run before the first request) and the MCP module when servers are
+// configured (its tools are listed in that request). A module serving only tools (the agents module, whose
+// `task` a child never has; a bound tool-only module), or whose hooks all follow a tool call (the
+// contract's hook table says which: the language servers' sync), starts when first asked, as in any run.
+// Setup takes the host only when its own manifest, workspace and MCP env are the same, and only once.
 import { loadConfig } from "../config/load.ts";
 import { configDir } from "../config/paths.ts";
 import { mayPrecedeFirstRequest } from "../contract/hooks.ts";
@@ -24,6 +25,8 @@ export interface Prestarted {
   workspace: string;
   mcpEnv: Record<string, string>;
   host: WorkerHost;
+  /** setup took the host (or closed it): it is never handed out twice */
+  taken?: boolean;
 }
 
 /** The worker host of a run: core tool names are never a module's; the mcp module gets its servers' env. */
@@ -50,13 +53,21 @@ export function firstRequestModules(manifest: Manifest, mcpIdle: boolean): Modul
     .map((m) => m.name);
 }
 
-/** Start the first request's workers; undefined when anything is off (setup then reports it as usual). */
-export function prestartWorkers(): Prestarted | undefined {
+/**
+ * Start the first request's workers for a run in `workspace` (--workspace, else the current directory)
+ * with `profile` (--profile); undefined when anything is off (setup then reports it as usual).
+ */
+export function prestartWorkers(opts: { workspace?: string; profile?: string } = {}): Prestarted | undefined {
   try {
     const cfgDir = configDir();
     const cfg = loadConfig(cfgDir);
-    const workspace = resolveWorkspace(process.cwd());
-    const manifest = generateManifest({ configDir: cfgDir, plugins: cfg.plugins, bindings: cfg.bindings });
+    const workspace = resolveWorkspace(opts.workspace);
+    const manifest = generateManifest({
+      ...(opts.profile ? { profile: opts.profile } : {}),
+      configDir: cfgDir,
+      plugins: cfg.plugins,
+      bindings: cfg.bindings,
+    });
     const mcp = mcpSetup(manifest, cfgDir, workspace);
     const host = runWorkerHost(manifest, cfgDir, workspace, mcp.env);
     host.start(firstRequestModules(manifest, mcp.idle)).catch(() => {});
@@ -73,9 +84,17 @@ export function prestartedHost(
   workspace: string,
   mcpEnv: Record<string, string>,
 ): WorkerHost | undefined {
-  if (!p) return undefined;
+  if (!p || p.taken) return undefined;
+  p.taken = true;
   if (p.workspace === workspace && jsonEqual(p.manifest, manifest) && jsonEqual(p.mcpEnv, mcpEnv))
     return p.host;
   void p.host.close();
   return undefined;
+}
+
+/** Close a prestarted host setup never took (the run stopped before it got that far). */
+export async function dropPrestarted(p: Prestarted | undefined): Promise<void> {
+  if (!p || p.taken) return;
+  p.taken = true;
+  await p.host.close();
 }

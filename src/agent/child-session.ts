@@ -13,7 +13,7 @@ import { startupMark } from "../lib/startup-trace.ts";
 import { fetchCredentials } from "../runtime/credential-broker.ts";
 import { holdCredentials } from "../runtime/credential-handoff.ts";
 import { inertJson } from "../terminal/sanitize.ts";
-import { type Prestarted, prestartWorkers } from "./child-prestart.ts";
+import { dropPrestarted, type Prestarted, prestartWorkers } from "./child-prestart.ts";
 
 /** The first line of stdin, and a promise that settles when stdin ends. */
 function readSpecLine(): Promise<{ line: string; ended: Promise<void> }> {
@@ -55,7 +55,7 @@ export async function runChildSession(): Promise<number> {
     return await runTask(await spec$, setup$, prestarted);
   } catch (err) {
     // Whatever stopped the task before its setup took them, the started workers stop with it.
-    await prestarted?.host.close();
+    await dropPrestarted(prestarted);
     if (!(err instanceof NoTask)) throw err;
     if (process.stdin.isTTY !== true) return 0;
     throw new UserError("i task-child: no task on stdin (this command is started by the task tool)");

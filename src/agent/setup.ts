@@ -20,7 +20,7 @@ import { coreToolDecls } from "../tools/index.ts";
 import type { ToolContext } from "../tools/types.ts";
 import type { RuntimeRefresh, WorkerHost } from "../worker/host.ts";
 import { type BuildOptions, buildAgent, withProjectInstructions } from "./build-agent.ts";
-import { prestartedHost, runWorkerHost } from "./child-prestart.ts";
+import { dropPrestarted, type Prestarted, prestartedHost, runWorkerHost } from "./child-prestart.ts";
 import { DEFAULT_IDLE_SECONDS, IdleNotification } from "./idle-notification.ts";
 import type { Agent } from "./loop.ts";
 import { openRunSession, startingHistory } from "./open-session.ts";
@@ -40,6 +40,8 @@ export interface SetupOptions extends ResolveOptions, BuildOptions {
   declinedProjectFiles?: boolean;
   /** MCP servers an ACP client offered for this session (trusted: the user configured them there) */
   mcpServers?: Record<string, McpServer>;
+  /** the first request's workers, started ahead by a new print run (child-prestart.ts) */
+  prestarted?: Prestarted;
 }
 
 export interface AgentRuntime {
@@ -108,17 +110,31 @@ async function orClose<T>(host: WorkerHost, step: () => T | Promise<T>): Promise
   }
 }
 
+/** The run's plan, its hooks.json check and its MCP setup; workers started ahead stop if any refuses. */
+async function planRun(opts: SetupOptions, early: Prestarted | undefined) {
+  try {
+    const plan = resolveRun(opts);
+    // hooks.json is checked before anything starts; a project file not accepted is named once the session is.
+    const ignoredHooks = checkHooksConfig(plan.manifest, plan.configDir, plan.workspace);
+    // MCP servers are configured for the mcp module through its environment (the accepted project file
+    // included).
+    const mcp = mcpSetup(plan.manifest, plan.configDir, plan.workspace, opts.mcpServers);
+    return { plan, ignoredHooks, mcp };
+  } catch (err) {
+    await dropPrestarted(early);
+    throw err;
+  }
+}
+
 export async function setupAgent(opts: SetupOptions): Promise<AgentRuntime> {
-  const plan = resolveRun(opts);
+  startupMark("setup");
+  const early = opts.child?.prestarted ?? opts.prestarted;
+  const { plan, ignoredHooks, mcp } = await planRun(opts, early);
   const { workspace, model, target } = plan;
-  // hooks.json is checked before anything starts; a project file not accepted is named once the session is.
-  const ignoredHooks = checkHooksConfig(plan.manifest, plan.configDir, workspace);
-  // The host starts no process until a hook runs (a child task's may have started while it waited). MCP
-  // servers are configured for the mcp module through its environment (the accepted project file
-  // included); core tool names are never a module's.
-  const mcp = mcpSetup(plan.manifest, plan.configDir, workspace, opts.mcpServers);
+  // The host starts no process until a hook runs, unless its first request's workers were started ahead
+  // for this very manifest; core tool names are never a module's.
   const host =
-    prestartedHost(opts.child?.prestarted, plan.manifest, workspace, mcp.env) ??
+    prestartedHost(early, plan.manifest, workspace, mcp.env) ??
     runWorkerHost(plan.manifest, plan.configDir, workspace, mcp.env);
   const provider = await orClose(host, () => startProvider(plan, host));
   const core = coreToolDecls(model.edit_tool);

@@ -158,9 +158,18 @@ export const command = defineSubcommand(
       if (!prompt && !process.stdin.isTTY) prompt = (await readStdin()).trim();
       if (!prompt)
         throw new UserError('i -p: no prompt; pass it as an argument (i -p "fix the tests") or on stdin');
+      // A new run's first request waits on its workers: they start now, while the agent's code loads.
+      const prestarted =
+        common.resume === undefined && !common.continue && common.manifest === undefined
+          ? (await import("../../agent/child-prestart.ts")).prestartWorkers({
+              ...(common.workspace !== undefined ? { workspace: common.workspace } : {}),
+              ...(common.profile !== undefined ? { profile: common.profile } : {}),
+            })
+          : undefined;
       const { runPrintMode } = await import("../../agent/print-mode.ts");
       return runPrintMode({
         ...common,
+        ...(prestarted ? { prestarted } : {}),
         prompt,
         json: !!args.json,
         ...(trajectory ? { trajectory, version: pkg.version } : {}),
