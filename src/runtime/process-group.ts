@@ -5,12 +5,19 @@
 // and on a SIGINT, SIGTERM or SIGHUP that would end it (one nobody else handles), after which the signal
 // is raised again so `i` still dies of it. A kill -9 runs none of that: the watchdog (group-watchdog.ts)
 // kills them then.
-import type { ChildProcess } from "node:child_process";
 import { killTree } from "../lib/kill-tree.ts";
 import { unwatchGroup, watchGroup } from "./group-watchdog.ts";
 
+/** What these functions need of a child: node's ChildProcess, or Bun's own (group-leader.ts). */
+export interface GroupChild {
+  readonly pid?: number | undefined;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  kill(signal?: NodeJS.Signals): unknown;
+}
+
 /** Whether `child` has not been seen to exit yet. */
-function running(child: ChildProcess): boolean {
+function running(child: GroupChild): boolean {
   return child.exitCode === null && child.signalCode === null;
 }
 
@@ -19,7 +26,7 @@ function running(child: ChildProcess): boolean {
  * child's tree is ended by its parent ids (taskkill /T /F), which can be walked only while the child
  * still runs (once it has exited, its pid may be another program's), then the child itself.
  */
-export function killGroup(child: ChildProcess, sig: NodeJS.Signals, platform = process.platform): void {
+export function killGroup(child: GroupChild, sig: NodeJS.Signals, platform = process.platform): void {
   if (child.pid === undefined) return;
   if (platform !== "win32") {
     killTree(child.pid, sig, platform);
@@ -34,7 +41,7 @@ export function killGroup(child: ChildProcess, sig: NodeJS.Signals, platform = p
 }
 
 /** Whether anything of `child`'s process group still runs (Windows has no groups: false). */
-export function groupAlive(child: ChildProcess): boolean {
+export function groupAlive(child: GroupChild): boolean {
   if (child.pid === undefined || process.platform === "win32") return false;
   try {
     process.kill(-child.pid, 0);
@@ -44,7 +51,7 @@ export function groupAlive(child: ChildProcess): boolean {
   }
 }
 
-const live = new Set<ChildProcess>();
+const live = new Set<GroupChild>();
 
 function killLiveGroups(): void {
   for (const child of live) killGroup(child, "SIGKILL");
@@ -61,7 +68,7 @@ function onFatalSignal(sig: NodeJS.Signals): void {
 }
 
 /** Kill `child`'s group when this process exits, until untrackGroup. */
-export function trackGroup(child: ChildProcess): void {
+export function trackGroup(child: GroupChild): void {
   if (process.platform === "win32") return;
   if (live.size === 0) {
     process.on("exit", killLiveGroups);
@@ -71,7 +78,7 @@ export function trackGroup(child: ChildProcess): void {
   watchGroup(child.pid);
 }
 
-export function untrackGroup(child: ChildProcess): void {
+export function untrackGroup(child: GroupChild): void {
   if (live.has(child)) unwatchGroup(child.pid);
   if (live.delete(child) && live.size === 0) {
     process.off("exit", killLiveGroups);

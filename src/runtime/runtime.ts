@@ -8,8 +8,25 @@ export const runtimeName: "bun" | "deno" | "node" =
       ? "deno"
       : "node";
 
+/** What Bun.spawn returns, as far as `i` uses it (group-leader.ts). */
+export interface BunSubprocess {
+  readonly pid: number;
+  readonly exitCode: number | null;
+  readonly signalCode: NodeJS.Signals | null;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+export interface BunSpawnOptions {
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdio: ["ignore", number, number];
+  detached: boolean;
+  onExit(proc: BunSubprocess, exitCode: number | null, signalCode: number | null, error?: Error): void;
+}
+
 interface BunGlobal {
   main: string;
+  spawn?: (cmd: string[], opts: BunSpawnOptions) => BunSubprocess;
   gc?: (force: boolean) => void;
   unsafe?: { setJITPolicy?: (scale: number) => void };
 }
@@ -34,6 +51,11 @@ export function selfArgv(): string[] {
   const entry = process.argv[1] ?? "";
   if (runtimeName === "deno") return [process.execPath, "run", "-A", entry];
   return [process.execPath, entry];
+}
+
+/** Bun's own spawn, where the runtime has it: it starts a process without node's stream machinery. */
+export function bunSpawn(): BunGlobal["spawn"] {
+  return bun()?.spawn;
 }
 
 /** Monotonic clock in nanoseconds, for benchmarks and round-trip figures. */

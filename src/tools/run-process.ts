@@ -1,9 +1,10 @@
 // Runs one shell command as the leader of its own process group, so a timeout or an abort can kill
 // everything it started. Output (stdout and stderr interleaved) is kept head+tail within a fixed budget;
 // it is captured through a file (output-file.ts), read as it grows and once more when the shell exits.
-import { type ChildProcess, spawn } from "node:child_process";
 import { HeadTailBuffer } from "../lib/truncate.ts";
+import { startGroupLeader } from "../runtime/group-leader.ts";
 import {
+  type GroupChild,
   groupAlive,
   killGroup,
   trackGroup as track,
@@ -57,7 +58,7 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
   return new Promise((resolve, reject) => {
     const [file, ...args] = argv;
     let out: OutputFile;
-    let child: ChildProcess;
+    let child: GroupChild;
     try {
       out = new OutputFile();
     } catch (err) {
@@ -65,14 +66,15 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
       return;
     }
     try {
-      child = spawn(file, args, {
-        cwd: opts.cwd,
-        env: opts.env,
-        // Own session and process group: killable as a whole, and no controlling terminal to prompt on.
-        detached: true,
-        stdio: ["ignore", out.fd, out.fd],
-        windowsHide: true,
-      });
+      child = startGroupLeader(
+        file,
+        args,
+        { cwd: opts.cwd, env: opts.env, outFd: out.fd },
+        {
+          exit: (code, signal) => onExit(code, signal),
+          error: (err) => finish(err),
+        },
+      );
     } catch (err) {
       out.close();
       reject(err);
@@ -108,8 +110,7 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
       if (err) reject(err);
       else resolve(outcome);
     };
-    child.on("error", (err) => finish(err));
-    child.on("exit", (code, signal) => {
+    function onExit(code: number | null, signal: NodeJS.Signals | null): void {
       // The shell is done: what it left in the background was started on purpose and may outlive us, unless
       // the command is being stopped (then its whole group dies in finish).
       const stopping = outcome.timedOut || outcome.aborted;
@@ -138,7 +139,7 @@ export function runInProcessGroup(argv: [string, ...string[]], opts: RunOptions)
         }
       }, POLL_MS);
       timers.push(wait);
-    });
+    }
     const deadline = setTimeout(() => stop("timeout"), opts.timeoutMs);
     timers.push(deadline);
     opts.signal?.addEventListener("abort", onAbort, { once: true });
