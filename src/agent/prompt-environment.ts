@@ -6,6 +6,7 @@ import { arch, platform } from "node:os";
 import { commandEnv, findShell } from "../tools/bash.ts";
 import type { SandboxSpec } from "../tools/sandbox.ts";
 import type { ApprovalPolicy } from "../tools/types.ts";
+import { localDay } from "./local-day.ts";
 
 /** git status is skipped past this (a huge repository must not delay the start). */
 const GIT_TIMEOUT_MS = 2000;
@@ -36,8 +37,8 @@ const WEEKDAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Frida
 
 function localDate(now: Date): string {
   const pad = (n: number) => String(n).padStart(2, "0");
-  const day = WEEKDAYS[now.getDay()];
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} (${day})`;
+  const d = localDay(now);
+  return `${d.year}-${pad(d.month)}-${pad(d.day)} (${WEEKDAYS[d.weekday]})`;
 }
 
 /** The branch line of `git status --porcelain -b`: "## main...origin/main [ahead 1]" and its variants. */
@@ -94,8 +95,7 @@ export async function gatherEnvironment(
   extra: { nestedInstructions?: boolean } = {},
   now = new Date(),
 ): Promise<PromptEnvironment> {
-  // git runs in a child while the rest is read here: the first local date loads the time zone data
-  // (~6 ms at start), which then overlaps git's run instead of adding to it.
+  // git runs in a child while the rest is read here.
   const git = gitState(workspace);
   let shell = "sh";
   try {
