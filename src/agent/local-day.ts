@@ -4,8 +4,8 @@
 // KB: its transitions give the offset now, and its footer's rule the offset past the last transition.
 // Where the file cannot answer (Windows, no file for TZ, leap-second zones, a rule form not read here),
 // the engine does: the same day, at its cost.
-import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { readRegularBytes } from "../lib/regular-file.ts";
 
 export interface LocalDay {
   year: number;
@@ -16,13 +16,18 @@ export interface LocalDay {
   weekday: number;
 }
 
-type Reader = (path: string) => Uint8Array;
+/** The bytes of a zone file, undefined when there is none; throws when it cannot be read. */
+type Reader = (path: string) => Uint8Array | undefined;
+
+/** Zone files are a few KB (the largest fat ones under 4 KB); TZ may name any path, even a FIFO. */
+const MAX_ZONE_FILE_BYTES = 64 * 1024;
+const readZoneFile: Reader = (path) => readRegularBytes(path, MAX_ZONE_FILE_BYTES, "a time zone file");
 
 /** The day `now` falls on where the user is (TZ, else /etc/localtime). */
 export function localDay(
   now: Date,
   env: NodeJS.ProcessEnv = process.env,
-  read: Reader = readFileSync,
+  read: Reader = readZoneFile,
 ): LocalDay {
   const seconds = Math.floor(now.getTime() / 1000);
   const offset = process.platform === "win32" ? undefined : zoneOffset(seconds, env, read);
@@ -39,7 +44,11 @@ export function localDay(
 }
 
 /** Seconds east of UTC at `t` for the zone TZ names (else /etc/localtime), or undefined when unknown. */
-export function zoneOffset(t: number, env: NodeJS.ProcessEnv, read: Reader): number | undefined {
+export function zoneOffset(
+  t: number,
+  env: NodeJS.ProcessEnv = process.env,
+  read: Reader = readZoneFile,
+): number | undefined {
   const tz = env.TZ;
   // An empty TZ, or a POSIX rule given in TZ itself: the engine reads those its own way.
   if (tz === "") return undefined;
@@ -52,7 +61,8 @@ export function zoneOffset(t: number, env: NodeJS.ProcessEnv, read: Reader): num
         ? name
         : join(env.TZDIR || "/usr/share/zoneinfo", name);
   try {
-    return tzifOffset(read(path), t);
+    const bytes = read(path);
+    return bytes ? tzifOffset(bytes, t) : undefined;
   } catch {
     return undefined;
   }

@@ -1,8 +1,11 @@
 // The local day read from the time zone files, checked against the engine's own ICU time zones (Intl with
 // an explicit zone) for real zones of the system's tzdata: the offset at and around every transition
 // from 1990 to 2037 and at a stride between, and past 2037, where the footer's rule decides.
-import { describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { afterAll, describe, expect, test } from "bun:test";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { localDay, posixOffset, tzifOffset, zoneOffset } from "../../src/agent/local-day.ts";
 
 const ZONEINFO = "/usr/share/zoneinfo";
@@ -104,10 +107,27 @@ describe("where the files cannot answer, the engine does", () => {
       undefined,
     );
     expect(zoneOffset(0, { TZ: "../../etc/passwd" }, readFileSync)).toBeUndefined();
+    expect(zoneOffset(0, { TZ: "No/Such_Zone" })).toBeUndefined();
     const unreadable = () => {
       throw new Error("EACCES");
     };
     expect(localDay(now, { TZ: "Europe/Paris" }, unreadable)).toEqual(engine);
+  });
+});
+
+describe.skipIf(process.platform === "win32")("TZ naming what is not a zone file", () => {
+  const dir = mkdtempSync(join(tmpdir(), "i-local-day-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  test("a FIFO, a link to /dev/zero, a huge file: refused at once, unread; the engine answers", () => {
+    const fifo = join(dir, "fifo");
+    execFileSync("mkfifo", [fifo]);
+    const zero = join(dir, "zero");
+    symlinkSync("/dev/zero", zero);
+    const huge = join(dir, "huge");
+    writeFileSync(huge, Buffer.alloc(8 * 1024 * 1024, 0x54));
+    for (const TZ of [fifo, zero, huge]) expect(zoneOffset(0, { TZ })).toBeUndefined();
+    const now = new Date(Date.UTC(2026, 3, 5, 22));
+    expect(localDay(now, { TZ: fifo }).weekday).toBe(now.getDay());
   });
 });
 
